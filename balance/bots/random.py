@@ -1,0 +1,16 @@
+"""The uniform random bot: the baseline every other bot is measured against."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+
+from balance.core.contract import Decision, State
+
+
+@dataclass
+class RandomBot:
+    name: str = "random"
+
+    def choose(self, state: State, decision: Decision, rng: Random) -> int:
+        return rng.randrange(len(decision.options))

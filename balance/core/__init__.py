@@ -1,0 +1,1 @@
+"""Game-agnostic contracts and machinery. Imports nothing above it."""

@@ -1,0 +1,144 @@
+"""The game contract: what every game, bot and runner agrees on.
+
+A game is a state machine. Every choice a player makes is a `Decision` with a finite list of
+options; a bot answers with an index. All randomness comes from the state's own seeded RNG, so a
+game is reproduced exactly from its seed and its list of choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+from typing import Protocol, Self
+
+# Standard card events every game emits into `State.events` as
+# (turn, seat, card_id, event_id, value). The runner reduces them into card statistics.
+OPENING = 0  # the card is in `seat`'s opening hand (after any mulligan)
+DRAWN = 1  # the card entered `seat`'s hand after the opening hand
+PLAYED = 2  # `seat` played the card (its first such event in a game gives "turn played")
+FIRST_COUNTER = 3  # event_id FIRST_COUNTER + k adds `value` to the game's k-th counter
+
+# Scores are kept as integer units so that sums are exact in any order (1/k for k <= 5 and 1/2
+# are all whole numbers of 1/60): the same run gives the same tables for any batch size.
+SCORE_UNITS = 60
+
+Event = tuple[int, int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    name: str  # package and CLI name: "clans"
+    min_seats: int
+    max_seats: int
+    rules_version: str  # bump when outcomes may change; runs and baselines record it
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    seat: int
+    kind: str  # the game's own word: "play", "block", "target", "order"
+    options: tuple  # finite, ordered, never empty; a bot answers with an index
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended. `scores[i]` is 1 for a win, 1/k for a k-way shared win or draw, else 0."""
+
+    winner: int | None  # the winning seat, or None for a draw or a shared win
+    scores: tuple[float, ...]
+    end_reason: str
+    turns: int
+    capped: bool = False
+    stats: Mapping[str, float] = field(default_factory=dict)  # names from Catalog.game_stats
+
+    @staticmethod
+    def win(seat: int, seats: int, end_reason: str, turns: int, **kw: object) -> Result:
+        scores = tuple(1.0 if s == seat else 0.0 for s in range(seats))
+        return Result(seat, scores, end_reason, turns, **kw)  # type: ignore[arg-type]
+
+    @staticmethod
+    def shared(
+        winners: Sequence[int], seats: int, end_reason: str, turns: int, **kw: object
+    ) -> Result:
+        """A draw among `winners` (all seats for a plain draw); a single winner is a win."""
+        if len(winners) == 1:
+            return Result.win(winners[0], seats, end_reason, turns, **kw)
+        share = 1.0 / len(winners)
+        scores = tuple(share if s in winners else 0.0 for s in range(seats))
+        return Result(None, scores, end_reason, turns, **kw)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """What the runner and the statistics need to know of a compiled config, in plain data."""
+
+    cards: tuple[str, ...]  # card_id (the index) -> the card's id in cards.yaml
+    decks: Mapping[str, Mapping[int, int]]  # what a seat may bring -> {card_id: copies}
+    counters: tuple[str, ...] = ()  # the game's own per-card counters (event FIRST_COUNTER + k)
+    game_stats: tuple[str, ...] = ()  # the keys of Result.stats, one games-table column each
+    # Decks that serve every seat at once (a shared setup, a draft): a lineup that names one
+    # names it for all its seats, and `--decks all` plays each once instead of pairing it.
+    shared: frozenset[str] = frozenset()
+    # Seat counts a deck is made for (a 2-player and a 4-player setup); a deck not named: any.
+    deck_seats: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+class GameSpec(Protocol):
+    """A compiled, immutable config: built once per worker, never mutated."""
+
+    catalog: Catalog
+    config_hash: str
+    decision_cap: int  # the play loop's safety cap; reaching it records the game as capped
+
+
+class State(Protocol):
+    events: list[Event]
+
+    def decision(self) -> Decision | None:
+        """The pending decision, or None once the game is over."""
+        ...
+
+    def apply(self, option: int) -> None: ...
+
+    def result(self) -> Result: ...
+
+    def clone(self) -> Self:
+        """An exact copy, the RNG state and hidden zones included."""
+        ...
+
+    def determinize(self, seat: int, rng: Random) -> Self:
+        """A copy in which all `seat` cannot see is reshuffled and the RNG reseeded from `rng`."""
+        ...
+
+    def evaluate(self, seat: int) -> float:
+        """A value in [-1, 1] for `seat`, computed only from what `seat` may know."""
+        ...
+
+    def describe(self, option: int) -> str:
+        """The pending decision's option `option` in the game's words."""
+        ...
+
+    def inventory(self) -> tuple[int, ...]:
+        """Every card of the game wherever it is, as sorted card ids: constant during a game."""
+        ...
+
+
+class Game(Protocol):
+    info: GameInfo
+    config_dir: Path  # the shipped default config folder
+
+    def load(self, config_dir: Path, overrides: Mapping[str, object] | None = None) -> GameSpec: ...
+
+    def new_game(self, spec: GameSpec, lineup: Sequence[str], seed: int) -> State: ...
+
+    def vocabulary(self) -> object:
+        """The game's card vocabulary (a balance.core.effects.Vocabulary)."""
+        ...
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, state: State, decision: Decision, rng: Random) -> int: ...

@@ -1,0 +1,36 @@
+"""The standard shape of a game package, so that each game's `__init__` is one declaration.
+
+A game package holds `cards.py` (with `load_spec(config_dir, overrides) -> spec`), `rules.py`
+(with `new_game(spec, lineup, seed) -> state`) and `effects.py` (with `VOCABULARY`). Those modules
+are imported on first use only: `balance games` lists every game's info without importing any
+game's rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from balance.core.contract import GameInfo
+
+# The repository's config folders: configs/<game>/ beside the balance package.
+SHIPPED_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+
+
+@dataclass(frozen=True)
+class GamePackage:
+    info: GameInfo
+    package: str  # e.g. "balance.games.beings"
+    config_dir: Path
+
+    def load(self, config_dir: Path, overrides: Mapping[str, object] | None = None) -> Any:
+        return import_module(f"{self.package}.cards").load_spec(config_dir, overrides)
+
+    def new_game(self, spec: Any, lineup: Sequence[str], seed: int) -> Any:
+        return import_module(f"{self.package}.rules").new_game(spec, lineup, seed)
+
+    def vocabulary(self) -> Any:
+        return import_module(f"{self.package}.effects").VOCABULARY

@@ -1,0 +1,44 @@
+"""Games are discovered, never listed.
+
+A game is a package under `balance.games` whose `__init__` holds `GAME`, or an object another
+installed package declares under the entry-point group `balance.games`. Listing names imports
+nothing; a game is imported only when it is asked for, so `balance --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from importlib.metadata import entry_points
+
+from balance.core.contract import Game
+from balance.core.errors import ConfigError, did_you_mean
+
+ENTRY_POINT_GROUP = "balance.games"
+
+
+def game_names() -> list[str]:
+    """Every game's name: the built-in packages, then the installed plug-ins."""
+    import balance.games
+
+    names = sorted(
+        module.name
+        for module in pkgutil.iter_modules(balance.games.__path__)
+        if module.ispkg and not module.name.startswith("_")
+    )
+    plugins = sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in names)
+    return names + plugins
+
+
+def load_game(name: str) -> Game:
+    """The game called `name`; a ConfigError naming the known games if there is none."""
+    import balance.games
+
+    builtin = {m.name for m in pkgutil.iter_modules(balance.games.__path__) if m.ispkg}
+    if name in builtin:
+        module = importlib.import_module(f"balance.games.{name}")
+        return module.GAME
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == name:
+            return ep.load()
+    raise ConfigError(None, None, f"unknown game '{name}'", did_you_mean(name, game_names()))

@@ -1,0 +1,169 @@
+"""The contract every registered game passes (STYLE.md item 9), the tiny plug-in game included."""
+
+from __future__ import annotations
+
+import random
+from random import Random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from balance.core.registry import game_names, load_game
+
+GAMES = game_names()
+SPECS: dict[str, object] = {}
+PROPERTY = settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+def spec_of(name: str):
+    if name not in SPECS:
+        game = load_game(name)
+        SPECS[name] = game.load(game.config_dir)
+    return SPECS[name]
+
+
+def lineup_for(name: str, seed: int) -> list[str]:
+    game = load_game(name)
+    catalog = spec_of(name).catalog
+    rng = Random(seed)
+    seats = rng.randint(game.info.min_seats, game.info.max_seats)
+    decks = [d for d in sorted(catalog.decks) if seats in catalog.deck_seats.get(d, (seats,))]
+    deck = rng.choice(decks)
+    if deck in catalog.shared:
+        return [deck] * seats
+    own = [d for d in decks if d not in catalog.shared]
+    return [rng.choice(own) for _ in range(seats)]
+
+
+def play_random(name: str, seed: int, lineup: list[str], burn: bool = False):
+    """Play with uniform random choices from their own stream; return the state and choices."""
+    game = load_game(name)
+    spec = spec_of(name)
+    state = game.new_game(spec, lineup, seed)
+    chooser = Random(seed + 1)
+    choices: list[int] = []
+    while (decision := state.decision()) is not None:
+        assert len(decision.options) > 0, "a decision offered no option"
+        assert 0 <= decision.seat < len(lineup)
+        assert len(choices) < spec.decision_cap, "game did not end within its decision cap"
+        option = chooser.randrange(len(decision.options))
+        if burn:
+            random.random()
+            np.random.random()
+        choices.append(option)
+        state.apply(option)
+    return state, choices
+
+
+def replay(name: str, seed: int, lineup: list[str], choices: list[int]):
+    game = load_game(name)
+    state = game.new_game(spec_of(name), lineup, seed)
+    for option in choices:
+        state.apply(option)
+    return state
+
+
+@pytest.mark.parametrize("name", GAMES)
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_games_end_with_valid_scores(name: str, seed: int) -> None:
+    lineup = lineup_for(name, seed)
+    state, _ = play_random(name, seed, lineup)
+    assert state.decision() is None
+    result = state.result()
+    assert len(result.scores) == len(lineup)
+    assert sum(result.scores) == pytest.approx(1.0)
+    assert result.winner is None or result.scores[result.winner] == 1.0
+
+
+@pytest.mark.parametrize("name", GAMES)
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1))
+def test_seed_and_choices_replay_the_game(name: str, seed: int) -> None:
+    lineup = lineup_for(name, seed)
+    played, choices = play_random(name, seed, lineup)
+    replayed = replay(name, seed, lineup, choices)
+    assert replayed.events == played.events
+    assert replayed.result() == played.result()
+
+
+@pytest.mark.parametrize("name", GAMES)
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1))
+def test_global_random_streams_change_nothing(name: str, seed: int) -> None:
+    lineup = lineup_for(name, seed)
+    quiet, _ = play_random(name, seed, lineup)
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    noisy, _ = play_random(name, seed, lineup, burn=True)
+    assert noisy.events == quiet.events
+    assert noisy.result() == quiet.result()
+
+
+@pytest.mark.parametrize("name", GAMES)
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1))
+def test_clones_of_earlier_states_never_change(name: str, seed: int) -> None:
+    lineup = lineup_for(name, seed)
+    _, choices = play_random(name, seed, lineup)
+    game = load_game(name)
+    state = game.new_game(spec_of(name), lineup, seed)
+    checkpoints = set(range(0, len(choices), max(1, len(choices) // 8)))
+    kept = []  # (step, clone, its events then, its decision then)
+    for step, option in enumerate(choices):
+        if step in checkpoints:
+            copy = state.clone()
+            kept.append((step, copy, list(copy.events), copy.decision()))
+        state.apply(option)
+    for step, copy, events, decision in kept:
+        assert copy.events == events, f"clone from step {step} changed as play went on"
+        assert copy.decision() == decision
+        for option in choices[step:]:
+            copy.apply(option)
+        assert copy.events == state.events, f"clone from step {step} replays differently"
+        assert copy.result() == state.result()
+
+
+@pytest.mark.parametrize("name", GAMES)
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1))
+def test_determinize_keeps_what_the_seat_knows(name: str, seed: int) -> None:
+    lineup = lineup_for(name, seed)
+    _, choices = play_random(name, seed, lineup)
+    game = load_game(name)
+    state = game.new_game(spec_of(name), lineup, seed)
+    every = max(1, len(choices) // 6)
+    for step, option in enumerate(choices):
+        if step % every == 0:
+            decision = state.decision()
+            seat = decision.seat
+            before = (list(state.events), state.inventory(), decision)
+            sample = state.determinize(seat, Random(step))
+            assert (list(state.events), state.inventory(), state.decision()) == before
+            assert sample.decision() == decision, "the seat's own options changed"
+            assert sample.evaluate(seat) == pytest.approx(state.evaluate(seat))
+            assert sample.inventory() == state.inventory(), "determinize lost or made cards"
+            chooser = Random(step)
+            while (d := sample.decision()) is not None:
+                sample.apply(chooser.randrange(len(d.options)))
+        state.apply(option)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1))
+def test_cards_are_conserved(name: str, seed: int) -> None:
+    lineup = lineup_for(name, seed)
+    _, choices = play_random(name, seed, lineup)
+    game = load_game(name)
+    state = game.new_game(spec_of(name), lineup, seed)
+    start = state.inventory()
+    for option in choices:
+        state.apply(option)
+        assert state.inventory() == start
+    for value in (state.evaluate(s) for s in range(len(lineup))):
+        assert -1.0 <= value <= 1.0
