@@ -1,0 +1,66 @@
+"""The `balance` command line: one module per command, and the one error boundary.
+
+A user's mistake (bad YAML, unknown card, game, bot or option, bad override) is printed as one
+line, `error: file:line: what is wrong (what to do)`, with exit code 2 and no traceback. Anything
+else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import typer
+from typer.core import TyperGroup
+from typer.exceptions import TyperException
+
+from balance.cli import games, replay, simulate, validate, vocab
+from balance.core.errors import ConfigError
+
+
+class BalanceGroup(TyperGroup):
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            code = super().main(args, prog_name or "balance", complete_var, standalone_mode=False, **extra)
+        except ConfigError as e:
+            _fail(e.one_line())
+        except TyperException as e:  # the command line itself: unknown option, missing argument
+            ctx = getattr(e, "ctx", None)
+            if type(e).__name__ == "NoArgsIsHelpError":  # `balance` alone: the help was shown
+                sys.exit(0)
+            where = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+            _fail(f"{e.format_message()}{where}", code=2 if e.exit_code == 2 else e.exit_code or 1)
+        except typer.Abort:
+            _fail("aborted", code=130)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+app = typer.Typer(
+    cls=BalanceGroup,
+    help="Monte-Carlo balance analysis for card games: bots play thousands of games, you read the numbers.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("games")(games.games)
+app.command("vocab")(vocab.vocab)
+app.command("validate")(validate.validate)
+app.command("simulate")(simulate.simulate)
+app.command("replay")(replay.replay)
+
+
+def main() -> None:
+    typer.main.get_command(app)(prog_name="balance")

@@ -1,0 +1,28 @@
+"""Options shared by several commands, as `Annotated` aliases: one wording everywhere."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+GameArg = Annotated[str, typer.Argument(help="The game, e.g. beings (see `balance games`).", show_default=False)]
+ConfigOpt = Annotated[
+    Optional[Path],
+    typer.Option("--config", help="Config folder with rules.yaml, cards.yaml, decks.yaml [default: the game's shipped configs/<game>/].", show_default=False),
+]
+SetOpt = Annotated[
+    Optional[list[str]],
+    typer.Option("--set", help="Override a config number: cards.<card>.<field>=4, rules.<name>=7 (repeatable).", show_default=False),
+]
+GamesOpt = Annotated[int, typer.Option("--games", min=1, help="How many games (rounded up to whole seat rotations of every lineup).")]
+DecksOpt = Annotated[str, typer.Option("--decks", help="Lineup: A,B (one deck per seat, or one for all), or 'all' for every pairing.")]
+SeatsOpt = Annotated[Optional[int], typer.Option("--seats", min=1, help="Players per game [default: the number of --bots, else the game's minimum].", show_default=False)]
+BotsOpt = Annotated[str, typer.Option("--bots", help="Bot per seat, or one for all: random, greedy, mcts:iterations=200.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Run seed: the same seed gives the same tables.")]
+JobsOpt = Annotated[Optional[int], typer.Option("--jobs", help="Worker processes [default: all cores].", show_default=False)]
+BatchOpt = Annotated[Optional[int], typer.Option("--batch-size", min=1, help="Games per task sent to a worker [default: automatic].", show_default=False)]
+BackendOpt = Annotated[str, typer.Option("--backend", help="Where games run: loky (this machine), dask, or ray.")]
+SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Cluster address for --backend dask (tcp://host:8786) or ray.", show_default=False)]
+OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Run folder [default: reports/<game>-<timestamp>].", show_default=False)]

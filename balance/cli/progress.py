@@ -1,0 +1,44 @@
+"""The progress bar every long command shows: games done, games/s, time left (on stderr)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
+from rich.text import Text
+
+
+class GamesPerSecond(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f} games/s" if speed else "", style="progress.data.speed")
+
+
+@contextmanager
+def games_progress(label: str) -> Iterator[tuple[Callable[[int], None], Callable[[int], None]]]:
+    """Yields (start(total), advance(n)) for a run of games."""
+    progress = Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        GamesPerSecond(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
+    task = progress.add_task(label, total=None)
+
+    def start(total: int) -> None:
+        # shown only once the work is known: an input error before it prints no empty bar
+        progress.update(task, total=total)
+        progress.start()
+
+    def advance(n: int) -> None:
+        progress.advance(task, n)
+
+    try:
+        yield start, advance
+    finally:
+        progress.stop()

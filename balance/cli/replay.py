@@ -1,0 +1,60 @@
+"""`balance replay`: one game printed decision by decision in the game's own words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from balance.cli.options import BotsOpt, ConfigOpt, SetOpt
+
+
+def replay(
+    target: Annotated[str, typer.Argument(help="A run folder (with --game I), or a game name (with --seed S).", show_default=False)],
+    game_index: Annotated[Optional[int], typer.Option("--game", help="The game's row in the run's games.parquet.", show_default=False)] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="The game's seed (a games.parquet `seed`).", show_default=False)] = None,
+    decks: Annotated[Optional[str], typer.Option("--decks", help="Deck per seat, seat 0 first [default: the first deck for every seat].", show_default=False)] = None,
+    bots: BotsOpt = "random",
+    seats: Annotated[Optional[int], typer.Option("--seats", help="Players [default: the game's minimum].", show_default=False)] = None,
+    config: ConfigOpt = None,
+    set_: SetOpt = None,
+) -> None:
+    """Replay one game and print every decision: who chose, among what, and what."""
+    from balance.bots import split_bot_specs
+    from balance.core.config import parse_overrides
+    from balance.core.errors import ConfigError
+    from balance.core.registry import load_game
+    from balance.sim.replay import replay_from_run, replay_seed
+
+    step = [0]
+
+    def show(state, decision, option) -> None:  # type: ignore[no-untyped-def]
+        step[0] += 1
+        choice = state.describe(option)
+        others = len(decision.options) - 1
+        typer.echo(f"{step[0]:>5}  seat {decision.seat}  {decision.kind:<14} {choice}" + (f"   (of {others + 1})" if others else ""))
+
+    if Path(target).is_dir():
+        if game_index is None:
+            raise ConfigError("balance replay", None, "a run folder needs --game I", "e.g. balance replay RUN --game 0")
+        record = replay_from_run(Path(target), game_index, show)
+    else:
+        if seed is None:
+            raise ConfigError("balance replay", None, f"'{target}' is not a run folder, so it needs --seed S", "e.g. balance replay beings --seed 7")
+        game = load_game(target)
+        spec = game.load(config or game.config_dir, parse_overrides(set_ or []))
+        n = seats or game.info.min_seats
+        names = [d.strip() for d in decks.split(",")] if decks else [next(iter(spec.catalog.decks))]
+        bot_specs = split_bot_specs(bots)
+        record = replay_seed(
+            target, config, parse_overrides(set_ or []), seed,
+            names * n if len(names) == 1 else names,
+            bot_specs * n if len(bot_specs) == 1 else bot_specs,
+            show,
+        )  # fmt: skip
+    if record.error:
+        typer.echo(f"the game crashed: {record.error}\n{record.trace}")
+        raise typer.Exit(1)
+    outcome = "a draw" if record.winner < 0 else f"seat {record.winner} wins"
+    typer.echo(f"{outcome} ({record.end_reason}) after {record.turns} turns, {record.decisions} decisions; scores {list(record.scores)}")

@@ -1,0 +1,1 @@
+"""Placeholder until the statistics issue lands: the report renders nothing yet."""

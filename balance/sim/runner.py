@@ -1,0 +1,126 @@
+"""Running a schedule: batches of games on a backend, results streamed back in game order.
+
+A batch is a range of game indexes plus the compiled spec (sent once per batch). Every game's
+seed comes from the schedule, never from the worker, so any backend, any number of jobs and any
+batch size give the same rows in the same order. Backends: joblib's loky processes (default),
+or a dask.distributed cluster (`--backend dask --scheduler ADDR`), or ray.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from balance.bots import make_bot
+from balance.core.contract import GameSpec
+from balance.core.errors import ConfigError, did_you_mean
+from balance.core.registry import load_game
+from balance.sim.play import play_game
+from balance.sim.records import CardTally, GameRows
+from balance.sim.schedule import Schedule
+
+BACKENDS = ("loky", "dask", "ray")
+Progress = Callable[[int], None]  # called with the number of games a finished batch held
+
+
+@dataclass(frozen=True)
+class Batch:
+    game: str
+    spec: GameSpec
+    schedule: Schedule
+    start: int
+    stop: int
+
+
+@dataclass
+class BatchResult:
+    start: int
+    stop: int
+    rows: GameRows
+    tally: CardTally
+    decisions: int = 0
+    crashes: list[dict[str, Any]] = field(default_factory=list)
+
+
+def play_batch(batch: Batch) -> BatchResult:
+    """Play games `start..stop-1` of the schedule (runs in a worker process)."""
+    game = load_game(batch.game)
+    spec = batch.spec
+    schedule = batch.schedule
+    rows = GameRows(schedule.seats, spec.catalog.game_stats)
+    tally = CardTally(len(spec.catalog.counters))
+    result = BatchResult(batch.start, batch.stop, rows, tally)
+    for index in range(batch.start, batch.stop):
+        slot = schedule.slot(index)
+        bots = [make_bot(name) for name in slot.lineup.bots]
+        record = play_game(game, spec, slot.lineup.decks, bots, slot.seed)
+        rows.add(slot, record)
+        result.decisions += record.decisions
+        if record.error:
+            result.crashes.append(
+                {
+                    "game": index,
+                    "seed": slot.seed,
+                    "decks": list(record.decks),
+                    "bots": list(record.bots),
+                    "error": record.error,
+                    "choices": list(record.choices),
+                    "traceback": record.trace,
+                }
+            )
+        else:
+            tally.add_game(record.decks, record.scores, record.events)
+    return result
+
+
+def batches(game: str, spec: GameSpec, schedule: Schedule, batch_size: int, start: int = 0) -> Iterator[Batch]:
+    for first in range(start, schedule.games, batch_size):
+        yield Batch(game, spec, schedule, first, min(first + batch_size, schedule.games))
+
+
+def default_batch_size(games: int, jobs: int) -> int:
+    """Enough batches to keep every worker busy and the progress bar moving, few enough to
+    keep the cost of sending the spec small."""
+    return max(1, min(500, games // (max(jobs, 1) * 16)))
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    return os.cpu_count() or 1 if jobs is None or jobs <= 0 else jobs
+
+
+def run_batches(
+    work: Iterator[Batch],
+    jobs: int,
+    backend: str = "loky",
+    scheduler: str | None = None,
+) -> Iterator[BatchResult]:
+    """The results of `work`, in order, computed on `backend`. Closing the iterator stops it."""
+    if backend not in BACKENDS:
+        raise ConfigError("--backend", None, f"unknown backend '{backend}'", did_you_mean(backend, BACKENDS))
+    if backend == "loky":
+        yield from _run_loky(work, jobs)
+    elif backend == "dask":
+        from balance.sim.cluster import run_dask
+
+        yield from run_dask(work, scheduler, jobs)
+    else:
+        from balance.sim.cluster import run_ray
+
+        yield from run_ray(work, scheduler, jobs)
+
+
+def _run_loky(work: Iterator[Batch], jobs: int) -> Iterator[BatchResult]:
+    if jobs == 1:  # in this process: no pickling, and a debugger sees the games
+        for batch in work:
+            yield play_batch(batch)
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator", pre_dispatch="3*n_jobs")
+    results = parallel(delayed(play_batch)(batch) for batch in work)
+    try:
+        yield from results
+    finally:
+        results.close()  # on Ctrl-C or an early stop: cancel what is still queued

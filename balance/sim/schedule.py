@@ -1,0 +1,107 @@
+"""Who plays whom, on which seed, in which seat: lineups and the schedule of a run.
+
+A lineup names, per seat, what that seat brings (a deck) and which bot plays it. Each lineup is
+dealt `deals` times; every deal is played in every seat rotation on the same seed, so seat
+statistics are first-player statistics and deck statistics are free of seat bias. Game `i` is
+found arithmetically, so a million-game schedule is never held as a list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+
+from balance.core.contract import Catalog, GameInfo
+from balance.core.errors import ConfigError, did_you_mean
+from balance.core.seeding import deal_seed
+
+
+@dataclass(frozen=True, slots=True)
+class Lineup:
+    decks: tuple[str, ...]  # per seat, in lineup order
+    bots: tuple[str, ...]  # bot specs, per seat
+
+    def rotated(self, rotation: int) -> Lineup:
+        """The lineup with seat s taking lineup position (s + rotation) mod seats."""
+        n = len(self.decks)
+        order = [(s + rotation) % n for s in range(n)]
+        return Lineup(tuple(self.decks[i] for i in order), tuple(self.bots[i] for i in order))
+
+
+@dataclass(frozen=True, slots=True)
+class GameSlot:
+    """One game of the schedule."""
+
+    index: int  # the game's row in games.parquet
+    deal: int  # every rotation of a deal shares its seed
+    rotation: int
+    seed: int
+    lineup: Lineup  # already rotated: seat 0 first
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    lineups: tuple[Lineup, ...]
+    deals: int  # deals per lineup
+    seats: int
+    run_seed: int
+
+    @property
+    def games(self) -> int:
+        return len(self.lineups) * self.deals * self.seats
+
+    def slot(self, index: int) -> GameSlot:
+        deal, rotation = divmod(index, self.seats)
+        lineup = self.lineups[deal // self.deals]
+        return GameSlot(index, deal, rotation, deal_seed(self.run_seed, deal), lineup.rotated(rotation))
+
+
+def make_schedule(
+    info: GameInfo,
+    catalog: Catalog,
+    decks: str | Sequence[str] = "all",
+    bots: Sequence[str] = ("random",),
+    seats: int | None = None,
+    games: int = 2000,
+    run_seed: int = 0,
+) -> Schedule:
+    """The schedule for `--decks`, `--bots`, `--seats`, `--games` (at least `games` games)."""
+    seats = seats if seats is not None else _default_seats(info, len(bots))
+    if not info.min_seats <= seats <= info.max_seats:
+        raise ConfigError("--seats", None, f"{info.name} is played by {info.min_seats}-{info.max_seats} players, not {seats}", f"use --seats {info.min_seats}")
+    if len(bots) not in (1, seats):
+        raise ConfigError("--bots", None, f"{len(bots)} bots for {seats} seats", f"give one bot for all seats or {seats}")
+    seat_bots = tuple(bots) * seats if len(bots) == 1 else tuple(bots)
+    deck_sets = lineup_decks(catalog, decks, seats)
+    lineups = tuple(Lineup(d, seat_bots) for d in deck_sets)
+    per_lineup = max(1, -(-games // (len(lineups) * seats)))  # ceil, so at least `games` are played
+    return Schedule(lineups, per_lineup, seats, run_seed)
+
+
+def lineup_decks(catalog: Catalog, decks: str | Sequence[str], seats: int) -> list[tuple[str, ...]]:
+    """The decks per seat of every lineup for `--decks` (`all`, or names: one for all seats, or one per seat)."""
+    usable = [d for d in catalog.decks if seats in catalog.deck_seats.get(d, (seats,))]
+    if decks == "all" or decks == ["all"]:
+        if not usable:
+            raise ConfigError("--decks", None, f"no deck is made for {seats} players", "choose another --seats")
+        shared = [(d,) * seats for d in usable if d in catalog.shared]
+        own = [d for d in usable if d not in catalog.shared]
+        return shared + list(combinations_with_replacement(own, seats))
+    names = [decks] if isinstance(decks, str) else list(decks)
+    for name in names:
+        if name not in catalog.decks:
+            raise ConfigError("--decks", None, f"unknown deck '{name}'", did_you_mean(name, list(catalog.decks)))
+        if name not in usable:
+            raise ConfigError("--decks", None, f"deck '{name}' is not made for {seats} players", f"it is for {catalog.deck_seats[name]}")
+    if len(names) == 1:
+        return [(names[0],) * seats]
+    if len(names) != seats:
+        raise ConfigError("--decks", None, f"{len(names)} decks for {seats} seats", f"name one deck for all seats or {seats}")
+    if any(n in catalog.shared for n in names) and len(set(names)) > 1:
+        raise ConfigError("--decks", None, "a shared setup serves every seat at once", "name it alone, e.g. --decks " + names[0])
+    return [tuple(names)]
+
+
+def _default_seats(info: GameInfo, bots: int) -> int:
+    return bots if bots > 1 else info.min_seats
