@@ -10,33 +10,37 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from importlib.metadata import entry_points
+from importlib.util import find_spec
 
 from balance.core.contract import Game
 from balance.core.errors import ConfigError, did_you_mean
 
 ENTRY_POINT_GROUP = "balance.games"
+BUILTIN_PACKAGE = "balance.games"
+
+
+def _builtin_names() -> list[str]:
+    """The packages under balance.games, found without importing any of them."""
+    spec = find_spec(BUILTIN_PACKAGE)
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    return sorted(
+        module.name
+        for module in pkgutil.iter_modules(folders)
+        if module.ispkg and not module.name.startswith("_")
+    )
 
 
 def game_names() -> list[str]:
     """Every game's name: the built-in packages, then the installed plug-ins."""
-    import balance.games
-
-    names = sorted(
-        module.name
-        for module in pkgutil.iter_modules(balance.games.__path__)
-        if module.ispkg and not module.name.startswith("_")
-    )
+    names = _builtin_names()
     plugins = sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in names)
     return names + plugins
 
 
 def load_game(name: str) -> Game:
     """The game called `name`; a ConfigError naming the known games if there is none."""
-    import balance.games
-
-    builtin = {m.name for m in pkgutil.iter_modules(balance.games.__path__) if m.ispkg}
-    if name in builtin:
-        module = importlib.import_module(f"balance.games.{name}")
+    if name in _builtin_names():
+        module = importlib.import_module(f"{BUILTIN_PACKAGE}.{name}")
         return module.GAME
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name == name:
