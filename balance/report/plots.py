@@ -1,0 +1,123 @@
+"""The report's plots (matplotlib, Agg, PNG). Each takes a table and a path and writes one file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: no display, no GUI toolkit
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+DPI = 110
+
+
+def _save(fig: plt.Figure, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+    return path
+
+
+def _errors(table: pd.DataFrame, value: str, low: str, high: str) -> np.ndarray:
+    return np.vstack([(table[value] - table[low]).clip(lower=0), (table[high] - table[value]).clip(lower=0)])
+
+
+def deck_forest(decks: pd.DataFrame, fair: float, path: Path) -> Path:
+    """Each deck's win rate against the field with its 95% interval, against the fair share."""
+    table = decks.sort_values("win_rate")
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(table) + 1.4))
+    y = np.arange(len(table))
+    ax.errorbar(table["win_rate"], y, xerr=_errors(table, "win_rate", "ci_low", "ci_high"), fmt="o", color="#1f4e79", capsize=3)
+    ax.axvline(fair, color="grey", linestyle="--", linewidth=1)
+    ax.set_yticks(y, [f"{d}  (n={n:,})" for d, n in zip(table["deck"], table["games"])])
+    ax.set_xlabel("win rate against the field (95% interval)")
+    ax.set_title("Decks")
+    return _save(fig, path)
+
+
+def matchup_heatmap(matchups: pd.DataFrame, path: Path) -> Path:
+    """Row deck's win rate against the column deck, annotated with the rate and the games."""
+    rates = matchups.pivot(index="deck", columns="opponent", values="win_rate")
+    games = matchups.pivot(index="deck", columns="opponent", values="games")
+    size = max(4.0, 0.9 * len(rates) + 2)
+    fig, ax = plt.subplots(figsize=(size + 1, size))
+    image = ax.imshow(rates.to_numpy(dtype=float), cmap="RdBu", vmin=0.2, vmax=0.8)
+    ax.set_xticks(range(len(rates.columns)), rates.columns, rotation=45, ha="right")
+    ax.set_yticks(range(len(rates.index)), rates.index)
+    for i in range(len(rates.index)):
+        for j in range(len(rates.columns)):
+            value = rates.iat[i, j]
+            if pd.notna(value):
+                ax.text(j, i, f"{value:.0%}\nn={int(games.iat[i, j]):,}", ha="center", va="center", fontsize=8)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("deck")
+    ax.set_title("Matchups: row deck's win rate")
+    fig.colorbar(image, ax=ax, shrink=0.8)
+    return _save(fig, path)
+
+
+def seat_plot(seats: pd.DataFrame, advantage: dict[str, float], path: Path) -> Path:
+    """Each seat's win rate (seat 0 moves first) against the fair share 1/N."""
+    n = len(seats)
+    fig, ax = plt.subplots(figsize=(1.2 * n + 3, 3.2))
+    ax.bar(seats["seat"].astype(str), seats["win_rate"], yerr=_errors(seats, "win_rate", "ci_low", "ci_high"), color="#4a7ab5", capsize=4)
+    ax.axhline(1.0 / n, color="grey", linestyle="--", linewidth=1)
+    ax.set_xlabel("seat (0 moves first)")
+    ax.set_ylabel("win rate")
+    value, low, high = advantage["value"], advantage["ci_low"], advantage["ci_high"]
+    ax.set_title(f"Seat advantage of seat 0: {value:+.3f} [{low:+.3f}, {high:+.3f}]")
+    return _save(fig, path)
+
+
+def length_histogram(games: pd.DataFrame, path: Path) -> Path:
+    """How long games last, in turns."""
+    turns = games["turns"]
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    bins = np.arange(turns.min(), turns.max() + 2) - 0.5 if turns.max() - turns.min() < 80 else 40
+    ax.hist(turns, bins=bins, color="#6b8e23")
+    ax.axvline(turns.median(), color="black", linewidth=1, label=f"median {turns.median():.0f}")
+    ax.set_xlabel("turns")
+    ax.set_ylabel("games")
+    ax.legend()
+    ax.set_title("Game length")
+    return _save(fig, path)
+
+
+def card_scatter(metrics: pd.DataFrame, path: Path) -> Path:
+    """GIH WR against play rate, coloured by IWD; the strongest outliers are named."""
+    table = metrics.dropna(subset=["gih_wr", "play_rate"])
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    limit = max(0.05, float(table["iwd"].abs().max()) if len(table) else 0.05)
+    points = ax.scatter(table["play_rate"], table["gih_wr"], c=table["iwd"], cmap="RdBu", vmin=-limit, vmax=limit, s=28, edgecolors="grey", linewidths=0.4)
+    for _, row in pd.concat([table.nlargest(4, "iwd"), table.nsmallest(4, "iwd")]).iterrows():
+        ax.annotate(f"{row['card']} ({row['deck']})", (row["play_rate"], row["gih_wr"]), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.set_xlabel("play rate")
+    ax.set_ylabel("GIH WR (win rate when in hand)")
+    ax.set_title("Cards")
+    fig.colorbar(points, ax=ax, label="IWD")
+    return _save(fig, path)
+
+
+def iwd_bars(metrics: pd.DataFrame, path: Path, count: int = 12) -> Path:
+    """The cards with the highest and lowest IWD, with intervals (low-sample cards left out,
+    unless every card is low-sample)."""
+    table = metrics.dropna(subset=["iwd"])
+    sure = table[~table["low_sample"]]
+    title = "Improvement when drawn" if len(sure) else "Improvement when drawn (every card: low sample)"
+    table = sure if len(sure) else table
+    if len(table) > 2 * count:
+        table = pd.concat([table.nsmallest(count, "iwd"), table.nlargest(count, "iwd")])
+    table = table.drop_duplicates(subset=["deck", "card"]).sort_values("iwd")
+    fig, ax = plt.subplots(figsize=(7.5, 0.32 * len(table) + 1.4))
+    y = np.arange(len(table))
+    colours = ["#b2182b" if v < 0 else "#2166ac" for v in table["iwd"]]
+    ax.barh(y, table["iwd"], xerr=_errors(table, "iwd", "iwd_low", "iwd_high"), color=colours, capsize=2)
+    ax.set_yticks(y, [f"{c} ({d})" for c, d in zip(table["card"], table["deck"])], fontsize=8)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("IWD = GIH WR − GND WR (95% interval)")
+    ax.set_title(title)
+    return _save(fig, path)

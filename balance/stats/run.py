@@ -1,0 +1,97 @@
+"""A run's tables for notebooks and reports: `load_run(path)` and the summary it answers with.
+
+    >>> from balance.stats import load_run
+    >>> run = load_run("reports/beings-20261122-101500")
+    >>> run.games, run.cards, run.manifest          # the files, as pandas tables and a dict
+    >>> run.decks(), run.matchups(), run.card_metrics(), run.summary()
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from balance.stats.cards import MIN_GAMES, card_metrics
+from balance.stats.outcomes import game_length, ludii_summary, outcome_rates
+from balance.stats.winrates import deck_table, matchup_table, seat_advantage, seat_table
+
+
+@dataclass(frozen=True)
+class Run:
+    folder: Path
+    games: pd.DataFrame
+    cards: pd.DataFrame
+    manifest: dict[str, Any]
+
+    def seats(self) -> pd.DataFrame:
+        return seat_table(self.games)
+
+    def decks(self) -> pd.DataFrame:
+        return deck_table(self.games)
+
+    def matchups(self) -> pd.DataFrame:
+        return matchup_table(self.games)
+
+    def card_metrics(self, min_games: int = MIN_GAMES) -> pd.DataFrame:
+        return card_metrics(self.cards, min_games)
+
+    def summary(self) -> dict[str, Any]:
+        return summarize(self)
+
+
+def load_run(path: str | Path) -> Run:
+    """The run written by `balance simulate` into `path`."""
+    folder = Path(path)
+    manifest = json.loads((folder / "run.json").read_text())
+    return Run(folder, pd.read_parquet(folder / "games.parquet"), pd.read_parquet(folder / "cards.parquet"), manifest)
+
+
+def summarize(run: Run) -> dict[str, Any]:
+    """summary.json: the fields DESIGN.md names, then the seat advantage, rates and game metrics."""
+    rates = outcome_rates(run.games)
+    seats = run.seats()
+    metrics = run.card_metrics()
+    card_columns = ["deck", "card", "play_rate", "gp_wr", "gih_wr", "oh_wr", "gnd_wr", "iwd",
+                    "iwd_low", "iwd_high", "mean_turn_played", "drawn", "played", "games", "low_sample"]  # fmt: skip
+    card_columns += [c for c in metrics.columns if c.endswith("_per_game_played")]
+    summary = {
+        "game": run.manifest.get("game"),
+        "games": rates["games"],
+        "crashed": rates["crashed"],
+        "capped": rates["capped"],
+        "draws": rates["draws"],
+        "seats": _records(seats[["seat", "games", "win_rate", "ci_low", "ci_high", "decided_win_rate"]]),
+        "decks": _records(run.decks()[["deck", "games", "win_rate", "ci_low", "ci_high"]]),
+        "matchups": _records(run.matchups()),
+        "cards": _records(metrics[card_columns]),
+        "turns": game_length(run.games)["turns"],
+        "decisions": game_length(run.games)["decisions"],
+        "seat_advantage": seat_advantage(run.games),
+        "rates": {k: v for k, v in rates.items() if k.endswith(("_rate", "_ci"))},
+        "metrics": ludii_summary(seats, rates),
+        "rules_version": run.manifest.get("rules_version"),
+        "config_hash": run.manifest.get("config_hash"),
+    }
+    return _clean(summary)
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    return frame.to_dict(orient="records")
+
+
+def _clean(value: Any) -> Any:
+    """JSON-ready: numpy scalars to Python, NaN to None."""
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
