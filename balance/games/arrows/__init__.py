@@ -1,0 +1,13 @@
+"""arrows: two players place cards with arrows on a shared 5x5 grid, paying credits to play them
+face-up (or later, covered). A placed card fights the opponent cards that point back at it and
+flips the ones that don't, its arrow abilities can chain into other cards' sequences, and the
+player controlling more face-up cards when the board fills wins."""
+
+from balance.core.contract import GameInfo
+from balance.core.package import SHIPPED_CONFIGS, GamePackage
+
+GAME = GamePackage(
+    GameInfo(name="arrows", min_seats=2, max_seats=2, rules_version="1"),
+    "balance.games.arrows",
+    SHIPPED_CONFIGS / "arrows",
+)

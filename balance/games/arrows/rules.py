@@ -1,0 +1,834 @@
+"""arrows' rules: the nine steps of a turn (R1), the Activation Sequence (R9) and its chains (R11).
+
+Reads top-down: setup; the turn (gain, draw, reveal, play, score, discard, end); the activation
+of one card (S0 triggers, Ability Phase 1, conflicts, flip, Ability Phase 2); chains; the verbs
+cards and abilities use (destroy, damage, push, move, swap, place, draw); the end of the game.
+
+Every choice is a pending `Decision` on the state. `advance` runs everything automatic until the
+next decision (or the end): first the triggered effects of the last action (reading order of their
+cells), then the activations that action queued (P orders 2+ with `chain_order`), then the top of
+the chain stack, and only when the stack is empty the turn's next step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+from typing import TYPE_CHECKING
+
+from balance.core.contract import DRAWN, FIRST_COUNTER, OPENING, Decision, Result
+from balance.core.contract import PLAYED as PLAYED_EVENT
+from balance.games.arrows import effects
+from balance.games.arrows.state import (
+    APPLY,
+    COUNTERS,
+    DIRECTIONS,
+    DISCARD,
+    END_PHASE,
+    END_TURN,
+    GAIN_AND_DRAW,
+    MOVED,
+    NO_VIA,
+    OPPOSITE,
+    PASS,
+    PLAY,
+    PLAYED,
+    REVEAL,
+    REVEALED,
+    S0_TRIGGERS,
+    S1_ABILITIES,
+    S2_CONFLICTS,
+    S2_FIND_CONFLICTS,
+    S3_FLIP,
+    S4_ABILITIES,
+    SCORE,
+    SKIP,
+    TURN_END,
+    ArrowsState,
+    Frame,
+    Piece,
+    Queued,
+    Tally,
+    Trigger,
+    current_atk,
+    current_def,
+)
+
+if TYPE_CHECKING:
+    from balance.games.arrows.cards import ArrowsSpec
+
+ACTIVE, COVERED = 0, 1  # the two ways to play a card (R6)
+MODES = ("active", "covered")
+
+(FLIPS, FLIPPED, KILLS, CONFLICTS_WON, CONFLICTS_LOST, ABILITIES_USED, REACTIVATIONS,
+ PLAYED_COVERED, REVIVED_COUNT, SCORED_AT_END) = range(FIRST_COUNTER, FIRST_COUNTER + len(COUNTERS))  # fmt: skip
+
+
+# -- setup (§3) --------------------------------------------------------------------------------
+
+
+def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
+    """Shuffle both decks, choose the first player, deal `starting_hand` cards each."""
+    if len(lineup) != 2:
+        raise ValueError(f"arrows is a 2-player game, got a lineup of {len(lineup)}")
+    rng = Random(seed)
+    decks = []
+    for name in lineup:
+        deck = [card for card, copies in sorted(spec.catalog.decks[name].items()) for _ in range(copies)]
+        rng.shuffle(deck)
+        decks.append(deck)
+    first = {"p0": 0, "p1": 1}.get(spec.first_player)
+    if first is None:
+        first = rng.randrange(2)
+    state = ArrowsState(
+        spec=spec,
+        rng=rng,
+        seed=seed,
+        first=first,
+        turn=1,
+        active=first,
+        step=GAIN_AND_DRAW,
+        credits=[spec.starting_credits, spec.starting_credits],
+        decks=decks,
+        hands=[[], []],
+        graveyards=[[], []],
+        removed=[],
+        grid=[None] * spec.cells,
+        pieces={},
+        next_uid=1,
+        scores=[0, 0],
+        stack=[],
+        batches=[],
+        triggers=[],
+        queued=[],
+        to_reveal=[],
+        plays=0,
+        acted=False,
+        stall=0,
+        activations=0,
+        over=False,
+        end_reason="",
+        tally=Tally.empty(),
+        events=[],
+        pending=None,
+    )
+    for seat in (first, 1 - first):
+        for _ in range(spec.starting_hand):
+            if state.decks[seat]:
+                card = state.decks[seat].pop()
+                state.hands[seat].append(card)
+                state.events.append((0, seat, card, OPENING, 1))
+    advance(state)
+    return state
+
+
+# -- the loop: everything automatic, up to the next decision -----------------------------------
+
+
+def advance(s: ArrowsState) -> None:
+    """Run until a decision is pending (`s.pending`) or the game is over (`s.pending` None)."""
+    while not s.over:
+        if s.batches:
+            batch = s.batches[-1]
+            if not batch:
+                s.batches.pop()
+                continue
+            decision = next_trigger(s, batch)
+        elif s.queued:
+            s.stack.append(Queued(s.queued))
+            s.queued = []
+            continue
+        elif s.stack:
+            top = s.stack[-1]
+            decision = step_queued(s, top) if type(top) is Queued else step_frame(s, top)  # type: ignore[arg-type]
+        else:
+            decision = step_turn(s)
+        if decision is not None:
+            s.pending = decision
+            return
+    s.pending = None
+
+
+def apply_option(s: ArrowsState, option: int) -> None:
+    decision = s.pending
+    if decision is None:
+        raise ValueError("the game is over")
+    choice = decision.options[option]
+    kind = decision.kind
+    if kind == "ability":
+        use_or_end_phase(s, choice)
+    elif kind == "play":
+        play(s, choice)
+    elif kind == "conflict":
+        choose_conflict(s, choice)
+    elif kind == "target":
+        trigger = s.batches[-1].pop()
+        effects.resolve_trigger(s, trigger, choice)
+        end_action(s)
+    elif kind == "chain_order":
+        start_chained(s, choice)
+    elif kind == "reveal_order":
+        reveal(s, s.grid[choice])  # type: ignore[arg-type]
+    elif kind == "discard":
+        discard(s, choice)
+    else:  # pragma: no cover - every kind above is the full list
+        raise ValueError(f"unknown decision kind {kind}")
+    advance(s)
+
+
+# -- the turn (R1-R13, §4) ---------------------------------------------------------------------
+
+
+def step_turn(s: ArrowsState) -> Decision | None:
+    """One step of the turn when no chain is running; a Decision when P must choose."""
+    step = s.step
+    spec = s.spec
+    seat = s.active
+    if step == PLAY:
+        if s.plays >= spec.plays_per_turn:
+            s.step = TURN_END
+            return None
+        return Decision(seat, "play", play_options(s))
+    if step == REVEAL:
+        waiting = [uid for uid in s.to_reveal if still_covered(s, uid)]
+        s.to_reveal = waiting
+        if not waiting:
+            s.step = PLAY
+            return None
+        if len(waiting) == 1:
+            reveal(s, s.pieces[waiting[0]])
+            return None
+        return Decision(seat, "reveal_order", tuple(sorted(s.pieces[uid].cell for uid in waiting)))
+    if step == GAIN_AND_DRAW:
+        gain_credits_and_draw(s)
+        return None
+    if step == TURN_END:
+        resolve_turn_end_effects(s)
+        return None
+    if step == SCORE:
+        s.scores = board_scores(s)
+        s.step = DISCARD
+        return None
+    if step == DISCARD:
+        hand = s.hands[seat]
+        if len(hand) > spec.hand_limit:
+            return Decision(seat, "discard", tuple(sorted(set(hand))))
+        s.step = END_TURN
+        return None
+    end_turn(s)
+    return None
+
+
+def gain_credits_and_draw(s: ArrowsState) -> None:
+    """Steps 1 and 2 (R2, R3): +credits unless it is P's own first turn; draw."""
+    spec = s.spec
+    seat = s.active
+    if not (spec.skip_credits_on_own_first_turn and s.tally.own_turns[seat] == 0):
+        s.credits[seat] += spec.credits_per_turn
+        s.tally.credits_gained[seat] += spec.credits_per_turn
+    draw(s, seat, spec.draw_per_turn)
+    # Step 3 reveals the cards covered when it begins; cards covered during it wait (G7).
+    s.to_reveal = [p.uid for p in s.grid if p is not None and not p.face_up and p.controller == seat]
+    s.step = REVEAL
+
+
+def still_covered(s: ArrowsState, uid: int) -> bool:
+    piece = s.pieces.get(uid)
+    return piece is not None and not piece.face_up and piece.controller == s.active
+
+
+def reveal(s: ArrowsState, piece: Piece) -> None:
+    """Step 3 (R4, G7): pay the deferred cost and activate, or go to the graveyard unpaid."""
+    seat = s.active
+    s.to_reveal.remove(piece.uid)
+    s.acted = True
+    if s.credits[seat] < piece.cost_due:  # unpaid_reveal: destroy, without activating
+        take_off_board(s, piece)
+        s.graveyards[piece.owner].append(piece.card)
+        s.tally.unpaid_reveals[seat] += 1
+        return
+    pay(s, seat, piece.cost_due)
+    piece.cost_due = 0
+    piece.face_up = True
+    queue_activation(s, piece, False, REVEALED)
+
+
+def play_options(s: ArrowsState) -> tuple:
+    """`pass`, and every (card, active|covered, cell) on an empty cell (§4 step 4-6)."""
+    spec = s.spec
+    seat = s.active
+    hand = s.hands[seat]
+    if not hand:
+        return (PASS,)
+    grid = s.grid
+    cells = [cell for cell in range(spec.cells) if grid[cell] is None]
+    if spec.placement_requires_adjacency and s.pieces:
+        cells = [c for c in cells if any(grid[n] is not None for n in spec.adjacent[c])]
+    options: list = [PASS]
+    credits = s.credits[seat]
+    cost = spec.cost
+    for card in sorted(set(hand)):
+        active_row, covered_row = spec.plays[card]
+        if credits >= cost[card]:
+            options += [active_row[c] for c in cells]
+        options += [covered_row[c] for c in cells]
+    return tuple(options)
+
+
+def play(s: ArrowsState, choice: object) -> None:
+    """Steps 4-6 (R5-R8): an active card is paid and activates; a covered one waits (G7)."""
+    seat = s.active
+    if choice == PASS:
+        s.tally.passes += 1
+        s.step = TURN_END
+        return
+    card, mode, cell = choice  # type: ignore[misc]
+    s.hands[seat].remove(card)
+    s.plays += 1
+    s.acted = True
+    s.events.append((s.turn, seat, card, PLAYED_EVENT, 1))
+    if mode == ACTIVE:
+        pay(s, seat, s.spec.cost[card])
+        s.tally.active_plays[seat] += 1
+        piece = place(s, seat, card, cell, True, 0, False)
+        queue_activation(s, piece, False, PLAYED)
+    else:
+        s.tally.covered_plays[seat] += 1
+        s.events.append((s.turn, seat, card, PLAYED_COVERED, 1))
+        place(s, seat, card, cell, False, s.spec.cost[card], False)
+
+
+def pay(s: ArrowsState, seat: int, amount: int) -> None:
+    s.credits[seat] -= amount
+    s.tally.credits_spent[seat] += amount
+
+
+def resolve_turn_end_effects(s: ArrowsState) -> None:
+    """Step 7 begins with the `turn_end` effects of P's face-up cards, in reading order."""
+    spec = s.spec
+    seat = s.active
+    for piece in s.grid:
+        if piece is not None and piece.face_up and piece.controller == seat:
+            for effect in spec.on_turn_end[piece.card]:
+                s.triggers.append(trigger_of(s, piece, effect, NO_VIA))
+    end_action(s)
+    s.step = SCORE
+
+
+def board_scores(s: ArrowsState) -> list[int]:
+    """G11: the face-up cards each player controls (covered ones too with `score_covered`)."""
+    scores = [0, 0]
+    counts_covered = s.spec.score_covered
+    for piece in s.pieces.values():
+        if piece.face_up or counts_covered:
+            scores[piece.controller] += 1
+    return scores
+
+
+def discard(s: ArrowsState, card: int) -> None:
+    """Step 8 (R13, G15): one card per decision, to the graveyard."""
+    seat = s.active
+    s.hands[seat].remove(card)
+    s.graveyards[seat].append(card)
+    s.tally.discards[seat] += 1
+
+
+def end_turn(s: ArrowsState) -> None:
+    """Step 9: clear damage and turn-long changes (G5), count stalls, check the end (§8)."""
+    spec = s.spec
+    seat = s.active
+    for piece in s.pieces.values():
+        piece.damage = 0
+        piece.atk_turn = 0
+        piece.def_turn = 0
+        piece.moved = False
+        piece.reactivations = 0
+    s.activations = 0
+    s.stall = 0 if s.acted else s.stall + 1
+    s.tally.hand_sizes[seat] += len(s.hands[seat])
+    s.tally.own_turns[seat] += 1
+    if spec.board_full_end == "end_of_turn" and len(s.pieces) == spec.cells:
+        end_game(s, "board_full")
+    elif s.stall >= spec.stall_turns:
+        end_game(s, "stall")
+    elif s.turn >= spec.max_turns:
+        end_game(s, "turn_cap")
+    else:
+        s.turn += 1
+        s.active = 1 - seat
+        s.step = GAIN_AND_DRAW
+        s.plays = 0
+        s.acted = False
+
+
+# -- the Activation Sequence (R9, §4 frames) ---------------------------------------------------
+
+
+def step_frame(s: ArrowsState, frame: Frame) -> Decision | None:
+    """One step of the top frame. A card that left the board, or is no longer P's face-up card,
+    ends its sequence at once (G4)."""
+    piece = s.pieces.get(frame.uid)
+    if piece is None or not piece.face_up or piece.controller != s.active:
+        s.stack.pop()
+        return None
+    step = frame.step
+    if step == S1_ABILITIES or step == S4_ABILITIES:
+        return Decision(s.active, "ability", (END_PHASE, *effects.ability_options(s, frame, piece)))
+    if step == S2_CONFLICTS:
+        waiting = [c for c in frame.conflicts if in_conflict(s, piece, c[0], c[1])]
+        frame.conflicts = waiting
+        if not waiting:
+            frame.step = S3_FLIP
+            return None
+        return Decision(s.active, "conflict", tuple(arrow for arrow, _ in waiting))
+    if step == S0_TRIGGERS:
+        frame.step = S1_ABILITIES
+        card_effects = s.spec.on_reactivate if frame.reactivation else s.spec.on_activate
+        for effect in card_effects[piece.card]:
+            s.triggers.append(trigger_of(s, piece, effect, frame.via))
+        end_action(s)
+        return None
+    if step == S2_FIND_CONFLICTS:
+        frame.conflicts = find_conflicts(s, piece)
+        frame.step = S2_CONFLICTS
+        return None
+    # S3_FLIP
+    frame.step = S4_ABILITIES
+    flip(s, piece)
+    end_action(s)
+    return None
+
+
+def use_or_end_phase(s: ArrowsState, choice: object) -> None:
+    """Ability Phase 1 or 2 (R10): use one ability, or end the phase."""
+    frame = s.stack[-1]
+    assert type(frame) is Frame
+    if choice == END_PHASE:
+        if frame.step == S1_ABILITIES:
+            frame.step = S2_FIND_CONFLICTS
+        else:  # the end of Ability Phase 2 is the end of the sequence
+            s.stack.pop()
+        return
+    effects.use_ability(s, frame, s.pieces[frame.uid], choice)  # type: ignore[arg-type]
+    end_action(s)
+
+
+def fights(spec: ArrowsSpec, card: int, arrow: int) -> bool:
+    """Whether the card's arrow in this direction counts for conflicts, defence and flips (G3)."""
+    return (spec.fight_mask[card] >> arrow) & 1 == 1
+
+
+def find_conflicts(s: ArrowsState, piece: Piece) -> list[tuple[int, int]]:
+    """R12: the card's arrows at an opponent face-up card with an arrow pointing back."""
+    spec = s.spec
+    found = []
+    for arrow in spec.fight_arrows[piece.card]:
+        cell = spec.neighbor[piece.cell][arrow]
+        if cell < 0:
+            continue
+        defender = s.grid[cell]
+        if (
+            defender is not None
+            and defender.face_up
+            and defender.controller != piece.controller
+            and fights(spec, defender.card, OPPOSITE[arrow])
+        ):
+            found.append((arrow, defender.uid))
+    return found
+
+
+def in_conflict(s: ArrowsState, piece: Piece, arrow: int, uid: int) -> bool:
+    """The pair still qualifies (checked just before it resolves)."""
+    spec = s.spec
+    cell = spec.neighbor[piece.cell][arrow]
+    defender = s.grid[cell] if cell >= 0 else None
+    return (
+        defender is not None
+        and defender.uid == uid
+        and defender.face_up
+        and defender.controller != piece.controller
+        and fights(spec, defender.card, OPPOSITE[arrow])
+    )
+
+
+def choose_conflict(s: ArrowsState, arrow: int) -> None:
+    frame = s.stack[-1]
+    assert type(frame) is Frame
+    for i, (conflict_arrow, uid) in enumerate(frame.conflicts):
+        if conflict_arrow == arrow:
+            del frame.conflicts[i]
+            break
+    conflict(s, s.pieces[frame.uid], s.pieces[uid], arrow)
+    end_action(s)
+
+
+def conflict(s: ArrowsState, active: Piece, defender: Piece, arrow: int) -> None:
+    """G4: simultaneous damage; a card at 0 DEF or below is destroyed."""
+    spec = s.spec
+    hit, hit_back = current_atk(spec, active), current_atk(spec, defender)
+    defender.damage += hit
+    active.damage += hit_back
+    s.tally.conflicts += 1
+    s.tally.conflicts_by_arrow[arrow] += 1
+    defender_dies = current_def(spec, defender) <= 0
+    active_dies = current_def(spec, active) <= 0
+    if defender_dies:
+        count(s, defender, CONFLICTS_LOST)
+        if not active_dies:
+            count(s, active, CONFLICTS_WON)
+        destroy(s, defender, active.card, active.owner)
+    if active_dies:
+        count(s, active, CONFLICTS_LOST)
+        if not defender_dies:
+            count(s, defender, CONFLICTS_WON)
+        destroy(s, active, defender.card, defender.owner)
+
+
+def flip(s: ArrowsState, piece: Piece) -> None:
+    """S3 (G6, G7): every opponent card the arrows reach with no arrow back, all at once. A
+    face-up card changes controller (and reactivates if it moved this turn); a covered card is
+    handled by `covered_hit`."""
+    spec = s.spec
+    seat = piece.controller
+    flipped: list[tuple[int, Piece]] = []
+    hit: list[Piece] = []
+    for arrow in spec.fight_arrows[piece.card]:
+        cell = spec.neighbor[piece.cell][arrow]
+        if cell < 0:
+            continue
+        target = s.grid[cell]
+        if target is None or target.controller == seat:
+            continue
+        if not target.face_up:
+            hit.append(target)
+        elif not fights(spec, target.card, OPPOSITE[arrow]):
+            flipped.append((arrow, target))
+    for arrow, target in flipped:
+        target.controller = seat
+        s.tally.flips += 1
+        s.tally.flips_by_arrow[arrow] += 1
+        count(s, piece, FLIPS)
+        count(s, target, FLIPPED)
+        for effect in spec.on_flipped[target.card]:
+            s.triggers.append(trigger_of(s, target, effect, NO_VIA))
+        if target.moved:
+            queue_activation(s, target, True, MOVED)
+    covered_hit = spec.covered_hit
+    for target in hit:
+        if covered_hit == "destroy":
+            destroy(s, target, piece.card, piece.owner)
+        elif covered_hit == "flip":
+            target.controller = seat
+            s.tally.flips += 1
+            count(s, target, FLIPPED)
+
+
+# -- chains (R11, G9) --------------------------------------------------------------------------
+
+
+def end_action(s: ArrowsState) -> None:
+    """An atomic action is complete: its triggered effects resolve next, in the reading order
+    of their source cells (stored reversed: the next one is last)."""
+    if s.triggers:
+        batch = sorted(s.triggers, key=_by_cell)
+        batch.reverse()
+        s.batches.append(batch)
+        s.triggers = []
+
+
+def _by_cell(trigger: Trigger) -> int:
+    return trigger.cell
+
+
+def trigger_of(s: ArrowsState, piece: Piece, effect: effects.CardEffect, via: int) -> Trigger:
+    return Trigger(piece.cell, piece.uid, piece.card, piece.owner, piece.controller,
+                   current_atk(s.spec, piece), via, effect)  # fmt: skip
+
+
+def next_trigger(s: ArrowsState, batch: list[Trigger]) -> Decision | None:
+    """Resolve the next triggered effect, or return its `target` decision."""
+    trigger = batch[-1]
+    effect = trigger.effect
+    if effect.conditions and not effects.conditions_hold(s, effect, trigger.controller, trigger.cell, trigger.via):
+        batch.pop()
+        return None
+    options = effects.trigger_options(s, trigger)
+    if options is None:
+        batch.pop()
+        effects.resolve_trigger(s, trigger, None)
+        end_action(s)
+        return None
+    if not options:  # no legal target: it fizzles
+        batch.pop()
+        return None
+    return Decision(trigger.controller, "target", options)
+
+
+def queue_activation(s: ArrowsState, piece: Piece, reactivation: bool, via: int) -> None:
+    """Queue a (re)activation (G9). A card already on the chain stack or waiting on it is not
+    queued again; past the per-card or per-turn cap the trigger is dropped and counted."""
+    uid = piece.uid
+    if any(entry[0] == uid for entry in s.queued):
+        return
+    for level in s.stack:
+        if type(level) is Frame:
+            if level.uid == uid:
+                return
+        elif any(entry[0] == uid for entry in level.entries):  # type: ignore[union-attr]
+            return
+    spec = s.spec
+    if s.activations >= spec.max_activations_per_turn or (
+        reactivation and piece.reactivations >= spec.max_reactivations_per_card_per_turn
+    ):
+        s.tally.dropped_triggers += 1
+        return
+    if reactivation:
+        piece.reactivations += 1
+    s.activations += 1
+    s.queued.append((uid, reactivation, via))
+
+
+def step_queued(s: ArrowsState, group: Queued) -> Decision | None:
+    """Activations queued together: one starts (last in, first out); 2+ wait for `chain_order`."""
+    seat = s.active
+    alive = []
+    for entry in group.entries:
+        piece = s.pieces.get(entry[0])
+        if piece is not None and piece.face_up and piece.controller == seat:
+            alive.append(entry)
+    group.entries = alive
+    if len(alive) > 1:
+        return Decision(seat, "chain_order", tuple(sorted(s.pieces[uid].cell for uid, _, _ in alive)))
+    s.stack.pop()
+    if alive:
+        start_activation(s, alive[0])
+    return None
+
+
+def start_chained(s: ArrowsState, cell: int) -> None:
+    group = s.stack[-1]
+    assert type(group) is Queued
+    uid = s.grid[cell].uid  # type: ignore[union-attr]
+    for i, entry in enumerate(group.entries):
+        if entry[0] == uid:
+            del group.entries[i]
+            start_activation(s, entry)
+            return
+
+
+def start_activation(s: ArrowsState, entry: tuple[int, bool, int]) -> None:
+    uid, reactivation, via = entry
+    s.stack.append(Frame(uid, reactivation, via, S0_TRIGGERS, 0, 0, []))
+    depth = sum(1 for level in s.stack if type(level) is Frame)
+    if depth > 1:
+        s.tally.chains += 1
+    if depth > s.tally.max_chain_depth:
+        s.tally.max_chain_depth = depth
+    if reactivation:
+        count(s, s.pieces[uid], REACTIVATIONS)
+
+
+# -- the verbs of cards and abilities ----------------------------------------------------------
+
+
+def count(s: ArrowsState, piece: Piece, counter: int) -> None:
+    s.events.append((s.turn, piece.owner, piece.card, counter, 1))
+
+
+def take_off_board(s: ArrowsState, piece: Piece) -> None:
+    s.grid[piece.cell] = None
+    del s.pieces[piece.uid]
+
+
+def destroy(s: ArrowsState, piece: Piece, by_card: int = -1, by_seat: int = -1) -> None:
+    """To the owner's graveyard (G4, G14); a face-up card's `destroyed` effects fire from its
+    last cell; a covered one is simply revealed there."""
+    take_off_board(s, piece)
+    s.graveyards[piece.owner].append(piece.card)
+    if by_card >= 0:
+        s.events.append((s.turn, by_seat, by_card, KILLS, 1))
+    if piece.face_up:
+        for effect in s.spec.on_destroyed[piece.card]:
+            s.triggers.append(trigger_of(s, piece, effect, NO_VIA))
+    else:
+        s.tally.covered_destroyed += 1
+
+
+def deal_damage(s: ArrowsState, piece: Piece, amount: int, by_card: int, by_seat: int) -> None:
+    """Damage stays until step 9 (G5); a covered card dies to any damage of 1 or more (G7)."""
+    if not piece.face_up:
+        if amount >= 1:
+            destroy(s, piece, by_card, by_seat)
+        return
+    piece.damage += amount
+    if current_def(s.spec, piece) <= 0:
+        destroy(s, piece, by_card, by_seat)
+
+
+def push(s: ArrowsState, source: Piece, target: Piece, arrow: int) -> None:
+    """§6 push: one cell on; a card on the landing cell is destroyed first; off the grid it goes
+    per `push_off_board`."""
+    spec = s.spec
+    landing = spec.neighbor[target.cell][arrow]
+    if landing < 0:
+        if spec.push_off_board == "remove":
+            take_off_board(s, target)
+            s.removed.append(target.card)
+        else:
+            destroy(s, target, source.card, source.owner)
+        return
+    occupant = s.grid[landing]
+    if occupant is not None:
+        destroy(s, occupant, source.card, source.owner)
+    move(s, target, landing)
+    after_moves(s, [target])
+
+
+def move(s: ArrowsState, piece: Piece, cell: int) -> None:
+    s.grid[piece.cell] = None
+    s.grid[cell] = piece
+    piece.cell = cell
+    piece.moved = True
+
+
+def swap(s: ArrowsState, a: Piece, b: Piece) -> None:
+    s.grid[a.cell], s.grid[b.cell] = b, a
+    a.cell, b.cell = b.cell, a.cell
+    a.moved = True
+    b.moved = True
+
+
+def after_moves(s: ArrowsState, moved: list[Piece]) -> None:
+    """G9 (a) P's face-up card that changed cell reactivates; (c) an opponent face-up card moved
+    to where it and a face-up card of P's point at each other: P's card reactivates."""
+    spec = s.spec
+    seat = s.active
+    for piece in moved:
+        if piece.uid not in s.pieces or not piece.face_up:
+            continue
+        if piece.controller == seat:
+            queue_activation(s, piece, True, MOVED)
+            continue
+        for arrow in spec.fight_arrows[piece.card]:
+            cell = spec.neighbor[piece.cell][arrow]
+            if cell < 0:
+                continue
+            other = s.grid[cell]
+            if (
+                other is not None
+                and other.face_up
+                and other.controller == seat
+                and fights(spec, other.card, OPPOSITE[arrow])
+            ):
+                queue_activation(s, other, True, MOVED)
+
+
+def place(s: ArrowsState, seat: int, card: int, cell: int, face_up: bool, cost_due: int, placed_free: bool) -> Piece:
+    """A card onto an empty cell. With `board_full_end: immediate` the last cell ends the game
+    at once, before anything else happens (G12)."""
+    piece = Piece(s.next_uid, card, seat, seat, cell, face_up, cost_due, placed_free, 0, 0, 0, 0, 0, False, 0)
+    s.next_uid += 1
+    s.grid[cell] = piece
+    s.pieces[piece.uid] = piece
+    if len(s.pieces) == s.spec.cells and s.spec.board_full_end == "immediate":
+        end_game(s, "board_full")
+    return piece
+
+
+def draw(s: ArrowsState, seat: int, n: int) -> None:
+    """Draw n; an empty deck is skipped without penalty (G13 `deck_out: skip`)."""
+    deck = s.decks[seat]
+    for _ in range(n):
+        if not deck:
+            return
+        card = deck.pop()
+        s.hands[seat].append(card)
+        s.events.append((s.turn, seat, card, DRAWN, 1))
+
+
+# -- the end (§8) ------------------------------------------------------------------------------
+
+
+def end_game(s: ArrowsState, reason: str) -> None:
+    s.over = True
+    s.end_reason = reason
+    counts_covered = s.spec.score_covered
+    for piece in s.pieces.values():
+        if (piece.face_up or counts_covered) and piece.controller == piece.owner:
+            count(s, piece, SCORED_AT_END)
+
+
+def result(s: ArrowsState) -> Result:
+    """The higher board score wins; equal scores follow `tiebreak` (draw, or more credits)."""
+    scores = board_scores(s)
+    winner: int | None = None
+    if scores[0] != scores[1]:
+        winner = 0 if scores[0] > scores[1] else 1
+    elif s.spec.tiebreak == "credits" and s.credits[0] != s.credits[1]:
+        winner = 0 if s.credits[0] > s.credits[1] else 1
+    reason = s.end_reason or "in_progress"
+    kw = {"capped": reason == "turn_cap", "stats": game_stats(s, scores)}
+    if winner is None:
+        return Result.shared([0, 1], 2, reason, s.turn, **kw)
+    return Result.win(winner, 2, reason, s.turn, **kw)
+
+
+def game_stats(s: ArrowsState, scores: list[int]) -> dict[str, float]:
+    t = s.tally
+    stats: dict[str, float] = {
+        "first_player": s.first,
+        "score_0": scores[0],
+        "score_1": scores[1],
+        "margin": abs(scores[0] - scores[1]),
+        "chains": t.chains,
+        "max_chain_depth": t.max_chain_depth,
+        "conflicts": t.conflicts,
+        "flips": t.flips,
+        "covered_destroyed": t.covered_destroyed,
+        "dropped_triggers": t.dropped_triggers,
+        "passes": t.passes,
+    }
+    for seat in (0, 1):
+        stats[f"credits_gained_{seat}"] = t.credits_gained[seat]
+        stats[f"credits_spent_{seat}"] = t.credits_spent[seat]
+        stats[f"credits_unspent_{seat}"] = s.credits[seat]
+        stats[f"active_plays_{seat}"] = t.active_plays[seat]
+        stats[f"covered_plays_{seat}"] = t.covered_plays[seat]
+        stats[f"unpaid_reveals_{seat}"] = t.unpaid_reveals[seat]
+        stats[f"discards_{seat}"] = t.discards[seat]
+        stats[f"avg_hand_{seat}"] = t.hand_sizes[seat] / t.own_turns[seat] if t.own_turns[seat] else 0.0
+    for arrow, name in enumerate(DIRECTIONS):
+        stats[f"conflicts_{name}"] = t.conflicts_by_arrow[arrow]
+        stats[f"flips_{name}"] = t.flips_by_arrow[arrow]
+    return {key: float(value) for key, value in stats.items()}
+
+
+# -- words -------------------------------------------------------------------------------------
+
+
+def describe(s: ArrowsState, option: int) -> str:
+    """The pending decision's option in the game's words, e.g. `play lancer_pup active at C3`."""
+    decision = s.pending
+    if decision is None:
+        raise ValueError("the game is over")
+    choice = decision.options[option]
+    spec = s.spec
+    kind = decision.kind
+    if choice in (PASS, SKIP, APPLY):
+        return choice  # type: ignore[return-value]
+    if choice == END_PHASE:
+        return "end phase"
+    if kind == "play":
+        card, mode, cell = choice
+        return f"play {spec.catalog.cards[card]} {MODES[mode]} at {spec.cell_names[cell]}"
+    if kind == "ability":
+        return effects.describe_ability(spec, choice)
+    if kind == "conflict":
+        frame = s.stack[-1]
+        piece = s.pieces[frame.uid]  # type: ignore[union-attr]
+        target = spec.neighbor[piece.cell][choice]
+        return f"conflict {DIRECTIONS[choice]} with {spec.cell_names[target]}"
+    if kind == "discard":
+        return f"discard {spec.catalog.cards[choice]}"
+    words = {"reveal_order": "reveal", "chain_order": "chain", "target": "target"}[kind]
+    return f"{words} {spec.cell_names[choice]}"
