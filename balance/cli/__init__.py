@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from balance.cli import games, replay, report, simulate, validate, vocab
+from balance.cli import check, games, replay, report, simulate, validate, vocab
 from balance.core.errors import ConfigError
 
 
@@ -61,6 +61,7 @@ app.command("validate")(validate.validate)
 app.command("simulate")(simulate.simulate)
 app.command("replay")(replay.replay)
 app.command("report")(report.report)
+app.command("check")(check.check)
 
 
 def main() -> None:

@@ -2,8 +2,12 @@
 
 A lineup names, per seat, what that seat brings (a deck) and which bot plays it. Each lineup is
 dealt `deals` times; every deal is played in every seat rotation on the same seed, so seat
-statistics are first-player statistics and deck statistics are free of seat bias. Game `i` is
-found arithmetically, so a million-game schedule is never held as a list.
+statistics are first-player statistics and deck statistics are free of seat bias.
+
+Games are ordered round by round: round j holds deal j of every lineup, each in every rotation.
+So any prefix of a schedule is balanced across lineups and seats (a run stopped early, a
+sequential test reading games as they come). Game `i` is found arithmetically, so a
+million-game schedule is never held as a list.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ class GameSlot:
 
     index: int  # the game's row in games.parquet
     deal: int  # every rotation of a deal shares its seed
+    lineup_index: int
     rotation: int
     seed: int
     lineup: Lineup  # already rotated: seat 0 first
@@ -53,8 +58,13 @@ class Schedule:
 
     def slot(self, index: int) -> GameSlot:
         deal, rotation = divmod(index, self.seats)
-        lineup = self.lineups[deal // self.deals]
-        return GameSlot(index, deal, rotation, deal_seed(self.run_seed, deal), lineup.rotated(rotation))
+        lineup_index = deal % len(self.lineups)
+        lineup = self.lineups[lineup_index]
+        return GameSlot(index, deal, lineup_index, rotation, deal_seed(self.run_seed, deal), lineup.rotated(rotation))
+
+    def games_per_round(self) -> int:
+        """Games in one round: one deal of every lineup, in every rotation."""
+        return len(self.lineups) * self.seats
 
 
 def make_schedule(

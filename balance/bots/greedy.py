@@ -1,0 +1,68 @@
+"""The greedy bot: one ply on the game's own evaluation, never reading hidden information.
+
+For each option of the decision, it applies the option to a copy of a determinization (a world
+consistent with what the seat knows: hidden cards reshuffled, the RNG reseeded from the bot's
+stream) and scores the result with `evaluate(seat)`. Where a game splits one action into several
+decisions of the same seat (choose a card, then its target, then a discard to pay), the copy is
+played on through those follow-ups, each chosen greedily one step at a time, so the action is
+scored whole. A follow-up chain ends when another seat decides, a kind of decision already seen
+in the chain comes round again (the next action), or after `follow` steps.
+
+Ties are broken by the bot's own stream. Long option lists are sampled (`max_options`) so that
+a decision's cost stays bounded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+
+from balance.core.contract import Decision, State
+
+
+@dataclass
+class GreedyBot:
+    name: str = "greedy"
+    follow: int = 3  # how many follow-up decisions of the same action are looked through
+    max_options: int = 32  # above this many options, a random sample of them is scored
+
+    def choose(self, state: State, decision: Decision, rng: Random) -> int:
+        seat = decision.seat
+        world = state.determinize(seat, rng)
+        options = range(len(decision.options))
+        if len(decision.options) > self.max_options:
+            options = sorted(rng.sample(range(len(decision.options)), self.max_options))
+        best_value = -2.0
+        best: list[int] = []
+        for option in options:
+            copy = world.clone()
+            copy.apply(option)
+            value = self._follow_through(copy, seat, {decision.kind}, rng)
+            if value > best_value + 1e-12:
+                best_value, best = value, [option]
+            elif value > best_value - 1e-12:
+                best.append(option)
+        return best[0] if len(best) == 1 else rng.choice(best)
+
+    def _follow_through(self, state: State, seat: int, kinds: set[str], rng: Random) -> float:
+        """Play the seat's follow-up decisions greedily one step at a time; the value at the end."""
+        for _ in range(self.follow):
+            decision = state.decision()
+            if decision is None or decision.seat != seat or decision.kind in kinds:
+                break
+            kinds = kinds | {decision.kind}
+            if len(decision.options) == 1:
+                state.apply(0)
+                continue
+            best_value, best_state = -2.0, None
+            candidates = range(len(decision.options))
+            if len(decision.options) > self.max_options:
+                candidates = rng.sample(range(len(decision.options)), self.max_options)
+            for option in candidates:
+                copy = state.clone()
+                copy.apply(option)
+                value = copy.evaluate(seat)
+                if value > best_value:
+                    best_value, best_state = value, copy
+            state = best_state  # type: ignore[assignment]
+        return state.evaluate(seat)

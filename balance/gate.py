@@ -1,0 +1,389 @@
+"""`balance check`: the CI balance-regression gate.
+
+The designer's thresholds (configs/<game>/balance.yaml) become assertions: the seat advantage,
+each deck's win rate against the field, each matchup, the cap rate, and optionally each card's
+IWD. The gate plays mirrored, seeded rounds of games (every lineup, every seat rotation) and
+after each round runs one SPRT per assertion (balance.stats.sequential): it stops as soon as
+every assertion is decided, or at `max_games`, where an undecided assertion falls back to the
+fixed-sample 95% interval and says so. Units are game pairs on one seed (a deal played in every
+seat order), as fishtest does; capped games are counted one by one.
+
+A baseline records the estimates of a run; `--baseline` replays the baseline's games (same seed,
+same count) with the current config and fails on a significant shift beyond the tolerance.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field
+
+import balance
+from balance.bots import make_bot, split_bot_specs
+from balance.core.config import validate
+from balance.core.errors import ConfigError
+from balance.core.registry import load_game
+from balance.core.yamlio import load_yaml
+from balance.sim.records import CardTally
+from balance.sim.runner import batches, resolve_jobs, run_batches
+from balance.sim.schedule import Schedule, make_schedule
+from balance.stats.intervals import Z95, difference_interval, mean_interval, wilson
+from balance.stats.sequential import Band, band_verdict_bernoulli, band_verdict_normal, fixed_sample_verdict
+
+ROUNDS_PER_STEP = 25  # deals of every lineup played between two looks at the SPRTs
+
+
+class CardRule(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    max_abs_iwd: float = Field(gt=0)
+    min_games: int = Field(500, ge=1)
+
+
+class Thresholds(BaseModel):
+    """balance.yaml: what the gate plays and the bands it asserts."""
+
+    model_config = ConfigDict(extra="forbid")
+    bots: str | list[str] = "random"
+    decks: str | list[str] = "all"
+    seats: int | None = Field(None, ge=1)
+    max_games: int = Field(20000, ge=1)
+    seat_advantage: float | None = Field(None, ge=0)
+    deck_win_rate: tuple[float, float] | None = None
+    matchup_win_rate: tuple[float, float] | None = None
+    cap_rate: float | None = Field(None, ge=0, le=1)
+    cards: CardRule | None = None
+    alpha: float = Field(0.05, gt=0, lt=0.5)
+    beta: float = Field(0.05, gt=0, lt=0.5)
+    margin: float = Field(0.03, gt=0)  # H1 lies this far outside a band
+    tolerance: float = Field(0.03, ge=0)  # a shift from the baseline this large is a regression
+    seed: int = 0
+
+
+@dataclass
+class Assertion:
+    name: str
+    band: Band
+    kind: Literal["normal", "bernoulli", "iwd"]
+    estimate: float = math.nan
+    ci_low: float = math.nan
+    ci_high: float = math.nan
+    std_error: float = math.nan
+    units: int = 0  # deals, games or card samples behind the estimate
+    games: int = 0  # games played when it was decided
+    verdict: str = ""  # pass | fail | skipped
+    method: str = ""  # sprt | fixed-sample | baseline | low sample
+
+
+@dataclass
+class GateResult:
+    game: str
+    assertions: list[Assertion]
+    games: int
+    planned: int
+    seed: int
+    rules_version: str
+    config_hash: str
+    stopped_early: bool
+    baseline: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return all(a.verdict != "fail" for a in self.assertions)
+
+
+def read_thresholds(path: Path) -> Thresholds:
+    data = load_yaml(path)
+    return validate(Thresholds, data if data is not None else {})
+
+
+def check(
+    game_name: str,
+    config_dir: Path | None = None,
+    thresholds_path: Path | None = None,
+    overrides: Mapping[str, object] | None = None,
+    max_games: int | None = None,
+    jobs: int | None = None,
+    baseline_path: Path | None = None,
+    force: bool = False,
+    full: bool = False,
+    progress: Callable[[int], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
+) -> GateResult:
+    """Run the gate. `full` plays every game (for saving a baseline) instead of stopping early."""
+    game = load_game(game_name)
+    folder = config_dir or game.config_dir
+    thresholds = read_thresholds(thresholds_path or folder / "balance.yaml")
+    spec = game.load(folder, overrides or {})
+    baseline = _read_baseline(baseline_path, game.info.rules_version, force) if baseline_path else None
+    bots = split_bot_specs(thresholds.bots) if isinstance(thresholds.bots, str) else list(thresholds.bots)
+    for bot in bots:
+        make_bot(bot)
+    decks = thresholds.decks if thresholds.decks == "all" or isinstance(thresholds.decks, list) else [thresholds.decks]
+    seed = baseline["seed"] if baseline else thresholds.seed
+    limit = baseline["games"] if baseline else (max_games or thresholds.max_games)
+    schedule = make_schedule(game.info, spec.catalog, decks, bots, thresholds.seats, limit, seed)
+    planned = min(schedule.games, -(-limit // schedule.games_per_round()) * schedule.games_per_round())
+    if on_start is not None:
+        on_start(planned)
+
+    assertions = _assertions(thresholds, schedule)
+    jobs = resolve_jobs(jobs)
+    games = pd.DataFrame()
+    tally = CardTally(len(spec.catalog.counters))
+    step = schedule.games_per_round() * ROUNDS_PER_STEP
+    sequential = baseline is None and not full
+    stopped_early = False
+    for start in range(0, planned, step):
+        stop = min(start + step, planned)
+        size = max(1, (stop - start) // (jobs * 4))
+        work = (b for b in batches(game_name, spec, schedule, size, start) if b.start < stop)
+        chunk = []
+        for result in run_batches(_clip(work, stop), jobs):
+            chunk.append(pd.DataFrame(result.rows.columns))
+            tally.merge(result.tally)
+            if progress is not None:
+                progress(len(result.rows))
+        games = pd.concat([games, *chunk], ignore_index=True)
+        _measure(assertions, games, tally, spec.catalog, schedule, thresholds)
+        if sequential:
+            for a in assertions:
+                if not a.verdict:
+                    _sprt(a, thresholds, len(games))
+            if all(a.verdict for a in assertions):
+                stopped_early = stop < planned
+                break
+    for a in assertions:
+        if not a.verdict:
+            _fallback(a, thresholds, len(games), "baseline" if baseline else "fixed-sample")
+    if baseline is not None:
+        assertions += _shifts(assertions, baseline, thresholds.tolerance, len(games))
+    return GateResult(game_name, assertions, len(games), planned, seed, game.info.rules_version, spec.config_hash, stopped_early, str(baseline_path or ""))
+
+
+def _clip(work: Any, stop: int) -> Any:
+    for batch in work:
+        if batch.stop > stop:
+            yield type(batch)(batch.game, batch.spec, batch.schedule, batch.start, stop)
+            return
+        yield batch
+        if batch.stop == stop:
+            return
+
+
+def _assertions(t: Thresholds, schedule: Schedule) -> list[Assertion]:
+    out: list[Assertion] = []
+    seats = schedule.seats
+    if t.seat_advantage is not None:
+        out.append(Assertion("seat advantage", Band(-t.seat_advantage, t.seat_advantage, t.margin), "normal"))
+    own_decks = sorted({d for lineup in schedule.lineups for d in lineup.decks if len(set(lineup.decks)) > 1})
+    if t.deck_win_rate is not None:
+        low, high = t.deck_win_rate
+        out += [Assertion(f"deck {d} win rate", Band(low, high, t.margin), "normal") for d in own_decks]
+    if t.matchup_win_rate is not None and seats == 2:
+        low, high = t.matchup_win_rate
+        pairs = sorted({tuple(sorted(lineup.decks)) for lineup in schedule.lineups if len(set(lineup.decks)) == 2})
+        out += [Assertion(f"matchup {a} vs {b}", Band(low, high, t.margin), "normal") for a, b in pairs]
+    if t.cap_rate is not None:
+        out.append(Assertion("cap rate", Band(None, t.cap_rate, max(t.cap_rate, 0.005)), "bernoulli"))
+    return out
+
+
+def _measure(assertions: list[Assertion], games: pd.DataFrame, tally: CardTally, catalog: Any, schedule: Schedule, t: Thresholds) -> None:
+    """Refresh every undecided assertion's estimate from the games so far."""
+    units = _deal_units(games, schedule.seats)
+    for a in assertions:
+        if a.verdict:
+            continue
+        if a.kind == "bernoulli":
+            finished = games[games["error"] == ""]
+            events, n = float(finished["capped"].sum()), len(finished)
+            a.estimate = events / n if n else math.nan
+            a.ci_low, a.ci_high = wilson(events, n)
+            a.std_error = math.sqrt(a.estimate * (1 - a.estimate) / n) if n else math.nan
+            a.units = n
+            continue
+        values = units.get(a.name)
+        if values is None or not len(values):
+            continue
+        n = len(values)
+        a.estimate = float(values.mean())
+        a.ci_low, a.ci_high = mean_interval(float(values.sum()), float((values**2).sum()), n)
+        a.std_error = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+        a.units = n
+    if t.cards is not None:
+        _measure_cards(assertions, tally, catalog, t)
+
+
+def _deal_units(games: pd.DataFrame, seats: int) -> dict[str, pd.Series]:
+    """Per assertion, one value per complete deal (a seed played in every seat rotation)."""
+    finished = games[games["error"] == ""]
+    complete = finished.groupby("seed")["game"].transform("size") == seats
+    played = finished[complete]
+    out: dict[str, pd.Series] = {}
+    if not len(played):
+        return out
+    out["seat advantage"] = played.groupby("seed")["score_0"].mean() - 1.0 / seats
+    long = pd.concat(
+        [pd.DataFrame({"seed": played["seed"], "deck": played[f"deck_{s}"], "score": played[f"score_{s}"]}) for s in range(seats)],
+        ignore_index=True,
+    )
+    distinct = long.groupby("seed")["deck"].transform("nunique")
+    mixed = long[distinct > 1]
+    per_deal = mixed.groupby(["seed", "deck"])["score"].mean().reset_index()
+    for deck, rows in per_deal.groupby("deck"):
+        out[f"deck {deck} win rate"] = rows["score"].reset_index(drop=True)
+    if seats == 2 and len(mixed):
+        pairs = per_deal.merge(per_deal, on="seed", suffixes=("", "_other"))
+        pairs = pairs[pairs["deck"] < pairs["deck_other"]]
+        for (a, b), rows in pairs.groupby(["deck", "deck_other"]):
+            out[f"matchup {a} vs {b}"] = rows["score"].reset_index(drop=True)
+    return out
+
+
+def _measure_cards(assertions: list[Assertion], tally: CardTally, catalog: Any, t: Thresholds) -> None:
+    assert t.cards is not None
+    rule = t.cards
+    known = {a.name: a for a in assertions}
+    from balance.sim.records import SCORE_UNITS
+
+    for (deck, card), row in tally.cards.items():
+        games, won = tally.decks[deck]
+        drawn, drawn_won = row[0], row[1] / SCORE_UNITS
+        not_drawn, not_drawn_won = games - drawn, (won - row[1]) / SCORE_UNITS
+        name = f"card {catalog.cards[card]} ({deck}) IWD"
+        a = known.get(name)
+        if a is None:
+            a = Assertion(name, Band(-rule.max_abs_iwd, rule.max_abs_iwd, t.margin), "iwd")
+            assertions.append(a)
+            known[name] = a
+        if a.verdict:
+            continue
+        a.units = min(drawn, not_drawn)
+        if drawn and not_drawn:
+            p1, p2 = drawn_won / drawn, not_drawn_won / not_drawn
+            a.estimate = p1 - p2
+            a.ci_low, a.ci_high = difference_interval(drawn_won, drawn, not_drawn_won, not_drawn)
+            a.std_error = math.sqrt(max(p1 * (1 - p1), 1e-4) / drawn + max(p2 * (1 - p2), 1e-4) / not_drawn)
+
+
+def _sprt(a: Assertion, t: Thresholds, games: int) -> None:
+    if a.kind == "bernoulli":
+        verdict = band_verdict_bernoulli(a.estimate * a.units, a.units, a.band, t.alpha, t.beta) if a.units else None
+    elif a.kind == "iwd":
+        if t.cards is None or a.units < t.cards.min_games or math.isnan(a.estimate):
+            return
+        # the estimate is a difference of two rates over many games: one normal observation
+        # with its own variance
+        verdict = band_verdict_normal(a.estimate, a.std_error**2, 1, a.band, t.alpha, t.beta, min_units=1)
+    else:
+        if math.isnan(a.estimate) or math.isnan(a.std_error):
+            return
+        verdict = band_verdict_normal(a.estimate, (a.std_error**2) * a.units, a.units, a.band, t.alpha, t.beta)
+    if verdict is not None:
+        a.verdict, a.method, a.games = verdict, "sprt", games
+
+
+def _fallback(a: Assertion, t: Thresholds, games: int, method: str) -> None:
+    a.games = games
+    if a.kind == "iwd" and (t.cards is None or a.units < t.cards.min_games):
+        a.verdict, a.method = "skipped", "low sample"
+        return
+    if math.isnan(a.estimate):
+        a.verdict, a.method = "skipped", "no games"
+        return
+    a.verdict, a.method = fixed_sample_verdict(a.ci_low, a.ci_high, a.band), method
+
+
+def _shifts(assertions: list[Assertion], baseline: dict[str, Any], tolerance: float, games: int) -> list[Assertion]:
+    """One assertion per metric of the baseline: |now - then| beyond the tolerance, significantly."""
+    out = []
+    now = {a.name: a for a in assertions}
+    for name, then in baseline["metrics"].items():
+        current = now.get(name)
+        if current is None or math.isnan(current.estimate) or then["estimate"] is None:
+            continue
+        shift = current.estimate - then["estimate"]
+        se = math.sqrt((current.std_error or 0.0) ** 2 + (then["std_error"] or 0.0) ** 2)
+        low, high = shift - Z95 * se, shift + Z95 * se
+        band = Band(-tolerance, tolerance, 0.0)
+        out.append(Assertion(f"shift of {name}", band, "normal", shift, low, high, se, current.units, games,
+                             fixed_sample_verdict(low, high, band), "baseline"))  # fmt: skip
+    return out
+
+
+def save_baseline(result: GateResult, path: Path) -> None:
+    metrics = {
+        a.name: {"estimate": _num(a.estimate), "std_error": _num(a.std_error), "ci": [_num(a.ci_low), _num(a.ci_high)], "units": a.units}
+        for a in result.assertions
+        if not a.name.startswith("shift of ")
+    }
+    record = {
+        "game": result.game,
+        "rules_version": result.rules_version,
+        "config_hash": result.config_hash,
+        "seed": result.seed,
+        "games": result.games,
+        "balance_version": balance.__version__,
+        "metrics": metrics,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1))
+
+
+def _read_baseline(path: Path, rules_version: str, force: bool) -> dict[str, Any]:
+    try:
+        baseline = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(str(path), None, "baseline file not found", "save one with --save-baseline") from None
+    except json.JSONDecodeError as e:
+        raise ConfigError(str(path), e.lineno, f"not a baseline file: {e.msg}", "save one with --save-baseline") from None
+    if baseline.get("rules_version") != rules_version and not force:
+        raise ConfigError(str(path), None, f"baseline is of rules_version {baseline.get('rules_version')}, the game is at {rules_version}",
+                          "save a new baseline, or pass --force to compare anyway")  # fmt: skip
+    return baseline
+
+
+def write_junit(result: GateResult, path: Path) -> None:
+    """JUnit XML: one testcase per assertion, so CI systems show the gate like tests."""
+    from xml.etree import ElementTree as ET
+
+    failures = sum(a.verdict == "fail" for a in result.assertions)
+    skipped = sum(a.verdict == "skipped" for a in result.assertions)
+    suite = ET.Element("testsuite", name=f"balance check {result.game}", tests=str(len(result.assertions)),
+                       failures=str(failures), skipped=str(skipped), errors="0")  # fmt: skip
+    for a in result.assertions:
+        case = ET.SubElement(suite, "testcase", classname=f"balance.{result.game}", name=a.name)
+        detail = describe(a)
+        if a.verdict == "fail":
+            ET.SubElement(case, "failure", message=detail).text = detail
+        elif a.verdict == "skipped":
+            ET.SubElement(case, "skipped", message=detail)
+        ET.SubElement(case, "system-out").text = detail
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def describe(a: Assertion) -> str:
+    band = f"[{_fmt(a.band.low)}, {_fmt(a.band.high)}]"
+    return f"{a.name}: {a.estimate:+.4f} [{a.ci_low:+.4f}, {a.ci_high:+.4f}] in {band}? {a.verdict} ({a.method}, {a.games} games)"
+
+
+def _fmt(value: float | None) -> str:
+    return "-inf" if value is None else f"{value:g}"
+
+
+def _num(value: float) -> float | None:
+    return None if value is None or math.isnan(value) else value
+
+
+def result_dict(result: GateResult) -> dict[str, Any]:
+    out = asdict(result)
+    out["passed"] = result.passed
+    return out
+
