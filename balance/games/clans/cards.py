@@ -1,0 +1,697 @@
+"""clans' config: rules.yaml, cards.yaml and decks.yaml, checked and compiled once into `ClansSpec`.
+
+- rules.yaml: every rule number of the spec (§2), with its default.
+- cards.yaml: a list of cards (§5), each with effect entries in the vocabulary of `effects.py`.
+- decks.yaml: the clans (theme, `flipped` rule modifiers, `win_if`), the `draft_pool`, the
+  `fixed_setups` and `bot_clan_ratings`.
+
+What a seat brings (its "deck" in the runner's words) is an *army*: a set of clans. Each side of
+each fixed setup is an army, named by its clans (`goan_sul-veil-tempest`), so `--decks all` plays
+every pairing of armies (mirrors included; each seat has its own copies). One more shared deck
+serves both seats at once: `draft` (setup_mode: draft) runs the R2 draft as bot decisions, its
+card list the whole pool; with setup_mode: fixed it is named after `fixed_setup` and deals that
+setup's p1 clans to seat 0 and p2 clans to seat 1. In every case the pool's clans that nobody
+fields are flipped.
+
+Every mistake is a ConfigError naming file:line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
+
+from balance.core.config import fail, read_config, validate
+from balance.core.contract import Catalog
+from balance.core.effects import Effect
+from balance.core.errors import ConfigError, did_you_mean
+from balance.games.clans import effects as fx
+from balance.games.clans.effects import (
+    RULE_MOD_PARAMS,
+    VOCABULARY,
+    CardFilterText,
+    Entry,
+    SelectorText,
+    WinIfText,
+    compile_filter,
+    compile_selector,
+)
+from balance.games.clans.state import STATS
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- rules.yaml -----------------------------------------------------------------------------
+
+
+class TokenDrawText(_Strict):
+    tokens: int = Field(ge=1)
+    cards: int = Field(ge=0)
+
+
+class RulesText(_Strict):
+    setup_mode: Literal["draft", "fixed"] = "draft"
+    fixed_setup: str | None = None
+    draft_order: list[tuple[int, int]] = [(1, 1), (2, 2), (1, 2), (2, 1)]
+    first_player_round1: Literal["p1", "p2", "random"] = "p1"
+    starting_tokens: int = Field(2, ge=0)
+    token_win: int = Field(5, ge=1)
+    max_tokens_per_card: int = Field(1, ge=0)
+    extra_turns_after_pass: int = Field(3, ge=0)
+    starting_hand: int = Field(7, ge=0)
+    mulligan_min_troops: int = Field(2, ge=0)
+    max_mulligans: int = Field(10, ge=0)
+    rows: int = Field(3, ge=1, le=3)
+    row_spaces: int = Field(5, ge=1)
+    offclan_troop_cost: int = Field(2, ge=0)
+    hand_limit: int = Field(7, ge=0)
+    draw_small: TokenDrawText = TokenDrawText(tokens=1, cards=1)
+    draw_big: TokenDrawText = TokenDrawText(tokens=2, cards=3)
+    faceup_win: int = Field(15, ge=1)
+    clan_composition: dict[int, int] = {1: 8, 2: 5, 3: 2}
+    wonder_to_first_passer: bool = False
+    immortal_military_bonus: int = 0
+    shift_discount: int = Field(0, ge=0)
+    sacrifice_fraction: float = Field(0.5, ge=0.0, le=1.0)
+    sacrifice_rounding: Literal["up", "down", "nearest"] = "up"
+    sacrifice_bonus: int = Field(0, ge=0)
+    supremacy_to_win: int = Field(2, ge=1)
+    max_rounds: int = Field(3, ge=1)
+    goan_sul_captures_to_win: int = Field(3, ge=1)
+    justice_rows_min: int = Field(3, ge=1)
+    song_draw_to: int = Field(7, ge=0)
+    max_turns_per_round: int = Field(80, ge=1)
+    max_decisions: int = Field(4000, ge=1)
+
+
+# Parameters a flipped clan may not change: they are read before the clans are known.
+NOT_FLIPPABLE = ("setup_mode", "fixed_setup", "draft_order", "clan_composition", "max_decisions")
+
+
+# -- cards.yaml -----------------------------------------------------------------------------
+
+
+class CardText(_Strict):
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    name: str = Field(min_length=1)
+    clan: str
+    level: int = Field(ge=1, le=3)
+    shift_cost: int = Field(ge=0)
+    military: int = Field(ge=0)
+    copies: int = Field(1, ge=1)
+    token_slot: bool = False
+    keywords: list[str] = []
+    effects: list[Any] = []
+    text: str = ""
+
+
+class CardsText(RootModel[list[CardText]]):
+    pass
+
+
+# -- decks.yaml -----------------------------------------------------------------------------
+
+
+class FlippedText(_Strict):
+    param: str
+    set: Any = None
+    add: int | float | None = None
+
+
+class ClanText(_Strict):
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    name: str
+    theme: str = ""
+    flipped: list[FlippedText] = []
+    win_if: WinIfText | None = None
+
+
+class SetupText(_Strict):
+    name: str = Field(pattern=r"^[A-Za-z0-9_.+-]+$")
+    p1: list[str]
+    p2: list[str]
+
+
+class DecksText(_Strict):
+    clans: list[ClanText]
+    draft_pool: list[str]
+    fixed_setups: list[SetupText] = []
+    bot_clan_ratings: dict[str, float] = {}
+
+
+# -- the compiled spec ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TokenDraw:
+    tokens: int
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class Clan:
+    id: str
+    name: str
+    theme: str
+    flipped: tuple[tuple[str, str, Any], ...]  # (dotted param, "set" | "add", value)
+    win_kind: str  # "", "captured_by_self" or "rows_equal"
+    win_min: int | str  # a number or a rules parameter's name
+    win_immediate: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ClansSpec:
+    catalog: Catalog
+    config_hash: str
+    decision_cap: int
+    # -- rules.yaml, as every game of this config sees them before any clan is flipped
+    setup_mode: str
+    fixed_setup: str
+    draft_order: tuple[tuple[int, int], ...]  # (seat from 0, picks)
+    first_player_round1: str
+    starting_tokens: int
+    token_win: int
+    max_tokens_per_card: int
+    extra_turns_after_pass: int
+    starting_hand: int
+    mulligan_min_troops: int
+    max_mulligans: int
+    rows: int
+    row_spaces: int
+    offclan_troop_cost: int
+    hand_limit: int
+    draw_small: TokenDraw
+    draw_big: TokenDraw
+    faceup_win: int
+    clan_composition: tuple[tuple[int, int], ...]  # (level, copies)
+    wonder_to_first_passer: bool
+    immortal_military_bonus: int
+    shift_discount: int
+    sacrifice_fraction: float
+    sacrifice_rounding: str
+    sacrifice_bonus: int
+    supremacy_to_win: int
+    max_rounds: int
+    goan_sul_captures_to_win: int
+    justice_rows_min: int
+    song_draw_to: int
+    max_turns_per_round: int
+    max_decisions: int
+    # -- the card table: card id -> ...
+    card_name: tuple[str, ...]
+    card_clan: tuple[int, ...]
+    card_level: tuple[int, ...]
+    card_shift: tuple[int, ...]
+    card_military: tuple[int, ...]
+    card_slot: tuple[bool, ...]  # token_slot
+    on_play: tuple[tuple[Entry, ...], ...]
+    on_activate: tuple[tuple[Entry, ...], ...]
+    on_veteran: tuple[tuple[Entry, ...], ...]
+    ongoing_military: tuple[tuple[Entry, ...], ...]
+    ongoing_rule_mods: tuple[tuple[Entry, ...], ...]
+    any_rule_mod: bool
+    # -- clans and setups
+    clans: tuple[Clan, ...]
+    clan_cards: tuple[tuple[int, ...], ...]  # clan -> its physical cards (a card id per copy)
+    draft_pool: tuple[int, ...]
+    draft_seats: tuple[int, ...]  # the seat of each pick, from draft_order
+    clans_per_player: int
+    armies: Mapping[str, tuple[int, ...]]
+    setups: Mapping[str, tuple[tuple[int, ...], tuple[int, ...]]]  # fixed_setups by name
+    shared_setup: str  # the shared deck: "draft", or the fixed_setup's name
+    bot_clan_ratings: tuple[float, ...]
+    # -- derived from the rule values above (recomputed when flipped clans change them)
+    rule_mod_base: tuple[int, ...]  # RULE_MOD_PARAMS' values
+    clan_win: tuple[tuple[int, int, bool] | None, ...]  # clan -> (0 captures | 1 rows, min, immediate)
+
+    def with_flipped(self, flipped: tuple[int, ...]) -> ClansSpec:
+        """The rules as a game with these flipped clans plays them (setup step 3): every `set`
+        of the flipped clans in draft_pool order, then every `add`. Values are checked at load."""
+        changes: dict[str, Any] = {}
+        for kind in ("set", "add"):
+            for clan in self.draft_pool:
+                if clan not in flipped:
+                    continue
+                for param, how, value in self.clans[clan].flipped:
+                    if how != kind:
+                        continue
+                    head, _, leaf = param.partition(".")
+                    current = changes.get(head, getattr(self, head))
+                    if leaf:
+                        old = getattr(current, leaf)
+                        new_leaf = value if how == "set" else old + value
+                        changes[head] = replace(current, **{leaf: new_leaf})
+                    else:
+                        changes[head] = value if how == "set" else current + value
+        if not changes:
+            return self
+        return _derive(replace(self, **changes))
+
+
+def _derive(spec: ClansSpec) -> ClansSpec:
+    """Fill the fields computed from rule values."""
+    base = tuple(getattr(spec, name) for name in RULE_MOD_PARAMS)
+    wins: list[tuple[int, int, bool] | None] = []
+    for clan in spec.clans:
+        if not clan.win_kind:
+            wins.append(None)
+            continue
+        need = clan.win_min if isinstance(clan.win_min, int) else getattr(spec, clan.win_min)
+        wins.append((0 if clan.win_kind == "captured_by_self" else 1, need, clan.win_immediate))
+    return replace(spec, rule_mod_base=base, clan_win=tuple(wins))
+
+
+def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -> ClansSpec:
+    """Read, check and compile `config_dir`'s rules.yaml, cards.yaml and decks.yaml."""
+    docs = read_config(config_dir, documents=("rules", "cards", "decks"), overrides=overrides)
+    rules_data, cards_data, decks_data = docs["rules"], docs["cards"], docs["decks"]
+    rules = validate(RulesText, rules_data)
+    if not isinstance(cards_data, list):
+        raise fail(cards_data, (), "cards.yaml holds a list of cards", "write - {id: ..., name: ...}")
+    cards = validate(CardsText, cards_data).root
+    decks = validate(DecksText, decks_data)
+
+    # clans
+    clan_index: dict[str, int] = {}
+    for i, clan in enumerate(decks.clans):
+        if clan.id in clan_index:
+            raise fail(decks_data, ("clans", i, "id"), f"clan '{clan.id}' defined twice", "rename one")
+        clan_index[clan.id] = i
+    _check_rule_refs(rules, decks, decks_data)
+
+    # cards
+    ids: dict[str, int] = {}
+    names: dict[str, int] = {}
+    for i, card in enumerate(cards):
+        if card.id in ids:
+            raise fail(cards_data, (i, "id"), f"card id '{card.id}' used twice", "ids are unique")
+        if card.name in names:
+            raise fail(cards_data, (i, "name"), f"card name '{card.name}' used twice", "give one design `copies` instead")
+        if card.clan not in clan_index:
+            raise fail(cards_data, (i, "clan"), f"card '{card.id}': unknown clan '{card.clan}'", did_you_mean(card.clan, list(clan_index)))
+        ids[card.id] = i
+        names[card.name] = i
+    compiled = [_compile_card(i, card, cards_data, clan_index, names) for i, card in enumerate(cards)]
+
+    # the pool, the draft and the setups
+    pool: list[int] = []
+    for k, clan_id in enumerate(decks.draft_pool):
+        if clan_id not in clan_index:
+            raise fail(decks_data, ("draft_pool", k), f"draft_pool: unknown clan '{clan_id}'", did_you_mean(clan_id, list(clan_index)))
+        if clan_index[clan_id] in pool:
+            raise fail(decks_data, ("draft_pool", k), f"draft_pool: clan '{clan_id}' listed twice", "list each clan once")
+        pool.append(clan_index[clan_id])
+    if len(pool) < 6:
+        raise fail(decks_data, ("draft_pool",), f"draft_pool has {len(pool)} clans, at least 6 are needed", "add clans")
+    draft_seats: list[int] = []
+    per_seat = [0, 0]
+    for k, (seat, picks) in enumerate(rules.draft_order):
+        if seat not in (1, 2) or picks < 1:
+            raise fail(rules_data, ("draft_order", k), "draft_order: each entry is [seat 1 or 2, picks >= 1]", "e.g. [1, 1]")
+        draft_seats += [seat - 1] * picks
+        per_seat[seat - 1] += picks
+    if per_seat[0] != per_seat[1] or per_seat[0] == 0:
+        raise fail(rules_data, ("draft_order",), f"draft_order gives P1 {per_seat[0]} clans and P2 {per_seat[1]}", "give both players the same number")
+    if sum(per_seat) > len(pool):
+        raise fail(rules_data, ("draft_order",), f"draft_order picks {sum(per_seat)} clans from a pool of {len(pool)}", "pick fewer or pool more")
+    clans_per_player = per_seat[0]
+    setups: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    for k, setup in enumerate(decks.fixed_setups):
+        if setup.name in setups:
+            raise fail(decks_data, ("fixed_setups", k, "name"), f"fixed setup '{setup.name}' defined twice", "rename one")
+        sides = []
+        for side in ("p1", "p2"):
+            chosen = getattr(setup, side)
+            for j, clan_id in enumerate(chosen):
+                if clan_id not in clan_index:
+                    raise fail(decks_data, ("fixed_setups", k, side, j), f"fixed setup '{setup.name}': unknown clan '{clan_id}'", did_you_mean(clan_id, list(clan_index)))
+            if len(set(chosen)) != len(chosen) or len(chosen) != clans_per_player:
+                raise fail(decks_data, ("fixed_setups", k, side), f"fixed setup '{setup.name}': {side} needs {clans_per_player} different clans", "as the draft gives each player")
+            sides.append(_in_pool_order([clan_index[c] for c in chosen], pool))
+        if set(sides[0]) & set(sides[1]):
+            raise fail(decks_data, ("fixed_setups", k), f"fixed setup '{setup.name}': p1 and p2 share a clan", "a drafted clan goes to one player")
+        setups[setup.name] = (sides[0], sides[1])
+    fixed_setup = rules.fixed_setup or (decks.fixed_setups[0].name if decks.fixed_setups else "")
+    if rules.setup_mode == "fixed" and fixed_setup not in setups:
+        loc = ("fixed_setup",) if "fixed_setup" in rules_data else ("setup_mode",)
+        raise fail(rules_data, loc, f"fixed_setup '{fixed_setup}' is not in decks.yaml fixed_setups", did_you_mean(fixed_setup, list(setups)))
+
+    # construction: every clan a seat can field meets clan_composition (R5)
+    used = set(pool) | {c for pair in setups.values() for side in pair for c in side}
+    for clan in sorted(used):
+        _check_composition(clan, cards, decks, decks_data, rules)
+    clan_cards = tuple(
+        tuple(i for i, card in enumerate(cards) if card.clan == clan.id for _ in range(card.copies))
+        for clan in decks.clans
+    )
+    armies: dict[str, tuple[int, ...]] = {}
+    for p1, p2 in setups.values():
+        for side in (p1, p2):
+            armies.setdefault("-".join(decks.clans[c].id for c in side), side)
+    shared = "draft" if rules.setup_mode == "draft" else fixed_setup
+    if shared in armies:
+        raise fail(rules_data, ("fixed_setup",), f"the shared setup '{shared}' has an army's name", "rename the fixed setup")
+
+    ratings = []
+    for clan in decks.clans:
+        ratings.append(decks.bot_clan_ratings.get(clan.id, 1.0))
+    for clan_id in decks.bot_clan_ratings:
+        if clan_id not in clan_index:
+            raise fail(decks_data, ("bot_clan_ratings", clan_id), f"bot_clan_ratings: unknown clan '{clan_id}'", did_you_mean(clan_id, list(clan_index)))
+
+    decks_of: dict[str, dict[int, int]] = {}
+    decks_of[shared] = _card_counts(
+        [card for clan in (pool if shared == "draft" else setups[shared][0] + setups[shared][1]) for card in clan_cards[clan]]
+    )
+    for name, side in armies.items():
+        decks_of[name] = _card_counts([card for clan in side for card in clan_cards[clan]])
+    catalog = Catalog(
+        cards=tuple(card.id for card in cards),
+        decks=decks_of,
+        counters=fx.COUNTERS,
+        game_stats=game_stat_names([c.id for c in decks.clans], rules.max_rounds),
+        shared=frozenset({shared}),
+        deck_seats={name: (2,) for name in decks_of},
+    )
+    clans = tuple(
+        Clan(
+            id=c.id,
+            name=c.name,
+            theme=c.theme,
+            flipped=tuple((m.param, "set" if m.set is not None else "add", m.set if m.set is not None else m.add) for m in c.flipped),
+            win_kind="" if c.win_if is None else ("captured_by_self" if c.win_if.captured_by_self else "rows_equal"),
+            win_min=0 if c.win_if is None else (c.win_if.captured_by_self or c.win_if.rows_equal).min,  # type: ignore[union-attr]
+            win_immediate=c.win_if is not None and c.win_if.check == "immediate",
+        )
+        for c in decks.clans
+    )
+    ongoing_military = tuple(tuple(e for e in es[fx.ONGOING] if e.op == fx.ADD_MILITARY) for es in compiled)
+    ongoing_rule_mods = tuple(tuple(e for e in es[fx.ONGOING] if e.op == fx.RULE_MOD) for es in compiled)
+    spec = ClansSpec(
+        catalog=catalog,
+        config_hash=docs.config_hash,
+        decision_cap=2 * rules.max_decisions + 100,
+        setup_mode=rules.setup_mode,
+        fixed_setup=fixed_setup,
+        draft_order=tuple((seat - 1, picks) for seat, picks in rules.draft_order),
+        first_player_round1=rules.first_player_round1,
+        starting_tokens=rules.starting_tokens,
+        token_win=rules.token_win,
+        max_tokens_per_card=rules.max_tokens_per_card,
+        extra_turns_after_pass=rules.extra_turns_after_pass,
+        starting_hand=rules.starting_hand,
+        mulligan_min_troops=rules.mulligan_min_troops,
+        max_mulligans=rules.max_mulligans,
+        rows=rules.rows,
+        row_spaces=rules.row_spaces,
+        offclan_troop_cost=rules.offclan_troop_cost,
+        hand_limit=rules.hand_limit,
+        draw_small=TokenDraw(rules.draw_small.tokens, rules.draw_small.cards),
+        draw_big=TokenDraw(rules.draw_big.tokens, rules.draw_big.cards),
+        faceup_win=rules.faceup_win,
+        clan_composition=tuple(sorted(rules.clan_composition.items())),
+        wonder_to_first_passer=rules.wonder_to_first_passer,
+        immortal_military_bonus=rules.immortal_military_bonus,
+        shift_discount=rules.shift_discount,
+        sacrifice_fraction=rules.sacrifice_fraction,
+        sacrifice_rounding=rules.sacrifice_rounding,
+        sacrifice_bonus=rules.sacrifice_bonus,
+        supremacy_to_win=rules.supremacy_to_win,
+        max_rounds=rules.max_rounds,
+        goan_sul_captures_to_win=rules.goan_sul_captures_to_win,
+        justice_rows_min=rules.justice_rows_min,
+        song_draw_to=rules.song_draw_to,
+        max_turns_per_round=rules.max_turns_per_round,
+        max_decisions=rules.max_decisions,
+        card_name=tuple(card.name for card in cards),
+        card_clan=tuple(clan_index[card.clan] for card in cards),
+        card_level=tuple(card.level for card in cards),
+        card_shift=tuple(card.shift_cost for card in cards),
+        card_military=tuple(card.military for card in cards),
+        card_slot=tuple(card.token_slot for card in cards),
+        on_play=tuple(es[fx.PLAY] for es in compiled),
+        on_activate=tuple(es[fx.ACTIVATE] for es in compiled),
+        on_veteran=tuple(es[fx.VETERAN] for es in compiled),
+        ongoing_military=ongoing_military,
+        ongoing_rule_mods=ongoing_rule_mods,
+        any_rule_mod=any(ongoing_rule_mods),
+        clans=clans,
+        clan_cards=clan_cards,
+        draft_pool=tuple(pool),
+        draft_seats=tuple(draft_seats),
+        clans_per_player=clans_per_player,
+        armies=armies,
+        setups=setups,
+        shared_setup=shared,
+        bot_clan_ratings=tuple(ratings),
+        rule_mod_base=(),
+        clan_win=(),
+    )
+    return _derive(spec)
+
+
+def game_stat_names(clan_ids: list[str], max_rounds: int) -> tuple[str, ...]:
+    """Result.stats keys (spec §9): game numbers, per-round numbers, per-seat numbers, and the
+    clans each seat fielded (seat mask: 1 seat 0, 2 seat 1, 3 both), flipped and draft order."""
+    names = ["rounds", "capped_rounds", "capped_decisions", "wonder_ties", "shared_ties"]
+    for r in range(1, max_rounds + 1):
+        names += [f"turns_r{r}", f"first_player_r{r}", f"first_passer_r{r}"]
+        names += [f"battle_r{r}_{seat}" for seat in (0, 1)]
+    for stat in (*STATS, "supremacy", "owned_tokens", "army", "faceup"):
+        names += [f"{stat}_{seat}" for seat in (0, 1)]
+    for clan_id in clan_ids:
+        names += [f"clan_{clan_id}", f"flipped_{clan_id}", f"pick_{clan_id}"]
+    return tuple(names)
+
+
+def _in_pool_order(clans: list[int], pool: list[int]) -> tuple[int, ...]:
+    return tuple(sorted(clans, key=lambda c: (pool.index(c) if c in pool else len(pool) + c)))
+
+
+def _card_counts(cards: list[int]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
+    return counts
+
+
+def _check_composition(clan: int, cards: list[CardText], decks: DecksText, decks_data: Any, rules: RulesText) -> None:
+    clan_id = decks.clans[clan].id
+    have: dict[int, int] = {}
+    for card in cards:
+        if card.clan == clan_id:
+            have[card.level] = have.get(card.level, 0) + card.copies
+    for level in sorted(set(have) | set(rules.clan_composition)):
+        need = rules.clan_composition.get(level, 0)
+        if have.get(level, 0) != need:
+            word = ("Troops", "Heroes", "Immortals")[level - 1]
+            raise fail(
+                decks_data,
+                ("clans", clan),
+                f"clan '{clan_id}' has {have.get(level, 0)} {word} (level {level}), clan_composition asks {need}",
+                "fix the copies in cards.yaml or clan_composition in rules.yaml",
+            )
+
+
+def _check_rule_refs(rules: RulesText, decks: DecksText, decks_data: Any) -> None:
+    """Flipped modifiers name real, flippable parameters with valid values; win_if minimums are
+    numbers or integer parameters."""
+    base = rules.model_dump()
+    for i, clan in enumerate(decks.clans):
+        for k, mod in enumerate(clan.flipped):
+            loc = ("clans", i, "flipped", k)
+            head, _, leaf = mod.param.partition(".")
+            if head not in base or (leaf and not isinstance(base[head], dict)) or (leaf and leaf not in base[head]):
+                known = [n for n in base if n not in NOT_FLIPPABLE]
+                raise fail(decks_data, loc, f"clan '{clan.id}': unknown rules parameter '{mod.param}'", did_you_mean(mod.param, known))
+            if head in NOT_FLIPPABLE:
+                raise fail(decks_data, loc, f"clan '{clan.id}': '{mod.param}' cannot be flipped", "it is read before the clans are known")
+            if (mod.set is None) == (mod.add is None):
+                raise fail(decks_data, loc, f"clan '{clan.id}': a flipped modifier has exactly one of set or add", "e.g. {param: hand_limit, set: 5}")
+            changed = {key: (dict(value) if isinstance(value, dict) else value) for key, value in base.items()}
+            old = changed[head][leaf] if leaf else changed[head]
+            if mod.add is not None and (isinstance(old, bool) or not isinstance(old, (int, float))):
+                raise fail(decks_data, loc, f"clan '{clan.id}': '{mod.param}' is not a number to add to", "use set")
+            new = mod.set if mod.set is not None else old + mod.add
+            if leaf:
+                changed[head][leaf] = new
+            else:
+                changed[head] = new
+            try:
+                checked = RulesText.model_validate(changed)
+            except ValidationError as e:
+                raise fail(decks_data, loc, f"clan '{clan.id}': {mod.param} would become {new!r}: {e.errors()[0]['msg']}", "fix the modifier") from None
+            value = checked.model_dump()[head]
+            if isinstance(old, int) and not isinstance(old, bool) and (value[leaf] if leaf else value) != new:
+                raise fail(decks_data, loc, f"clan '{clan.id}': {mod.param} takes a whole number", "fix the modifier")
+        if clan.win_if is not None:
+            loc = ("clans", i, "win_if")
+            kinds = [w for w in (clan.win_if.captured_by_self, clan.win_if.rows_equal) if w is not None]
+            if len(kinds) != 1:
+                raise fail(decks_data, loc, f"clan '{clan.id}': win_if names exactly one of captured_by_self, rows_equal", "e.g. {captured_by_self: {min: 3}}")
+            need = kinds[0].min
+            if isinstance(need, str) and (need not in base or isinstance(base[need], bool) or not isinstance(base[need], int)):
+                raise fail(decks_data, loc, f"clan '{clan.id}': win_if min '{need}' is not a whole-number rules parameter", did_you_mean(need, [n for n, v in base.items() if isinstance(v, int)]))
+
+
+def _compile_card(
+    index: int, card: CardText, cards_data: Any, clan_index: dict[str, int], names: dict[str, int]
+) -> tuple[tuple[Entry, ...], ...]:
+    """The card's entries, compiled and grouped by trigger (PLAY, ACTIVATE, VETERAN, ONGOING)."""
+    context = f"card '{card.id}'"
+    raw_effects = cards_data[index].get("effects", []) if isinstance(cards_data[index], dict) else []
+    by_trigger: list[list[Entry]] = [[], [], [], []]
+    for k, raw in enumerate(card.effects):
+        loc = (index, "effects", k)
+        line_data = raw_effects[k] if k < len(raw_effects) else raw
+        effect = VOCABULARY.parse_effect(line_data, context)
+        entry = _compile_entry(effect, context, cards_data, loc, clan_index, names)
+        by_trigger[entry.trigger].append(entry)
+    for keyword_index, word in enumerate(card.keywords):
+        VOCABULARY.kinds["keyword"].resolve(word, *_where(cards_data, (index, "keywords", keyword_index)), context)
+    if card.token_slot != bool(by_trigger[fx.ACTIVATE]):
+        raise fail(cards_data, (index, "token_slot"), f"{context}: token_slot is true exactly when the card has an activate entry", f"set token_slot: {str(bool(by_trigger[fx.ACTIVATE])).lower()}")
+    if ("veteran" in card.keywords) != bool(by_trigger[fx.VETERAN]):
+        raise fail(cards_data, (index, "keywords"), f"{context}: keyword veteran is given exactly when the card has an on: veteran entry", "add or remove it")
+    return tuple(tuple(group) for group in by_trigger)
+
+
+def _where(data: Any, loc: tuple[Any, ...]) -> tuple[str | None, int | None]:
+    from balance.core.yamlio import line_of
+
+    return line_of(data, loc)
+
+
+def _compile_entry(
+    effect: Effect, context: str, data: Any, loc: tuple[Any, ...], clan_index: dict[str, int], names: dict[str, int]
+) -> Entry:
+    trigger = fx.TRIGGERS.index(effect.trigger or "")
+    op = fx.OPS.index(effect.op)
+    p = effect.params
+    optional = bool(effect.fields.optional) if effect.fields is not None else False
+
+    def bad(message: str, hint: str = "", key: str | None = None) -> ConfigError:
+        return fail(data, loc + ((key,) if key else ()), f"{context}: {message}", hint)
+
+    if trigger == fx.ONGOING and op not in (fx.ADD_MILITARY, fx.RULE_MOD):
+        raise bad(f"an ongoing entry uses add_military or rule_mod, not {effect.op}", "use on: play or on: activate", "do")
+    if op == fx.RULE_MOD and trigger != fx.ONGOING:
+        raise bad("rule_mod is an ongoing effect", "write on: ongoing", "on")
+    if op == fx.ADD_MILITARY and trigger not in (fx.ONGOING, fx.VETERAN):
+        raise bad("add_military is an ongoing or veteran effect", "write on: ongoing or on: veteran", "on")
+    if trigger == fx.VETERAN and op in (fx.EXTRA_TURN, fx.FREE_PLAY_OP):
+        raise bad(f"a veteran entry may not use {effect.op}", "use on: play or on: activate", "do")
+    if op in fx.TARGETED and effect.target is None:
+        raise bad(f"op '{effect.op}' needs a target", "add target: {side: ..., row: ...}")
+    if op not in fx.TARGETED and effect.target is not None:
+        raise bad(f"op '{effect.op}' takes no target", "remove target:", "target")
+    if optional and effect.target is None:
+        raise bad("optional applies to an entry with a target", "remove optional:", "optional")
+
+    target = None
+    if effect.target is not None:
+        text = _selector_text(effect.target, data, loc + ("target",))
+        _check_selector_clan(text, data, loc + ("target",), clan_index, context)
+        if op in (fx.READY, fx.TRIGGER) and text.this:
+            raise bad(f"{effect.op} may not target the source card", "remove this: true", "target")
+        if op == fx.CAPTURE and text.side != "opp":
+            raise bad("capture marks an opponent's card", "write side: opp", "target")
+        if op == fx.READY and text.side != "self":
+            raise bad("ready removes the token from an own card", "write side: self", "target")
+        if text.chooser == "owner" and text.side == "any":
+            raise bad("chooser: owner needs side self or opp", "name the side", "target")
+        target = compile_selector(text, op, clan_index)
+
+    conditions = []
+    for name, value in effect.conditions.items():
+        if name == "military" and trigger == fx.ONGOING:
+            raise bad("an ongoing entry cannot depend on military (its own value is part of it)", "use on: veteran", "if")
+        conditions.append(_compile_condition(name, value, data, loc + ("if",), clan_index, context))
+
+    kw: dict[str, Any] = {}
+    if op in (fx.DRAW, fx.GAIN_TOKEN):
+        kw["n"] = p.n
+    elif op == fx.DISCARD_OP:
+        if (p.n is None) == (p.down_to is None):
+            raise bad("discard takes exactly one of n or down_to", "e.g. n: 1, or down_to: your_hand")
+        kw["who"] = fx.SELF if p.who == "self" else fx.OPP
+        kw["n"] = p.n or 0
+        kw["down_to"] = -1 if p.down_to is None else fx.YOUR_HAND if p.down_to == "your_hand" else max(0, p.down_to)
+    elif op == fx.FETCH_OP:
+        kw["zone"] = fx.ZONE_DECK if p.source == "deck" else fx.ZONE_DISCARD
+        kw["n"] = p.n
+        kw["filter"] = _filter(p.filter, data, loc, clan_index, names, context)
+    elif op == fx.DRAIN_TOKEN:
+        kw["who"] = fx.SELF if p.who == "self" else fx.OPP
+        kw["n"] = p.n
+    elif op == fx.FLIP:
+        kw["face_up"] = p.face == "up"
+        if p.face == "up" and target is not None and target.state == fx.ACTIVE and _selector_text(effect.target, data, loc).state is None:
+            target = replace(target, state=fx.FACE_DOWN)  # flipping up names face-down cards
+    elif op == fx.FREE_PLAY_OP:
+        kw["filter"] = _filter(p.filter, data, loc, clan_index, names, context)
+        kw["ignore_requirements"] = p.ignore_requirements
+    elif op == fx.ADD_MILITARY:
+        kw["n"] = p.n
+        kw["who"] = fx.SELF if p.who == "self" else fx.OPP
+        if p.per is not None:
+            _check_selector_clan(p.per, data, loc + ("per",), clan_index, context)
+            kw["per"] = compile_selector(p.per, op, clan_index)
+    elif op == fx.RULE_MOD:
+        if (p.add is None) == (p.set is None):
+            raise bad("rule_mod takes exactly one of add or set", "e.g. add: 1")
+        kw["param"] = RULE_MOD_PARAMS.index(p.param)
+        kw["who"] = {"self": fx.SELF, "opp": fx.OPP, "both": fx.BOTH}[p.who]
+        kw["n"] = p.add or 0
+        kw["set_value"] = p.set
+    return Entry(trigger=trigger, op=op, target=target, conditions=tuple(conditions), optional=optional, **kw)
+
+
+def _selector_text(target: Any, data: Any, loc: tuple[Any, ...]) -> SelectorText:
+    """A parsed target as one SelectorText (`{side: opp}` parses as the single selector `side`)."""
+    if target.selector == "":
+        return target.params
+    try:
+        return SelectorText.model_validate({target.selector: target.params})
+    except ValidationError as e:
+        raise fail(data, loc, f"target: {e.errors()[0]['msg']}", "fix the selector") from None
+
+
+def _check_selector_clan(text: SelectorText, data: Any, loc: tuple[Any, ...], clan_index: dict[str, int], context: str) -> None:
+    if text.clan is not None and text.clan not in ("this", "other") and text.clan not in clan_index:
+        raise fail(data, loc, f"{context}: unknown clan '{text.clan}'", did_you_mean(text.clan, [*clan_index, "this", "other"]))
+
+
+def _filter(text: CardFilterText, data: Any, loc: tuple[Any, ...], clan_index: dict[str, int], names: dict[str, int], context: str) -> fx.CardFilter:
+    if text.clan is not None and text.clan not in ("this", "other") and text.clan not in clan_index:
+        raise fail(data, loc + ("filter",), f"{context}: unknown clan '{text.clan}'", did_you_mean(text.clan, [*clan_index, "this", "other"]))
+    if text.name is not None and text.name not in names:
+        raise fail(data, loc + ("filter",), f"{context}: no card is named '{text.name}'", did_you_mean(text.name, list(names)))
+    return compile_filter(text, clan_index, names)
+
+
+def _compile_condition(name: str, value: Any, data: Any, loc: tuple[Any, ...], clan_index: dict[str, int], context: str) -> tuple:
+    if name == "count":
+        _check_selector_clan(value.selector, data, loc, clan_index, context)
+        return (fx.C_COUNT, compile_selector(value.selector, -1, clan_index), value.min, value.max)
+    if name == "hand":
+        return (fx.C_HAND, fx.SELF if value.who == "self" else fx.OPP, fx.CMP[value.cmp], None if value.value == "opp" else value.value)
+    if name == "military":
+        return (fx.C_MILITARY, fx.STANDING[value])
+    if name == "wonder":
+        return (fx.C_WONDER, {"self": fx.SELF, "opp": fx.OPP, "supply": fx.ANY}[value])
+    if name == "supremacy":
+        return (fx.C_SUPREMACY, fx.STANDING[value])
+    if name == "opp_passed":
+        return (fx.C_OPP_PASSED, bool(value))
+    return (fx.C_TOKENS, value.min, value.max)
+
+
+# Field names of the spec that hold rule values, for tests and docs.
+RULE_FIELDS = tuple(f.name for f in fields(ClansSpec) if f.name in RulesText.model_fields)

@@ -1,0 +1,639 @@
+"""clans' card text: the vocabulary of spec §6, its compiled form, and the code that resolves it.
+
+A card's effects are entries `{on: <trigger>, do: <op>, ...params, target?, if?, optional?}`.
+`VOCABULARY` declares every word (`balance vocab clans` prints it); `compile_entry` turns a checked
+entry into an immutable `Entry` of ints and tuples; the functions below resolve entries on a
+game state: selectors find cards, conditions are tested when an entry would resolve, and an op
+either acts at once or pushes a pending frame whose choices are decisions (spec §4 D4-D9).
+
+"Controller" is the owner of the source card. Military totals and per-player rule values read
+the active cards' `ongoing` entries continuously (G9); nothing is cached, so a copy of a state
+can never disagree with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from balance.core.contract import DRAWN as DRAWN_EVENT
+from balance.core.contract import FIRST_COUNTER
+from balance.core.effects import Vocabulary
+from balance.games.clans.state import (
+    DISCARD,
+    EMPTY,
+    ENTRIES,
+    FETCH,
+    FREE_PLAY,
+    LOST_CAPTURE,
+    LOST_DESTROY,
+    LOST_FLIP,
+    NOBODY,
+    TARGET,
+    TOKENS_GAINED,
+    VETERAN_MILITARY,
+    Table,
+    draw,
+    is_exposed,
+    leave_play,
+)
+
+if TYPE_CHECKING:
+    from balance.games.clans.cards import ClansSpec
+
+# -- the words ------------------------------------------------------------------------------
+
+Who = Literal["self", "opp"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class SelectorText(_Strict):
+    """A target selector (spec §6): every field optional."""
+
+    side: Literal["self", "opp", "any"] = "opp"
+    row: Literal["troop", "hero", "immortal", "any"] = "any"
+    clan: str | None = None  # a clan id, `this` or `other`
+    state: Literal["active", "face_down", "captured", "any"] | None = None  # default: active
+    exposed: bool | None = None
+    token: Literal["has", "none"] | None = None
+    max_military: int | None = None
+    not_self: bool = False
+    count: int = Field(1, ge=1)
+    up_to: bool = False
+    chooser: Literal["controller", "owner"] = "controller"
+    this: bool = False
+
+
+class CardFilterText(_Strict):
+    clan: str | None = None  # a clan id, `this` or `other`
+    level: int | None = Field(None, ge=1, le=3)
+    name: str | None = None
+
+
+class Amount(_Strict):
+    n: int = Field(1, ge=1)
+
+
+class DiscardParams(_Strict):
+    who: Who = "opp"
+    n: int | None = Field(None, ge=1)
+    down_to: int | Literal["your_hand"] | None = None
+
+
+class FetchParams(_Strict):
+    source: Literal["discard", "deck"] = Field(alias="from")
+    filter: CardFilterText = CardFilterText()
+    n: int = Field(1, ge=1)
+
+
+class DrainParams(_Strict):
+    who: Who = "opp"
+    n: int = Field(1, ge=1)
+
+
+class FlipParams(_Strict):
+    face: Literal["down", "up"]
+
+
+class FreePlayParams(_Strict):
+    filter: CardFilterText = CardFilterText()
+    ignore_requirements: bool = False
+
+
+class AddMilitaryParams(_Strict):
+    n: int
+    per: SelectorText | None = None
+    who: Who = "self"
+
+
+RULE_MOD_PARAMS = ("hand_limit", "offclan_troop_cost", "shift_discount", "extra_turns_after_pass")
+
+
+class RuleModParams(_Strict):
+    param: Literal["hand_limit", "offclan_troop_cost", "shift_discount", "extra_turns_after_pass"]
+    add: int | None = None
+    set: int | None = None
+    who: Literal["self", "opp", "both"] = "self"
+
+
+class EntryFields(_Strict):
+    optional: bool = False
+
+
+class CountCondition(_Strict):
+    selector: SelectorText
+    min: int | None = None
+    max: int | None = None
+
+
+class HandCondition(_Strict):
+    who: Who = "self"
+    cmp: Literal["lt", "le", "eq", "ge", "gt"]
+    value: int | Literal["opp"]
+
+
+class Bounds(_Strict):
+    min: int | None = None
+    max: int | None = None
+
+
+class CountNeeded(_Strict):
+    min: int | str  # a number, or the name of a rules.yaml parameter
+
+
+class WinIfText(_Strict):
+    """A drafted clan's extra win condition (G18), clan data in decks.yaml."""
+
+    captured_by_self: CountNeeded | None = None
+    rows_equal: CountNeeded | None = None
+    check: Literal["immediate", "end_of_turn"] = "immediate"
+
+
+VOCABULARY = Vocabulary("clans", entry_fields=EntryFields, target_fields=SelectorText)
+_t = VOCABULARY.triggers
+_t.add("play", "the card enters the army by Play a Card, Shift or free_play (R15, R16)")
+_t.add("activate", "a token is placed on it (R17), or a `trigger` op names it")
+_t.add("veteran", "Great Battle step 2, first player's army first, rows bottom-up (G15)")
+_t.add("ongoing", "continuously while the card is active; only add_military and rule_mod")
+_o = VOCABULARY.ops
+_o.add("draw", "the controller draws n cards (an empty deck reshuffles the discard, G13)", Amount)
+_o.add("discard", "that player discards n cards, or down to a size, by choice (D6); public", DiscardParams)
+_o.add("fetch", "the controller takes up to n matching cards from deck or discard (D9), revealed", FetchParams)
+_o.add("gain_token", "the controller owns and holds n more Activation Tokens, for good (G4)", Amount)
+_o.add("drain_token", "n of that player's held tokens become spent", DrainParams)
+_o.add("ready", "remove the token from an own card (target); it returns to held")
+_o.add("trigger", "resolve the target's activate entries without placing a token")
+_o.add("destroy", "an exposed card goes to its owner's discard pile; its token is spent")
+_o.add("return_to_hand", "an exposed card goes to its owner's hand; its token is spent")
+_o.add("capture", "an opponent's card is captured by the controller: inert, still supporting (G8)")
+_o.add("release", "a captured card becomes active again, without its play entries")
+_o.add("flip", "turn the target face down (G7) or face up (no trigger)", FlipParams)
+_o.add("free_play", "play a matching hand card into a supported space at no cost (D8)", FreePlayParams)
+_o.add("extra_turn", "the controller takes another turn after this one (G12)")
+_o.add("add_military", "n (times the count of `per`) to that player's total: ongoing or veteran", AddMilitaryParams)
+_o.add("take_wonder", "the controller takes the Wonder Token, from the supply or the opponent")
+_o.add("rule_mod", "ongoing: change a per-player rule value while the source is active", RuleModParams)
+_s = VOCABULARY.selectors
+_s.add("side", "whose cards: self, opp or any (default opp)", Literal["self", "opp", "any"])
+_s.add("row", "troop, hero, immortal or any", Literal["troop", "hero", "immortal", "any"])
+_s.add("clan", "a clan id, `this` (the source's clan) or `other`", str)
+_s.add("state", "active, face_down, captured or any (default active)", Literal["active", "face_down", "captured", "any"])
+_s.add("exposed", "no card directly above (forced for destroy and return_to_hand)", bool)
+_s.add("token", "has or none: an Activation Token on the card", Literal["has", "none"])
+_s.add("max_military", "printed military at most this", int)
+_s.add("not_self", "never the source card", bool)
+_s.add("count", "how many cards to choose, one at a time (default 1)", int)
+_s.add("up_to", "the chooser may stop early (a `none` option)", bool)
+_s.add("chooser", "who chooses: controller (default) or owner of the cards", Literal["controller", "owner"])
+_s.add("this", "the source card itself", bool)
+_c = VOCABULARY.conditions
+_c.add("count", "{selector, min?, max?}: the number of matching cards in play", CountCondition)
+_c.add("hand", "{who, cmp: lt|le|eq|ge|gt, value: int|opp}: a hand size compared", HandCondition)
+_c.add("military", "behind, tied or ahead on current totals without Veteran", Literal["behind", "tied", "ahead"])
+_c.add("wonder", "who holds the Wonder Token: self, opp or supply", Literal["self", "opp", "supply"])
+_c.add("supremacy", "behind, tied or ahead in Supremacy tokens", Literal["behind", "tied", "ahead"])
+_c.add("opp_passed", "whether the opponent has passed this round", bool)
+_c.add("tokens_held", "{min?, max?}: the controller's held tokens", Bounds)
+_k = VOCABULARY.kind("keyword")
+_k.add("veteran", "the card has `on: veteran` entries (exactly then)")
+_w = VOCABULARY.kind("win condition")
+_w.add("captured_by_self", "{min}: win while holding at least min captured opponent cards (Goan Sul)", CountNeeded)
+_w.add("rows_equal", "{min}: every row holds the same number of active cards, at least min (Justice)", CountNeeded)
+_w.add("check", "immediate (after every op and action) or end_of_turn (the owner's turn)", Literal["immediate", "end_of_turn"])
+
+# -- the compiled form ----------------------------------------------------------------------
+
+TRIGGERS = ("play", "activate", "veteran", "ongoing")
+PLAY, ACTIVATE, VETERAN, ONGOING = range(4)
+OPS = (
+    "draw", "discard", "fetch", "gain_token", "drain_token", "ready", "trigger", "destroy",
+    "return_to_hand", "capture", "release", "flip", "free_play", "extra_turn", "add_military",
+    "take_wonder", "rule_mod",
+)  # fmt: skip
+(
+    DRAW, DISCARD_OP, FETCH_OP, GAIN_TOKEN, DRAIN_TOKEN, READY, TRIGGER, DESTROY, RETURN_TO_HAND,
+    CAPTURE, RELEASE, FLIP, FREE_PLAY_OP, EXTRA_TURN, ADD_MILITARY, TAKE_WONDER, RULE_MOD,
+) = range(len(OPS))  # fmt: skip
+TARGETED = frozenset({READY, TRIGGER, DESTROY, RETURN_TO_HAND, CAPTURE, RELEASE, FLIP})
+
+SELF, OPP, ANY, BOTH = 0, 1, 2, 3  # sides, and `who`
+ACTIVE, FACE_DOWN, CAPTURED, ANY_STATE = range(4)
+ANY_CLAN, THIS_CLAN, OTHER_CLAN = -1, -2, -3
+CONTROLLER, OWNER = 0, 1
+YOUR_HAND = -2  # discard down_to: the controller's hand size
+ZONE_DECK, ZONE_DISCARD = 0, 1
+HAND_LIMIT_REASON, EFFECT_REASON = 0, 1  # why a DISCARD frame discards
+OFFCLAN_REASON, SHIFT_REASON = 0, 1  # why a PAY frame pays
+ROWS = ("troop", "hero", "immortal")
+
+# condition kinds
+C_COUNT, C_HAND, C_MILITARY, C_WONDER, C_SUPREMACY, C_OPP_PASSED, C_TOKENS = range(7)
+CMP = {"lt": 0, "le": 1, "eq": 2, "ge": 3, "gt": 4}
+STANDING = {"behind": -1, "tied": 0, "ahead": 1}
+
+# the game's per-card counters: event FIRST_COUNTER + k (Catalog.counters)
+COUNTERS = (
+    "shifted_in", "shifted_out", "activated", "captured", "destroyed", "flipped_down",
+    "sacrificed", "battles", "battle_military", "no_legal_play",
+)  # fmt: skip
+(
+    SHIFTED_IN, SHIFTED_OUT, ACTIVATED, CAPTURED_EVT, DESTROYED, FLIPPED_DOWN, SACRIFICED,
+    IN_BATTLE, MILITARY_IN_BATTLE, NO_LEGAL_PLAY,
+) = (FIRST_COUNTER + k for k in range(len(COUNTERS)))  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    side: int  # SELF, OPP, ANY (relative to the controller)
+    row: int  # -1 any, else 0 troop, 1 hero, 2 immortal
+    clan: int  # ANY_CLAN, THIS_CLAN, OTHER_CLAN, or a clan index
+    state: int  # ACTIVE, FACE_DOWN, CAPTURED, ANY_STATE
+    exposed: bool
+    token: int  # -1 any, 0 none, 1 has
+    max_military: int  # -1: no bound
+    not_self: bool
+    count: int
+    up_to: bool
+    chooser: int  # CONTROLLER, OWNER
+    this: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CardFilter:
+    clan: int  # ANY_CLAN, THIS_CLAN, OTHER_CLAN, or a clan index
+    level: int  # 0: any
+    card: int  # -1: any name, else the card id carrying that name
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One compiled effect entry. Fields an op does not use keep their defaults."""
+
+    trigger: int
+    op: int
+    n: int = 1
+    who: int = SELF  # SELF, OPP, BOTH (rule_mod)
+    down_to: int = -1  # discard: -1 none, YOUR_HAND, else a size
+    zone: int = ZONE_DECK  # fetch
+    filter: CardFilter | None = None  # fetch, free_play
+    face_up: bool = False  # flip
+    ignore_requirements: bool = False  # free_play
+    param: int = -1  # rule_mod: index in RULE_MOD_PARAMS
+    set_value: int | None = None  # rule_mod
+    per: Selector | None = None  # add_military
+    target: Selector | None = None
+    conditions: tuple[tuple, ...] = ()
+    optional: bool = False
+
+
+def compile_selector(text: SelectorText, op: int, clan_index: dict[str, int]) -> Selector:
+    """A checked selector as ints; the op's forced fields applied (exposure for destroy and
+    return_to_hand, the source never a target of ready and trigger, sensible default states)."""
+    state = text.state
+    if state is None:
+        state = "captured" if op == RELEASE else "active"
+    exposed = bool(text.exposed) or op in (DESTROY, RETURN_TO_HAND)
+    return Selector(
+        side={"self": SELF, "opp": OPP, "any": ANY}[text.side],
+        row=-1 if text.row == "any" else ROWS.index(text.row),
+        clan=_clan_code(text.clan, clan_index),
+        state={"active": ACTIVE, "face_down": FACE_DOWN, "captured": CAPTURED, "any": ANY_STATE}[state],
+        exposed=exposed,
+        token={None: -1, "none": 0, "has": 1}[text.token],
+        max_military=-1 if text.max_military is None else text.max_military,
+        not_self=text.not_self or op in (READY, TRIGGER),
+        count=text.count,
+        up_to=text.up_to,
+        chooser=CONTROLLER if text.chooser == "controller" else OWNER,
+        this=text.this,
+    )
+
+
+def compile_filter(text: CardFilterText, clan_index: dict[str, int], card_of_name: dict[str, int]) -> CardFilter:
+    card = -1 if text.name is None else card_of_name[text.name]
+    return CardFilter(_clan_code(text.clan, clan_index), text.level or 0, card)
+
+
+def _clan_code(clan: str | None, clan_index: dict[str, int]) -> int:
+    if clan is None:
+        return ANY_CLAN
+    if clan == "this":
+        return THIS_CLAN
+    if clan == "other":
+        return OTHER_CLAN
+    return clan_index[clan]
+
+
+# -- reading the board ----------------------------------------------------------------------
+
+
+def matching(g: Table, sel: Selector, controller: int, src: tuple[int, int, int, int]) -> list[tuple[int, int]]:
+    """The (seat, slot) of every card in play that `sel` names, seat by seat, slot by slot.
+
+    `src` is the source card as (seat, slot, serial, card); a face-down or captured card has no
+    clan and no military (G7, G8), so a clan filter never names it.
+    """
+    spec = g.spec
+    width = spec.row_spaces
+    found: list[tuple[int, int]] = []
+    src_seat, src_slot, src_serial, src_card = src
+    if sel.this:
+        if g.grid[src_seat][src_slot] == src_card and g.serial[src_seat][src_slot] == src_serial:
+            if _fits(g, sel, src_seat, src_slot, src_card, src_card, spec):
+                found.append((src_seat, src_slot))
+        return found
+    sides = (controller,) if sel.side == SELF else (1 - controller,) if sel.side == OPP else (0, 1)
+    if sel.row < 0:
+        lo, hi = 0, spec.rows * width
+    else:
+        lo, hi = sel.row * width, sel.row * width + width
+    for seat in sides:
+        grid = g.grid[seat]
+        for slot in range(lo, hi):
+            card = grid[slot]
+            if card == EMPTY:
+                continue
+            if sel.not_self and seat == src_seat and slot == src_slot and g.serial[seat][slot] == src_serial:
+                continue
+            if _fits(g, sel, seat, slot, card, src_card, spec):
+                found.append((seat, slot))
+    return found
+
+
+def _fits(g: Table, sel: Selector, seat: int, slot: int, card: int, src_card: int, spec: ClansSpec) -> bool:
+    up = g.face_up[seat][slot]
+    captured = g.captor[seat][slot] != NOBODY
+    active = up and not captured
+    state = sel.state
+    if state == ACTIVE and not active:
+        return False
+    if state == FACE_DOWN and up:
+        return False
+    if state == CAPTURED and not captured:
+        return False
+    if sel.exposed and not is_exposed(g, seat, slot):
+        return False
+    if sel.token >= 0 and (g.tokens[seat][slot] > 0) != (sel.token == 1):
+        return False
+    if sel.clan != ANY_CLAN:
+        if not active:
+            return False
+        clan = spec.card_clan[card]
+        if sel.clan == THIS_CLAN:
+            if clan != spec.card_clan[src_card]:
+                return False
+        elif sel.clan == OTHER_CLAN:
+            if clan == spec.card_clan[src_card]:
+                return False
+        elif clan != sel.clan:
+            return False
+    if sel.max_military >= 0 and active and spec.card_military[card] > sel.max_military:
+        return False
+    return True
+
+
+def holds(g: Table, conditions: tuple[tuple, ...], controller: int, src: tuple[int, int, int, int]) -> bool:
+    """Whether every condition of an entry holds now, for its controller."""
+    opp = 1 - controller
+    for cond in conditions:
+        kind = cond[0]
+        if kind == C_COUNT:
+            n = len(matching(g, cond[1], controller, src))
+            if (cond[2] is not None and n < cond[2]) or (cond[3] is not None and n > cond[3]):
+                return False
+        elif kind == C_HAND:
+            size = len(g.hand[controller if cond[1] == SELF else opp])
+            value = len(g.hand[opp]) if cond[3] is None else cond[3]
+            if not _compare(size, cond[2], value):
+                return False
+        elif kind == C_MILITARY:
+            if _sign(military(g, controller) - military(g, opp)) != cond[1]:
+                return False
+        elif kind == C_WONDER:
+            holder = cond[1]
+            if (holder == SELF and g.wonder != controller) or (holder == OPP and g.wonder != opp) or (
+                holder == ANY and g.wonder != NOBODY
+            ):
+                return False
+        elif kind == C_SUPREMACY:
+            if _sign(g.supremacy[controller] - g.supremacy[opp]) != cond[1]:
+                return False
+        elif kind == C_OPP_PASSED:
+            if g.passed[opp] != cond[1]:
+                return False
+        elif kind == C_TOKENS:
+            held = g.held[controller]
+            if (cond[1] is not None and held < cond[1]) or (cond[2] is not None and held > cond[2]):
+                return False
+    return True
+
+
+def _compare(a: int, cmp: int, b: int) -> bool:
+    return (a < b, a <= b, a == b, a >= b, a > b)[cmp]
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def military(g: Table, seat: int) -> int:
+    """`seat`'s current military total without Veteran (spec §6 Military): its active cards'
+    military, the Immortal bonus, and every active `ongoing` add_military naming it."""
+    spec = g.spec
+    mil, level, ongoing = spec.card_military, spec.card_level, spec.ongoing_military
+    bonus = spec.immortal_military_bonus
+    total = 0
+    for owner in (0, 1):
+        grid, up, captor = g.grid[owner], g.face_up[owner], g.captor[owner]
+        for slot, card in enumerate(grid):
+            if card == EMPTY or not up[slot] or captor[slot] != NOBODY:
+                continue
+            if owner == seat:
+                total += mil[card]
+                if level[card] == 3:
+                    total += bonus
+            for entry in ongoing[card]:
+                if (owner if entry.who == SELF else 1 - owner) != seat:
+                    continue
+                src = (owner, slot, g.serial[owner][slot], card)
+                if entry.conditions and not holds(g, entry.conditions, owner, src):
+                    continue
+                total += entry.n * (len(matching(g, entry.per, owner, src)) if entry.per else 1)
+    return total
+
+
+def player_rule(g: Table, seat: int, param: int) -> int:
+    """A per-player rule value (hand_limit, offclan_troop_cost, shift_discount,
+    extra_turns_after_pass): the flipped value, then active `ongoing` rule_mods naming `seat`,
+    every `set` before every `add`; below 0 counts as 0."""
+    spec = g.spec
+    value = spec.rule_mod_base[param]
+    if not spec.any_rule_mod:
+        return value
+    mods = spec.ongoing_rule_mods
+    adds = 0
+    for owner in (0, 1):
+        grid, up, captor = g.grid[owner], g.face_up[owner], g.captor[owner]
+        for slot, card in enumerate(grid):
+            if card == EMPTY or not mods[card] or not up[slot] or captor[slot] != NOBODY:
+                continue
+            for entry in mods[card]:
+                if entry.param != param:
+                    continue
+                if entry.who != BOTH and (owner if entry.who == SELF else 1 - owner) != seat:
+                    continue
+                src = (owner, slot, g.serial[owner][slot], card)
+                if entry.conditions and not holds(g, entry.conditions, owner, src):
+                    continue
+                if entry.set_value is not None:
+                    value = entry.set_value
+                else:
+                    adds += entry.n
+    value += adds
+    return value if value > 0 else 0
+
+
+def fits_filter(spec: ClansSpec, flt: CardFilter, card: int, src_card: int) -> bool:
+    if flt.card >= 0 and card != flt.card:
+        return False
+    if flt.level and spec.card_level[card] != flt.level:
+        return False
+    if flt.clan != ANY_CLAN:
+        clan = spec.card_clan[card]
+        if flt.clan == THIS_CLAN:
+            return clan == spec.card_clan[src_card]
+        if flt.clan == OTHER_CLAN:
+            return clan != spec.card_clan[src_card]
+        return clan == flt.clan
+    return True
+
+
+# -- resolving ------------------------------------------------------------------------------
+
+
+def resolve_next(g: Table, frame: list) -> None:
+    """Resolve the next entry of an ENTRIES frame (popping it when done).
+
+    An entry whose condition is false, or whose op finds no target, does nothing (G20). Ops
+    that need choices push their own frame on top, so the next entry waits for them.
+    """
+    _, controller, seat, slot, serial, card, entries, index = frame
+    if index >= len(entries):
+        g.stack.pop()
+        return
+    frame[7] = index + 1
+    entry: Entry = entries[index]
+    src = (seat, slot, serial, card)
+    if entry.conditions and not holds(g, entry.conditions, controller, src):
+        return
+    op = entry.op
+    if op in TARGETED:
+        g.stack.append([TARGET, controller, seat, slot, serial, card, entry, entry.target.count])
+    elif op == DRAW:
+        draw(g, controller, entry.n)
+    elif op == DISCARD_OP:
+        who = controller if entry.who == SELF else 1 - controller
+        if entry.down_to == -1:
+            left = entry.n
+        else:
+            size = len(g.hand[controller]) if entry.down_to == YOUR_HAND else entry.down_to
+            left = len(g.hand[who]) - size
+        if left > 0 and g.hand[who]:
+            g.stack.append([DISCARD, who, left, EFFECT_REASON])
+    elif op == FETCH_OP:
+        g.stack.append([FETCH, controller, seat, slot, serial, card, entry, entry.n])
+    elif op == GAIN_TOKEN:
+        g.owned[controller] += entry.n
+        g.held[controller] += entry.n
+        g.tally[TOKENS_GAINED * 2 + controller] += entry.n
+    elif op == DRAIN_TOKEN:
+        who = controller if entry.who == SELF else 1 - controller
+        g.held[who] -= min(entry.n, g.held[who])
+    elif op == FREE_PLAY_OP:
+        g.stack.append([FREE_PLAY, controller, seat, slot, serial, card, entry])
+    elif op == EXTRA_TURN:
+        g.extra[controller] += 1
+    elif op == ADD_MILITARY:
+        # Veteran only (ongoing entries are read continuously by `military`): this battle
+        who = controller if entry.who == SELF else 1 - controller
+        n = entry.n * (len(matching(g, entry.per, controller, src)) if entry.per else 1)
+        g.veteran_bonus[who] += n
+        g.tally[VETERAN_MILITARY * 2 + who] += n
+    elif op == TAKE_WONDER:
+        g.wonder = controller
+
+
+def target_options(g: Table, frame: list) -> tuple[int, tuple]:
+    """The chooser and the (seat, slot) options of a TARGET frame (no `none` added here)."""
+    _, controller, seat, slot, serial, card, entry, _left = frame
+    sel: Selector = entry.target
+    found = matching(g, sel, controller, (seat, slot, serial, card))
+    if entry.op == TRIGGER:  # only a card with activate entries has anything to trigger
+        activate = g.spec.on_activate
+        found = [(s, t) for s, t in found if activate[g.grid[s][t]]]
+    chooser = controller
+    if sel.chooser == OWNER:
+        chooser = controller if sel.side == SELF else 1 - controller
+    return chooser, tuple(found)
+
+
+def hit(g: Table, frame: list, seat: int, slot: int) -> None:
+    """Apply a TARGET frame's op to the chosen card (one of `count`, one at a time)."""
+    controller, entry = frame[1], frame[6]
+    frame[7] -= 1
+    if frame[7] <= 0:
+        g.stack.pop()
+    op = entry.op
+    card = g.grid[seat][slot]
+    turn = g.turn
+    if op == DESTROY:
+        leave_play(g, seat, slot)
+        g.discard[seat].append(card)
+        g.events.append((turn, seat, card, DESTROYED, 1))
+        g.tally[LOST_DESTROY * 2 + seat] += 1
+    elif op == RETURN_TO_HAND:
+        leave_play(g, seat, slot)
+        g.hand[seat].append(card)
+        g.known[seat].append(card)
+        g.events.append((turn, seat, card, DRAWN_EVENT, 1))
+    elif op == CAPTURE:
+        g.captor[seat][slot] = controller
+        g.events.append((turn, seat, card, CAPTURED_EVT, 1))
+        g.tally[LOST_CAPTURE * 2 + seat] += 1
+    elif op == RELEASE:
+        g.captor[seat][slot] = NOBODY
+    elif op == FLIP:
+        if entry.face_up:
+            g.face_up[seat][slot] = True
+        elif g.face_up[seat][slot]:
+            g.face_up[seat][slot] = False
+            g.events.append((turn, seat, card, FLIPPED_DOWN, 1))
+            g.tally[LOST_FLIP * 2 + seat] += 1
+    elif op == READY:
+        g.held[seat] += g.tokens[seat][slot]
+        g.tokens[seat][slot] = 0
+    elif op == TRIGGER:
+        activate_entries(g, seat, slot)
+
+
+def activate_entries(g: Table, seat: int, slot: int) -> None:
+    """Resolve the card's `activate` entries (a token was placed on it, or `trigger` named it)."""
+    card = g.grid[seat][slot]
+    g.events.append((g.turn, seat, card, ACTIVATED, 1))
+    entries = g.spec.on_activate[card]
+    if entries:
+        g.stack.append([ENTRIES, seat, seat, slot, g.serial[seat][slot], card, entries, 0])
+
+
+def push_entries(g: Table, seat: int, slot: int, entries: tuple) -> None:
+    if entries:
+        card = g.grid[seat][slot]
+        g.stack.append([ENTRIES, seat, seat, slot, g.serial[seat][slot], card, entries, 0])
+
+
+

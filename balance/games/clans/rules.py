@@ -1,0 +1,1102 @@
+"""clans' rules: the draft, the mulligans, turns of one action, the Great Battle, Song for the Dead.
+
+The flow is spec §4's state machine, `DRAFT -> MULLIGAN -> TURNS -> GREAT_BATTLE -> (SONG ->
+TURNS | END)`, run as a stack of pending frames (state.py). `advance` works the top frame until
+a choice is needed: that choice is the pending `Decision`, computed once; `apply` carries out the
+chosen option and advances again. Every decision counts toward `max_decisions`, one-option ones
+included, so even an effect loop ends.
+
+Options are small tuples whose first item says what they are (PLAY, SHIFT, ...). Hand cards of
+the same name are one option (copies share a card id, and names are unique per design).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import ceil, floor
+from random import Random
+
+from balance.core.contract import OPENING, PLAYED, Decision, Result
+from balance.core.errors import ConfigError
+from balance.games.clans import heuristics
+from balance.games.clans.cards import ClansSpec
+from balance.games.clans.effects import (
+    EFFECT_REASON,
+    HAND_LIMIT_REASON,
+    IN_BATTLE,
+    MILITARY_IN_BATTLE,
+    NO_LEGAL_PLAY,
+    OFFCLAN_REASON,
+    OPS,
+    ROWS,
+    SACRIFICED,
+    SHIFT_REASON,
+    SHIFTED_IN,
+    SHIFTED_OUT,
+    ZONE_DECK,
+    activate_entries,
+    fits_filter,
+    hit,
+    military,
+    player_rule,
+    push_entries,
+    resolve_next,
+    target_options,
+)
+from balance.games.clans.state import (
+    ACTION,
+    SHARED_TIES,
+    WONDER_TIE_WINS,
+    ACTIVATIONS,
+    BATTLE,
+    BATTLE_MILITARY,
+    COUNTDOWN_TURNS,
+    DISCARD,
+    DRAFT,
+    DRAW_BIGS,
+    DRAW_SMALLS,
+    EFFECT_DISCARDS,
+    EMPTY,
+    END_TURN,
+    ENTRIES,
+    FETCH,
+    FIRST_PASSES,
+    FIRST_ROUNDS,
+    FREE_PLAY,
+    HAND_LIMIT_DISCARDS,
+    MULLIGAN,
+    MULLIGANS,
+    NOBODY,
+    OFFCLAN_PAID,
+    PASSES,
+    PAY,
+    PLAYS,
+    ROUND_START,
+    SACRIFICE,
+    SACRIFICES,
+    SHIFT_PAID,
+    SHIFTS,
+    SONG,
+    STATS,
+    TARGET,
+    TOKENS_AT_PASS,
+    Table,
+    draw,
+    is_exposed,
+    leave_play,
+    place,
+    take_from_hand,
+)
+
+# -- options ---------------------------------------------------------------------------------
+
+# First item of every option tuple.
+(
+    PICK, KEEP, MULLIGAN_OPT, PLAY, SHIFT, DRAW_SMALL, DRAW_BIG, ACTIVATE, PASS, PAY_CARD, TARGET_CARD,
+    NONE, DISCARD_CARD, SACRIFICE_CARD, FREE_PLAY_CARD, FETCH_CARD,
+) = range(16)  # fmt: skip
+KEEP_OPTION = (KEEP,)
+MULLIGAN_OPTION = (MULLIGAN_OPT,)
+DRAW_SMALL_OPTION = (DRAW_SMALL,)
+DRAW_BIG_OPTION = (DRAW_BIG,)
+PASS_OPTION = (PASS,)
+NONE_OPTION = (NONE,)
+
+# rule_mod parameters, as indexes of effects.RULE_MOD_PARAMS
+HAND_LIMIT, OFFCLAN_TROOP_COST, SHIFT_DISCOUNT, EXTRA_TURNS_AFTER_PASS = range(4)
+
+
+class Clans(Table):
+    """A game of clans: the contract's methods over the state's data."""
+
+    __slots__ = ()
+
+    def decision(self) -> Decision | None:
+        return self.pending
+
+    def apply(self, option: int) -> None:
+        choose(self, self.pending.options[option])  # type: ignore[union-attr]
+
+    def result(self) -> Result:
+        return game_result(self)
+
+    def evaluate(self, seat: int) -> float:
+        if self.over:
+            return 2.0 * game_result(self).scores[seat] - 1.0
+        return heuristics.evaluate(self, seat)
+
+    def describe(self, option: int) -> str:
+        return describe_option(self, self.pending.options[option])  # type: ignore[union-attr]
+
+
+# -- setup -----------------------------------------------------------------------------------
+
+
+def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
+    """A game for `lineup` (an army per seat, or the shared setup for both), from `seed`."""
+    if len(lineup) != 2:
+        raise ConfigError("--seats", None, f"clans is played by 2 players, not {len(lineup)}", "use --seats 2")
+    shared = spec.shared_setup
+    size = spec.rows * spec.row_spaces
+    g = Clans(
+        spec=spec,
+        rng=Random(seed),
+        lineup=tuple(lineup),
+        clans=[(), ()],
+        flipped=(),
+        picks=[],
+        pool=[],
+        deck=[[], []],
+        hand=[[], []],
+        known=[[], []],
+        discard=[[], []],
+        grid=[[EMPTY] * size, [EMPTY] * size],
+        face_up=[[True] * size, [True] * size],
+        captor=[[NOBODY] * size, [NOBODY] * size],
+        tokens=[[0] * size, [0] * size],
+        serial=[[0] * size, [0] * size],
+        held=[0, 0],
+        owned=[0, 0],
+        supremacy=[0, 0],
+        wonder=NOBODY,
+        round=1,
+        first=0,
+        active=0,
+        passed=[False, False],
+        first_passer=NOBODY,
+        countdown=-1,
+        extra=[0, 0],
+        round_turns=0,
+        turn=0,
+        in_turn=False,
+        veteran_bonus=[0, 0],
+        mulligans=[0, 0],
+        stack=[],
+        pending=None,
+        decisions=0,
+        over=False,
+        winner=NOBODY,
+        win_type="",
+        capped_rounds=0,
+        capped_decisions=False,
+        tally=[0] * (2 * len(STATS)),
+        battle_totals=[],
+        stuck=set(),
+        events=[],
+    )
+    if shared in lineup:
+        if lineup[0] != lineup[1]:
+            raise ConfigError("--decks", None, f"'{shared}' serves both seats at once", f"use --decks {shared}")
+        if spec.setup_mode == "draft":
+            g.pool = [card for clan in spec.draft_pool for card in spec.clan_cards[clan]]
+            g.stack.append([DRAFT, 0])
+        else:
+            deal_clans(g, spec.setups[shared])
+    else:
+        for name in lineup:
+            if name not in spec.armies:
+                raise ConfigError("--decks", None, f"unknown army '{name}'", f"armies: {', '.join(sorted(spec.armies))}")
+        deal_clans(g, (spec.armies[lineup[0]], spec.armies[lineup[1]]))
+    advance(g)
+    return g
+
+
+def deal_clans(g: Table, clans: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+    """Setup steps 3-6: flip the clans nobody fields, build and shuffle each 45-card deck, draw
+    the opening hands, queue the mulligans (P1 first) and the first round."""
+    base = g.spec
+    g.clans = [clans[0], clans[1]]
+    fielded = set(clans[0]) | set(clans[1])
+    g.flipped = tuple(c for c in base.draft_pool if c not in fielded)
+    if g.pool:  # the draft: what nobody picked stays set aside
+        g.pool = [card for clan in g.flipped for card in base.clan_cards[clan]]
+    g.spec = spec = base.with_flipped(g.flipped)
+    for seat in (0, 1):
+        deck = [card for clan in clans[seat] for card in spec.clan_cards[clan]]
+        g.rng.shuffle(deck)
+        g.deck[seat] = deck
+        deal_hand(g, seat)
+        g.held[seat] = g.owned[seat] = spec.starting_tokens
+    first = spec.first_player_round1
+    g.first = 0 if first == "p1" else 1 if first == "p2" else g.rng.randrange(2)
+    g.stack += [[ROUND_START], [MULLIGAN, 1], [MULLIGAN, 0]]
+
+
+def deal_hand(g: Table, seat: int) -> None:
+    deck, hand = g.deck[seat], g.hand[seat]
+    for _ in range(min(g.spec.starting_hand, len(deck))):
+        hand.append(deck.pop())
+
+
+def troops_in(g: Table, cards: list[int]) -> int:
+    level = g.spec.card_level
+    return sum(1 for card in cards if level[card] == 1)
+
+
+# -- the machine -----------------------------------------------------------------------------
+
+
+def advance(g: Table) -> None:
+    """Work the pending frames until a choice is needed or the game is over."""
+    stack = g.stack
+    while not g.over:
+        frame = stack[-1]
+        decision = STEP[frame[0]](g, frame)
+        if decision is not None:
+            if g.decisions >= g.spec.max_decisions:
+                stop_at_decision_cap(g)
+                break
+            g.pending = decision
+            return
+    g.pending = None
+
+
+def refresh_decision(g: Table) -> None:
+    """Compute the pending decision again (after `determinize` dealt a hand anew)."""
+    if g.over:
+        return
+    frame = g.stack[-1]
+    decision = STEP[frame[0]](g, frame)
+    if decision is None:
+        advance(g)
+    else:
+        g.pending = decision
+
+
+def choose(g: Table, option: tuple) -> None:
+    frame = g.stack[-1]
+    APPLY[frame[0]](g, frame, option)
+    g.decisions += 1
+    advance(g)
+
+
+# -- D1: the draft ---------------------------------------------------------------------------
+
+
+def draft_step(g: Table, frame: list) -> Decision | None:
+    spec = g.spec
+    pick = frame[1]
+    if pick >= len(spec.draft_seats):
+        g.stack.pop()
+        seats: list[list[int]] = [[], []]
+        for clan, seat in g.picks:
+            seats[seat].append(clan)
+        order = spec.draft_pool
+        deal_clans(g, (tuple(sorted(seats[0], key=order.index)), tuple(sorted(seats[1], key=order.index))))
+        return None
+    taken = {clan for clan, _ in g.picks}
+    options = tuple((PICK, clan) for clan in spec.draft_pool if clan not in taken)
+    return Decision(spec.draft_seats[pick], "draft_pick", options)
+
+
+def draft_pick(g: Table, frame: list, option: tuple) -> None:
+    g.picks.append((option[1], g.spec.draft_seats[frame[1]]))
+    frame[1] += 1
+
+
+# -- D2: mulligans ---------------------------------------------------------------------------
+
+
+def mulligan_step(g: Table, frame: list) -> Decision | None:
+    seat = frame[1]
+    spec = g.spec
+    if troops_in(g, g.hand[seat]) < spec.mulligan_min_troops and g.mulligans[seat] < spec.max_mulligans:
+        return Decision(seat, "mulligan", (KEEP_OPTION, MULLIGAN_OPTION))
+    keep_hand(g, seat)
+    return None
+
+
+def mulligan(g: Table, frame: list, option: tuple) -> None:
+    seat = frame[1]
+    if option[0] == KEEP:
+        keep_hand(g, seat)
+        return
+    g.deck[seat] += g.hand[seat]
+    g.hand[seat] = []
+    g.rng.shuffle(g.deck[seat])
+    deal_hand(g, seat)
+    g.mulligans[seat] += 1
+    g.tally[MULLIGANS * 2 + seat] += 1
+
+
+def keep_hand(g: Table, seat: int) -> None:
+    g.stack.pop()
+    for card in g.hand[seat]:
+        g.events.append((0, seat, card, OPENING, 1))
+
+
+# -- turns -----------------------------------------------------------------------------------
+
+
+def start_round(g: Table, frame: list) -> None:
+    g.stack.pop()
+    g.passed = [False, False]
+    g.first_passer = NOBODY
+    g.countdown = -1
+    g.extra = [0, 0]
+    g.round_turns = 0
+    g.tally[FIRST_ROUNDS * 2 + g.first] += 1
+    begin_turn(g, g.first)
+
+
+def begin_turn(g: Table, seat: int) -> None:
+    g.active = seat
+    g.in_turn = True
+    g.turn += 1
+    g.round_turns += 1
+    if g.passed[1 - seat]:
+        g.tally[COUNTDOWN_TURNS * 2 + seat] += 1
+    g.stack.append([END_TURN, seat, 0, False])
+    g.stack.append([ACTION, seat])
+
+
+def action_step(g: Table, frame: list) -> Decision:
+    seat = frame[1]
+    return Decision(seat, "action", action_options(g, seat))
+
+
+def action_options(g: Table, seat: int) -> tuple:
+    """D3: every legal Play a Card (R10-R14, G6), Shift (R16, G10), token spend (R17) and pass
+    (R18). A hand card that appears in no play or shift is noted as having no legal play."""
+    spec = g.spec
+    width, rows = spec.row_spaces, spec.rows
+    hand = g.hand[seat]
+    grid, up, captor, tokens = g.grid[seat], g.face_up[seat], g.captor[seat], g.tokens[seat]
+    level, clan_of = spec.card_level, spec.card_clan
+    troop_clans: set[int] = set()
+    hero_clans: set[int] = set()
+    troop_slot = -1
+    for slot in range(width):
+        card = grid[slot]
+        if card == EMPTY:
+            if troop_slot < 0:
+                troop_slot = slot
+        elif up[slot] and captor[slot] == NOBODY:
+            troop_clans.add(clan_of[card])
+    hero_slots: list[int] = []
+    immortal_slots: list[int] = []
+    if rows > 1:
+        for slot in range(width, 2 * width):
+            card = grid[slot]
+            if card == EMPTY:
+                if grid[slot - width] != EMPTY:
+                    hero_slots.append(slot)
+            elif up[slot] and captor[slot] == NOBODY:
+                hero_clans.add(clan_of[card])
+        if rows > 2:
+            immortal_slots = [s for s in range(2 * width, 3 * width) if grid[s] == EMPTY and grid[s - width] != EMPTY]
+    options: list[tuple] = []
+    n = len(hand)
+    distinct = dict.fromkeys(hand)
+    used: set[int] = set()
+    by_level: list[list[int]] = [[], [], [], []]
+    offclan_cost = -1
+    for card in distinct:
+        lv = level[card]
+        by_level[lv].append(card)
+        clan = clan_of[card]
+        if lv == 1:
+            if troop_slot < 0:
+                continue
+            if troop_clans and clan not in troop_clans:
+                if offclan_cost < 0:
+                    offclan_cost = player_rule(g, seat, OFFCLAN_TROOP_COST)
+                if offclan_cost > n - 1:
+                    continue
+            options.append((PLAY, card, troop_slot))
+            used.add(card)
+        elif lv == 2:
+            if hero_slots and clan in troop_clans:
+                for slot in hero_slots:
+                    options.append((PLAY, card, slot))
+                used.add(card)
+        elif immortal_slots and clan in troop_clans and clan in hero_clans:
+            for slot in immortal_slots:
+                options.append((PLAY, card, slot))
+            used.add(card)
+    if n:
+        discount = -1
+        shift_cost = spec.card_shift
+        for slot in range(rows * width):
+            out = grid[slot]
+            if out == EMPTY or not up[slot] or captor[slot] != NOBODY:
+                continue
+            same_row = by_level[level[out]]
+            if not same_row:
+                continue
+            base = shift_cost[out] - tokens[slot]
+            if base > 0 and discount < 0:
+                discount = player_rule(g, seat, SHIFT_DISCOUNT)
+            cost = base - discount if base > 0 else 0
+            if cost > n - 1:
+                continue
+            for card in same_row:
+                if card != out:
+                    options.append((SHIFT, slot, card))
+                    used.add(card)
+    if len(used) < len(distinct):
+        base_id = seat * len(level)
+        for card in distinct:
+            if card not in used:
+                g.stuck.add(base_id + card)
+    held = g.held[seat]
+    if held >= spec.draw_small.tokens:
+        options.append(DRAW_SMALL_OPTION)
+    if held >= spec.draw_big.tokens:
+        options.append(DRAW_BIG_OPTION)
+    if held >= 1:
+        limit = spec.max_tokens_per_card
+        card_slot = spec.card_slot
+        for slot in range(rows * width):
+            card = grid[slot]
+            if card != EMPTY and card_slot[card] and tokens[slot] < limit and up[slot] and captor[slot] == NOBODY:
+                options.append((ACTIVATE, slot))
+    if held == 0 or not options:
+        # R18 forbids a pass while holding tokens; with draw_small costing more than a player
+        # holds and nothing else legal, the pass is the only way on (G12 assumes 1 token)
+        options.append(PASS_OPTION)
+    return tuple(options)
+
+
+def act(g: Table, frame: list, option: tuple) -> None:
+    """Carry out the turn's one action (R7)."""
+    g.stack.pop()
+    seat = frame[1]
+    kind = option[0]
+    spec = g.spec
+    if kind == PLAY:
+        play_card(g, seat, option[1], option[2])
+    elif kind == SHIFT:
+        make_shift(g, seat, option[1], option[2])
+    elif kind == DRAW_SMALL:
+        g.held[seat] -= spec.draw_small.tokens
+        draw(g, seat, spec.draw_small.cards)
+        g.tally[DRAW_SMALLS * 2 + seat] += 1
+    elif kind == DRAW_BIG:
+        g.held[seat] -= spec.draw_big.tokens
+        draw(g, seat, spec.draw_big.cards)
+        g.tally[DRAW_BIGS * 2 + seat] += 1
+    elif kind == ACTIVATE:
+        g.held[seat] -= 1
+        g.tokens[seat][option[1]] += 1
+        g.tally[ACTIVATIONS * 2 + seat] += 1
+        activate_entries(g, seat, option[1])
+    else:
+        pass_turn(g, seat)
+    check_instant(g)
+
+
+def play_card(g: Table, seat: int, card: int, slot: int) -> None:
+    """Play a Card: a Troop off its army's clans costs `offclan_troop_cost` discards (R12,
+    unless no Troop is active, R13/G9); then its play entries resolve (R15)."""
+    spec = g.spec
+    cost = 0
+    if spec.card_level[card] == 1:
+        clan = spec.card_clan[card]
+        grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
+        clans = {spec.card_clan[grid[s]] for s in range(spec.row_spaces) if grid[s] != EMPTY and up[s] and captor[s] == NOBODY}
+        if clans and clan not in clans:
+            cost = player_rule(g, seat, OFFCLAN_TROOP_COST)
+    take_from_hand(g, seat, card)
+    place(g, seat, slot, card)
+    g.events.append((g.turn, seat, card, PLAYED, 1))
+    g.tally[PLAYS * 2 + seat] += 1
+    push_entries(g, seat, slot, spec.on_play[card])
+    if cost > 0:
+        g.stack.append([PAY, seat, cost, OFFCLAN_REASON])
+
+
+def make_shift(g: Table, seat: int, slot: int, card: int) -> None:
+    """Shift (R16, G10): discard (shift cost - tokens on it - discount) cards to swap an own
+    active card for a hand card of its row; the old card goes to the discard pile, its token
+    spent; the new one enters face up and its play entries resolve."""
+    spec = g.spec
+    out = g.grid[seat][slot]
+    cost = spec.card_shift[out] - g.tokens[seat][slot]
+    if cost > 0:
+        cost = max(0, cost - player_rule(g, seat, SHIFT_DISCOUNT))
+    take_from_hand(g, seat, card)
+    leave_play(g, seat, slot)
+    g.discard[seat].append(out)
+    place(g, seat, slot, card)
+    turn = g.turn
+    g.events.append((turn, seat, out, SHIFTED_OUT, 1))
+    g.events.append((turn, seat, card, PLAYED, 1))
+    g.events.append((turn, seat, card, SHIFTED_IN, 1))
+    g.tally[SHIFTS * 2 + seat] += 1
+    push_entries(g, seat, slot, spec.on_play[card])
+    if cost > 0:
+        g.stack.append([PAY, seat, cost, SHIFT_REASON])
+
+
+def pass_turn(g: Table, seat: int) -> None:
+    """Pass (R18, G12): the first pass of a round starts the opponent's countdown (and, with
+    wonder_to_first_passer, gives the passer the Wonder Token); a pass during the countdown
+    ends the round. The turn's end (state.END_TURN, now on top) sees the pass."""
+    opp = 1 - seat
+    g.tally[PASSES * 2 + seat] += 1
+    g.tally[TOKENS_AT_PASS * 2 + seat] += g.held[seat]
+    g.stack[-1][3] = True
+    if not g.passed[opp]:
+        g.first_passer = seat
+        g.countdown = player_rule(g, opp, EXTRA_TURNS_AFTER_PASS)
+        g.tally[FIRST_PASSES * 2 + seat] += 1
+        if g.spec.wonder_to_first_passer:
+            g.wonder = seat
+    g.passed[seat] = True
+
+
+def end_turn_step(g: Table, frame: list) -> None:
+    """The end of a turn: 1. discard down to the hand limit (D6); 2. the Justice check (G18);
+    3. the next turn, the next countdown turn, or the Great Battle."""
+    seat, step = frame[1], frame[2]
+    if step == 0:
+        frame[2] = 1
+        excess = len(g.hand[seat]) - player_rule(g, seat, HAND_LIMIT)
+        if excess > 0:
+            g.stack.append([DISCARD, seat, excess, HAND_LIMIT_REASON])
+    elif step == 1:
+        frame[2] = 2
+        clan_win = clan_win_at_turn_end(g, seat)
+        if clan_win:
+            end_game(g, seat, clan_win)
+    else:
+        g.stack.pop()
+        next_turn(g, seat, frame[3])
+
+
+def next_turn(g: Table, seat: int, passed: bool) -> None:
+    opp = 1 - seat
+    battle = False
+    following = opp
+    if passed:
+        battle = g.passed[opp] or g.countdown <= 0
+    elif g.extra[seat] > 0:
+        g.extra[seat] -= 1  # an effect's extra turn does not use up the countdown (G12)
+        following = seat
+    elif g.passed[opp]:
+        g.countdown -= 1
+        battle = g.countdown <= 0
+        following = seat
+    if not battle and g.round_turns >= g.spec.max_turns_per_round:
+        battle = True  # the round cap (spec §8): as if the countdown had expired
+        g.capped_rounds += 1
+    if battle:
+        start_battle(g)
+    else:
+        begin_turn(g, following)
+
+
+# -- D4, D6: paying and discarding -----------------------------------------------------------
+
+
+def pay_step(g: Table, frame: list) -> Decision | None:
+    seat = frame[1]
+    hand = g.hand[seat]
+    if frame[2] <= 0 or not hand:
+        g.stack.pop()
+        return None
+    return Decision(seat, "pay", tuple((PAY_CARD, card) for card in dict.fromkeys(hand)))
+
+
+def pay(g: Table, frame: list, option: tuple) -> None:
+    seat, card = frame[1], option[1]
+    take_from_hand(g, seat, card)
+    g.discard[seat].append(card)
+    frame[2] -= 1
+    g.tally[(OFFCLAN_PAID if frame[3] == OFFCLAN_REASON else SHIFT_PAID) * 2 + seat] += 1
+
+
+def discard_step(g: Table, frame: list) -> Decision | None:
+    seat = frame[1]
+    hand = g.hand[seat]
+    if frame[2] <= 0 or not hand:
+        g.stack.pop()
+        return None
+    return Decision(seat, "discard", tuple((DISCARD_CARD, card) for card in dict.fromkeys(hand)))
+
+
+def discard_card(g: Table, frame: list, option: tuple) -> None:
+    seat, card = frame[1], option[1]
+    take_from_hand(g, seat, card)
+    g.discard[seat].append(card)
+    frame[2] -= 1
+    g.tally[(HAND_LIMIT_DISCARDS if frame[3] == HAND_LIMIT_REASON else EFFECT_DISCARDS) * 2 + seat] += 1
+
+
+# -- effects: D5, D8, D9 ---------------------------------------------------------------------
+
+
+def entries_step(g: Table, frame: list) -> None:
+    resolve_next(g, frame)
+    check_instant(g)
+
+
+def target_step(g: Table, frame: list) -> Decision | None:
+    chooser, found = target_options(g, frame)
+    if not found:
+        g.stack.pop()  # no legal target: the entry does nothing (G20)
+        return None
+    options = tuple((TARGET_CARD, seat, slot) for seat, slot in found)
+    entry = frame[6]
+    if entry.optional or entry.target.up_to:
+        options += (NONE_OPTION,)
+    return Decision(chooser, "target", options)
+
+
+def target(g: Table, frame: list, option: tuple) -> None:
+    if option[0] == NONE:
+        g.stack.pop()
+        return
+    hit(g, frame, option[1], option[2])
+    check_instant(g)
+
+
+def free_play_step(g: Table, frame: list) -> Decision:
+    controller, card, entry = frame[1], frame[5], frame[6]
+    options = [(FREE_PLAY_CARD, c, slot) for c, slot in free_plays(g, controller, entry, card)]
+    options.append(NONE_OPTION)
+    return Decision(controller, "free_play", tuple(options))
+
+
+def free_plays(g: Table, seat: int, entry: object, src_card: int) -> list[tuple[int, int]]:
+    """D8: (card, slot) pairs for the free_play op: matching hand cards into supported spaces,
+    Troops in the leftmost empty Troop space; R14's clan needs unless ignore_requirements."""
+    spec = g.spec
+    width, rows = spec.row_spaces, spec.rows
+    grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
+    level, clan_of = spec.card_level, spec.card_clan
+    active_clans: list[set[int]] = [set(), set(), set()]
+    for slot in range(rows * width):
+        card = grid[slot]
+        if card != EMPTY and up[slot] and captor[slot] == NOBODY:
+            active_clans[slot // width].add(clan_of[card])
+    found = []
+    for card in dict.fromkeys(g.hand[seat]):
+        if not fits_filter(spec, entry.filter, card, src_card):  # type: ignore[attr-defined]
+            continue
+        row = level[card] - 1
+        if row >= rows:
+            continue
+        if not entry.ignore_requirements:  # type: ignore[attr-defined]
+            clan = clan_of[card]
+            if row >= 1 and clan not in active_clans[0]:
+                continue
+            if row == 2 and clan not in active_clans[1]:
+                continue
+        for slot in range(row * width, row * width + width):
+            if grid[slot] == EMPTY and (row == 0 or grid[slot - width] != EMPTY):
+                found.append((card, slot))
+                if row == 0:
+                    break
+    return found
+
+
+def free_play(g: Table, frame: list, option: tuple) -> None:
+    g.stack.pop()
+    if option[0] == NONE:
+        return
+    seat, card, slot = frame[1], option[1], option[2]
+    take_from_hand(g, seat, card)
+    place(g, seat, slot, card)
+    g.events.append((g.turn, seat, card, PLAYED, 1))
+    g.tally[PLAYS * 2 + seat] += 1
+    push_entries(g, seat, slot, g.spec.on_play[card])
+    check_instant(g)
+
+
+def fetch_step(g: Table, frame: list) -> Decision | None:
+    controller, card, entry, left = frame[1], frame[5], frame[6], frame[7]
+    zone = g.deck[controller] if entry.zone == ZONE_DECK else g.discard[controller]
+    options = ()
+    if left > 0:
+        spec = g.spec
+        flt = entry.filter
+        options = tuple((FETCH_CARD, c) for c in dict.fromkeys(zone) if fits_filter(spec, flt, c, card))
+    if not options:
+        finish_fetch(g, frame)
+        return None
+    return Decision(controller, "fetch", options + (NONE_OPTION,))
+
+
+def fetch(g: Table, frame: list, option: tuple) -> None:
+    if option[0] == NONE:
+        finish_fetch(g, frame)
+        return
+    controller, entry, card = frame[1], frame[6], option[1]
+    zone = g.deck[controller] if entry.zone == ZONE_DECK else g.discard[controller]
+    zone.remove(card)
+    g.hand[controller].append(card)
+    g.known[controller].append(card)  # fetched cards are revealed
+    g.events.append((g.turn, controller, card, 1, 1))  # DRAWN
+    frame[7] -= 1
+
+
+def finish_fetch(g: Table, frame: list) -> None:
+    g.stack.pop()
+    if frame[6].zone == ZONE_DECK:
+        g.rng.shuffle(g.deck[frame[1]])
+
+
+# -- the Great Battle ------------------------------------------------------------------------
+
+
+def start_battle(g: Table) -> None:
+    """Great Battle step 1-2 set-up: the Veteran cards in G15's order (the first player's army
+    first; Troop row, Hero row, Immortal row; left to right), each resolved in turn."""
+    g.in_turn = False
+    g.active = g.first
+    g.veteran_bonus = [0, 0]
+    spec = g.spec
+    order = []
+    for seat in (g.first, 1 - g.first):
+        grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
+        for slot, card in enumerate(grid):
+            if card != EMPTY and spec.on_veteran[card] and up[slot] and captor[slot] == NOBODY:
+                order.append((seat, slot, g.serial[seat][slot]))
+    g.stack.append([BATTLE, tuple(order), 0])
+
+
+def battle_step(g: Table, frame: list) -> None:
+    order, index = frame[1], frame[2]
+    if index < len(order):
+        frame[2] = index + 1
+        seat, slot, serial = order[index]
+        card = g.grid[seat][slot]
+        if card != EMPTY and g.serial[seat][slot] == serial and g.face_up[seat][slot] and g.captor[seat][slot] == NOBODY:
+            g.stack.append([ENTRIES, seat, seat, slot, serial, card, g.spec.on_veteran[card], 0])
+        return
+    g.stack.pop()
+    great_battle(g)
+
+
+def great_battle(g: Table) -> None:
+    """Steps 3-4: compare the totals (current military plus this battle's Veteran additions),
+    award Supremacy (R19: a tie goes to the Wonder Token holder, else to both), check the
+    Supremacy win and the final round (R20, G17); otherwise Song for the Dead."""
+    spec = g.spec
+    totals = [military(g, 0) + g.veteran_bonus[0], military(g, 1) + g.veteran_bonus[1]]
+    turn = g.turn
+    events = g.events
+    bonus = spec.immortal_military_bonus
+    for seat in (0, 1):
+        grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
+        for slot, card in enumerate(grid):
+            if card != EMPTY and up[slot] and captor[slot] == NOBODY:
+                events.append((turn, seat, card, IN_BATTLE, 1))
+                worth = spec.card_military[card] + (bonus if spec.card_level[card] == 3 else 0)
+                events.append((turn, seat, card, MILITARY_IN_BATTLE, worth))
+        g.tally[BATTLE_MILITARY * 2 + seat] += totals[seat]
+    g.battle_totals += [g.round_turns, g.first, g.first_passer, totals[0], totals[1]]
+    if totals[0] != totals[1]:
+        winners = [0 if totals[0] > totals[1] else 1]
+    elif g.wonder != NOBODY:
+        winners = [g.wonder]
+        g.tally[WONDER_TIE_WINS * 2 + g.wonder] += 1
+    else:
+        winners = [0, 1]
+        g.tally[SHARED_TIES * 2] += 1
+        g.tally[SHARED_TIES * 2 + 1] += 1
+    for seat in winners:
+        g.supremacy[seat] += 1
+    reached = [seat for seat in (0, 1) if g.supremacy[seat] >= spec.supremacy_to_win]
+    if len(reached) == 2:
+        end_game(g, NOBODY, "draw_double_supremacy")
+    elif reached:
+        end_game(g, reached[0], "supremacy")
+    elif g.round >= spec.max_rounds:
+        s0, s1 = g.supremacy
+        if s0 != s1:
+            end_game(g, 0 if s0 > s1 else 1, "most_battles")
+        else:
+            end_game(g, NOBODY, "draw_final")
+    else:
+        winner = winners[0] if len(winners) == 1 else NOBODY
+        g.stack.append([SONG, 0, winner])
+
+
+# -- Song for the Dead -----------------------------------------------------------------------
+
+
+def song_step(g: Table, frame: list) -> None:
+    """R21 with G3, G14, G16: 1. release every captured card (no play entries); 2. each player
+    sacrifices, the battle winner first (D7); 3. both draw up to song_draw_to in that order;
+    4. held = owned, tokens leave the cards; 5. the Wonder Token to the supply; 6. the battle
+    loser is the next first player (after a shared battle: the other player)."""
+    spec = g.spec
+    winner = frame[2]
+    first = winner if winner != NOBODY else g.first
+    order = (first, 1 - first)
+    if frame[1] == 0:
+        frame[1] = 1
+        for seat in (0, 1):
+            captor = g.captor[seat]
+            for slot in range(len(captor)):
+                captor[slot] = NOBODY
+        counts = [sacrifice_count(spec, len(g.grid[seat]) - g.grid[seat].count(EMPTY)) for seat in (0, 1)]
+        g.stack.append([SACRIFICE, order[1], counts[order[1]]])
+        g.stack.append([SACRIFICE, order[0], counts[order[0]]])
+        return
+    g.stack.pop()
+    for seat in order:
+        missing = spec.song_draw_to - len(g.hand[seat])
+        if missing > 0:
+            draw(g, seat, missing)
+    for seat in (0, 1):
+        g.held[seat] = g.owned[seat]
+        tokens = g.tokens[seat]
+        for slot in range(len(tokens)):
+            tokens[slot] = 0
+    g.wonder = NOBODY
+    g.first = 1 - winner if winner != NOBODY else 1 - g.first
+    g.round += 1
+    g.stack.append([ROUND_START])
+
+
+def sacrifice_count(spec: ClansSpec, in_play: int) -> int:
+    """G16: round_(n x sacrifice_fraction) + sacrifice_bonus, at most n."""
+    exact = in_play * spec.sacrifice_fraction
+    rounding = spec.sacrifice_rounding
+    if rounding == "up":
+        count = ceil(exact - 1e-9)
+    elif rounding == "down":
+        count = floor(exact + 1e-9)
+    else:
+        count = floor(exact + 0.5 + 1e-9)
+    return min(in_play, count + spec.sacrifice_bonus)
+
+
+def sacrifice_step(g: Table, frame: list) -> Decision | None:
+    seat = frame[1]
+    if frame[2] > 0:
+        grid = g.grid[seat]
+        options = tuple((SACRIFICE_CARD, slot) for slot in range(len(grid)) if grid[slot] != EMPTY and is_exposed(g, seat, slot))
+        if options:
+            return Decision(seat, "sacrifice", options)
+    g.stack.pop()
+    return None
+
+
+def sacrifice(g: Table, frame: list, option: tuple) -> None:
+    seat, slot = frame[1], option[1]
+    card = leave_play(g, seat, slot)
+    g.discard[seat].append(card)
+    g.events.append((g.turn, seat, card, SACRIFICED, 1))
+    g.tally[SACRIFICES * 2 + seat] += 1
+    frame[2] -= 1
+
+
+# -- winning ---------------------------------------------------------------------------------
+
+
+def check_instant(g: Table) -> None:
+    """The instant checks (R22, G5, G18), after every op and every action: owned tokens at
+    token_win, faceup_win active cards, and a fielded clan's immediate win_if. If both players
+    meet one, the active player wins (outside a turn, the round's first player; G17)."""
+    if g.over:
+        return
+    spec = g.spec
+    met = ["", ""]
+    for seat in (0, 1):
+        if g.owned[seat] >= spec.token_win:
+            met[seat] = "tokens"
+            continue
+        grid = g.grid[seat]
+        if len(grid) - grid.count(EMPTY) >= spec.faceup_win and active_count(g, seat) >= spec.faceup_win:
+            met[seat] = "faceup"
+            continue
+        for clan in g.clans[seat]:
+            win = spec.clan_win[clan]
+            if win is not None and win[2] and clan_condition(g, seat, win):
+                met[seat] = spec.clans[clan].id
+                break
+    if met[0] or met[1]:
+        if met[0] and met[1]:
+            seat = g.active if g.in_turn else g.first
+        else:
+            seat = 0 if met[0] else 1
+        end_game(g, seat, met[seat])
+
+
+def clan_win_at_turn_end(g: Table, seat: int) -> str:
+    """The end-of-turn win_if of `seat`'s fielded clans (Justice, G18): the winning clan's id."""
+    spec = g.spec
+    for clan in g.clans[seat]:
+        win = spec.clan_win[clan]
+        if win is not None and not win[2] and clan_condition(g, seat, win):
+            return spec.clans[clan].id
+    return ""
+
+
+def clan_condition(g: Table, seat: int, win: tuple[int, int, bool]) -> bool:
+    kind, need, _ = win
+    if kind == 0:  # captured_by_self: opponent cards this seat holds captured
+        return g.captor[1 - seat].count(seat) >= need
+    spec = g.spec
+    width = spec.row_spaces
+    grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
+    counts = set()
+    for row in range(spec.rows):
+        counts.add(sum(1 for s in range(row * width, row * width + width) if grid[s] != EMPTY and up[s] and captor[s] == NOBODY))
+    return len(counts) == 1 and counts.pop() >= need
+
+
+def active_count(g: Table, seat: int) -> int:
+    grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
+    return sum(1 for s in range(len(grid)) if grid[s] != EMPTY and up[s] and captor[s] == NOBODY)
+
+
+def end_game(g: Table, winner: int, win_type: str) -> None:
+    g.over = True
+    g.winner = winner
+    g.win_type = win_type
+    g.stack.clear()
+    g.pending = None
+    cards = len(g.spec.card_level)
+    for key in sorted(g.stuck):
+        seat, card = divmod(key, cards)
+        g.events.append((g.turn, seat, card, NO_LEGAL_PLAY, 1))
+
+
+def stop_at_decision_cap(g: Table) -> None:
+    """The decision cap (spec §8): more Supremacy wins, then the higher current military."""
+    g.capped_decisions = True
+    s0, s1 = g.supremacy
+    if s0 == s1:
+        s0, s1 = military(g, 0), military(g, 1)
+    end_game(g, NOBODY if s0 == s1 else 0 if s0 > s1 else 1, "cap_tiebreak")
+
+
+def game_result(g: Table) -> Result:
+    if not g.over:
+        raise RuntimeError("the game is not over")
+    capped = g.capped_rounds > 0 or g.capped_decisions
+    stats = game_stats(g)
+    if g.winner == NOBODY:
+        return Result.shared([0, 1], 2, g.win_type, g.turn, capped=capped, stats=stats)
+    return Result.win(g.winner, 2, g.win_type, g.turn, capped=capped, stats=stats)
+
+
+def game_stats(g: Table) -> dict[str, float]:
+    """Result.stats (spec §9): the keys of Catalog.game_stats that this game has values for."""
+    spec = g.spec
+    declared = spec.catalog.game_stats
+    stats: dict[str, float] = {
+        "rounds": float(min(g.round, spec.max_rounds)),
+        "capped_rounds": float(g.capped_rounds),
+        "capped_decisions": float(g.capped_decisions),
+    }
+    tally = g.tally
+    for i, name in enumerate(STATS):
+        for seat in (0, 1):
+            stats[f"{name}_{seat}"] = float(tally[i * 2 + seat])
+    stats["wonder_ties"] = stats["wonder_tie_wins_0"] + stats["wonder_tie_wins_1"]
+    stats["shared_ties"] = stats["shared_ties_0"]
+    log = g.battle_totals
+    for r in range(len(log) // 5):
+        turns, first, passer, t0, t1 = log[5 * r : 5 * r + 5]
+        stats[f"turns_r{r + 1}"] = float(turns)
+        stats[f"first_player_r{r + 1}"] = float(first)
+        stats[f"first_passer_r{r + 1}"] = float(passer)
+        stats[f"battle_r{r + 1}_0"] = float(t0)
+        stats[f"battle_r{r + 1}_1"] = float(t1)
+    for seat in (0, 1):
+        grid = g.grid[seat]
+        stats[f"supremacy_{seat}"] = float(g.supremacy[seat])
+        stats[f"owned_tokens_{seat}"] = float(g.owned[seat])
+        stats[f"army_{seat}"] = float(len(grid) - grid.count(EMPTY))
+        stats[f"faceup_{seat}"] = float(active_count(g, seat))
+    picks = {clan: k + 1 for k, (clan, _) in enumerate(g.picks)}
+    for index, clan in enumerate(spec.clans):
+        mask = (1 if index in g.clans[0] else 0) + (2 if index in g.clans[1] else 0)
+        stats[f"clan_{clan.id}"] = float(mask)
+        stats[f"flipped_{clan.id}"] = float(index in g.flipped)
+        stats[f"pick_{clan.id}"] = float(picks.get(index, 0))
+    return {key: value for key, value in stats.items() if key in declared}
+
+
+# -- words -----------------------------------------------------------------------------------
+
+
+def where(spec: ClansSpec, slot: int) -> str:
+    row, column = divmod(slot, spec.row_spaces)
+    return f"{ROWS[row]} column {column + 1}"
+
+
+def describe_option(g: Table, option: tuple) -> str:
+    """An option in the game's words, e.g. `play Chain Warden in troop column 1`."""
+    spec = g.spec
+    name = spec.card_name
+    kind = option[0]
+    if kind == PICK:
+        return f"pick {spec.clans[option[1]].name}"
+    if kind == KEEP:
+        return "keep"
+    if kind == MULLIGAN_OPT:
+        return "mulligan"
+    if kind == PLAY:
+        return f"play {name[option[1]]} in {where(spec, option[2])}"
+    if kind == SHIFT:
+        seat = g.pending.seat if g.pending else g.active
+        out = g.grid[seat][option[1]]
+        return f"shift {name[out]} ({where(spec, option[1])}) for {name[option[2]]}"
+    if kind == DRAW_SMALL:
+        return "draw_small"
+    if kind == DRAW_BIG:
+        return "draw_big"
+    if kind == ACTIVATE:
+        seat = g.pending.seat if g.pending else g.active
+        return f"activate {name[g.grid[seat][option[1]]]} ({where(spec, option[1])})"
+    if kind == PASS:
+        return "pass"
+    if kind == PAY_CARD:
+        return f"pay {name[option[1]]}"
+    if kind == TARGET_CARD:
+        seat, slot = option[1], option[2]
+        verb = OPS[g.stack[-1][6].op] if g.stack and g.stack[-1][0] == TARGET else "target"
+        face = "" if g.face_up[seat][slot] else "face-down "
+        return f"{verb} P{seat + 1} {face}{name[g.grid[seat][slot]]} ({where(spec, slot)})"
+    if kind == NONE:
+        return "none"
+    if kind == DISCARD_CARD:
+        return f"discard {name[option[1]]}"
+    if kind == SACRIFICE_CARD:
+        seat = g.pending.seat if g.pending else g.active
+        return f"sacrifice {name[g.grid[seat][option[1]]]} ({where(spec, option[1])})"
+    if kind == FREE_PLAY_CARD:
+        return f"free_play {name[option[1]]} in {where(spec, option[2])}"
+    if kind == FETCH_CARD:
+        return f"fetch {name[option[1]]}"
+    raise ValueError(f"unknown option {option!r}")
+
+
+# -- the frame tables ------------------------------------------------------------------------
+
+STEP = {
+    DRAFT: draft_step,
+    MULLIGAN: mulligan_step,
+    ROUND_START: start_round,
+    ACTION: action_step,
+    END_TURN: end_turn_step,
+    ENTRIES: entries_step,
+    TARGET: target_step,
+    PAY: pay_step,
+    DISCARD: discard_step,
+    SACRIFICE: sacrifice_step,
+    FREE_PLAY: free_play_step,
+    FETCH: fetch_step,
+    BATTLE: battle_step,
+    SONG: song_step,
+}
+STEP = tuple(STEP[kind] for kind in range(len(STEP)))  # type: ignore[assignment]
+APPLY = {
+    DRAFT: draft_pick,
+    MULLIGAN: mulligan,
+    ACTION: act,
+    TARGET: target,
+    PAY: pay,
+    DISCARD: discard_card,
+    SACRIFICE: sacrifice,
+    FREE_PLAY: free_play,
+    FETCH: fetch,
+}

@@ -1,0 +1,279 @@
+"""clans' state: each player's deck, hand, discard pile and 3 x 5 army, plus the round's counters.
+
+The state is plain data (lists and ints) with a hand-written `clone()`, the one door to hidden
+information (`determinize`), and the few zone moves every rule shares (draw, place a card, a card
+leaving play). Everything a rule decides lives in `rules.py` and `effects.py`.
+
+The army of seat s is `grid[s]`, a list of `rows * row_spaces` slots: slot = row * row_spaces +
+column, row 0 the Troop row (bottom), row 1 the Hero row, row 2 the Immortal row. Parallel lists
+keep each slot's face (`face_up`), its captor (`captor`, NOBODY when free) and its Activation
+Tokens (`tokens`). `serial` counts the cards that ever entered a slot, so an effect can tell its
+own source card from a later card in the same space.
+
+Pending work is a stack of frames (plain lists, `[kind, ...]`, kinds below): the turn's end,
+an effect's entries still to resolve, a target or a discard still to choose. Every choice inside
+one of them is a pending `Decision`, computed once and cached in `pending` until the next apply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+from typing import TYPE_CHECKING, Any, Self
+
+from balance.core.contract import DRAWN, Decision, Event
+
+if TYPE_CHECKING:
+    from balance.games.clans.cards import ClansSpec
+
+EMPTY = -1  # an empty army slot
+NOBODY = -1  # no seat: the Wonder Token in the supply, a free (uncaptured) card, no winner
+
+# Frame kinds on the pending stack.
+DRAFT = 0  # [DRAFT, pick index]                      D1
+MULLIGAN = 1  # [MULLIGAN, seat]                      D2
+ROUND_START = 2  # [ROUND_START]
+ACTION = 3  # [ACTION, seat]                          D3
+END_TURN = 4  # [END_TURN, seat, step, passed]        steps 1-3 of the turn's end
+ENTRIES = 5  # [ENTRIES, controller, seat, slot, serial, card, entries, index]
+TARGET = 6  # [TARGET, controller, seat, slot, serial, card, entry, left]   D5
+PAY = 7  # [PAY, seat, left, reason]                  D4
+DISCARD = 8  # [DISCARD, seat, left, reason]          D6
+SACRIFICE = 9  # [SACRIFICE, seat, left]              D7
+FREE_PLAY = 10  # [FREE_PLAY, controller, seat, slot, serial, card, entry]   D8
+FETCH = 11  # [FETCH, controller, seat, slot, serial, card, entry, left]     D9
+BATTLE = 12  # [BATTLE, step, veterans, index]
+SONG = 13  # [SONG, step, order, winner]
+
+# Per-seat statistics (spec §9), kept in `Table.tally` at index stat * 2 + seat.
+STATS = (
+    "plays", "shifts", "draw_small", "draw_big", "activations", "passes", "tokens_at_pass",
+    "tokens_gained", "offclan_paid", "shift_paid", "hand_limit_discards", "effect_discards",
+    "sacrificed", "lost_destroy", "lost_capture", "lost_flip", "mulligans", "battle_military",
+    "veteran_military", "countdown_turns", "first_passes", "first_rounds", "wonder_tie_wins",
+    "shared_ties",
+)  # fmt: skip
+(
+    PLAYS, SHIFTS, DRAW_SMALLS, DRAW_BIGS, ACTIVATIONS, PASSES, TOKENS_AT_PASS, TOKENS_GAINED,
+    OFFCLAN_PAID, SHIFT_PAID, HAND_LIMIT_DISCARDS, EFFECT_DISCARDS, SACRIFICES, LOST_DESTROY,
+    LOST_CAPTURE, LOST_FLIP, MULLIGANS, BATTLE_MILITARY, VETERAN_MILITARY, COUNTDOWN_TURNS,
+    FIRST_PASSES, FIRST_ROUNDS, WONDER_TIE_WINS, SHARED_TIES,
+) = range(len(STATS))  # fmt: skip
+
+
+@dataclass(slots=True, eq=False)
+class Table:
+    """One game of clans, as data. `rules.Clans` adds the contract's methods."""
+
+    spec: ClansSpec  # the compiled config with the flipped clans' modifiers applied
+    rng: Random
+    lineup: tuple[str, ...]
+    # -- setup
+    clans: list[tuple[int, ...]]  # per seat, the clan indexes it fields
+    flipped: tuple[int, ...]  # the flipped clans, in draft_pool order
+    picks: list[tuple[int, int]]  # the draft so far: (clan, seat) in pick order
+    pool: list[int]  # cards set aside: the undealt draft pool, then the flipped clans' cards
+    # -- zones, per seat
+    deck: list[list[int]]  # top of the deck last
+    hand: list[list[int]]
+    known: list[list[int]]  # hand cards the opponent has seen enter (fetched, returned)
+    discard: list[list[int]]
+    grid: list[list[int]]
+    face_up: list[list[bool]]
+    captor: list[list[int]]
+    tokens: list[list[int]]
+    serial: list[list[int]]
+    # -- tokens and score, per seat
+    held: list[int]
+    owned: list[int]
+    supremacy: list[int]
+    wonder: int  # the Wonder Token holder, or NOBODY (in the supply)
+    # -- the round
+    round: int
+    first: int  # the round's first player
+    active: int  # whose turn it is (the round's first player outside turns)
+    passed: list[bool]
+    first_passer: int
+    countdown: int  # turns left to the player who has not passed; -1 before any pass
+    extra: list[int]  # extra turns granted by effects, still to take
+    round_turns: int
+    turn: int  # turns since the game began, for events
+    in_turn: bool  # False in the draft, the mulligans, the Great Battle and Song for the Dead
+    veteran_bonus: list[int]  # this battle's Veteran additions
+    mulligans: list[int]
+    # -- the machine
+    stack: list[list[Any]]
+    pending: Decision | None
+    decisions: int
+    over: bool
+    winner: int  # the winning seat, or NOBODY for a draw
+    win_type: str
+    capped_rounds: int
+    capped_decisions: bool
+    tally: list[int]  # per-seat statistics: index stat * 2 + seat (STATS)
+    battle_totals: list[int]  # per battle: turns, first player, first passer, totals of seats 0, 1
+    stuck: set[int]  # seat * cards + card: in hand at an action with no legal play or shift
+    events: list[Event]
+
+    def clone(self) -> Self:
+        """An exact copy: zones, frames, counters and the RNG state."""
+        rng = Random()
+        rng.setstate(self.rng.getstate())
+        new = object.__new__(type(self))
+        new.spec = self.spec
+        new.rng = rng
+        new.lineup = self.lineup
+        new.clans = list(self.clans)
+        new.flipped = self.flipped
+        new.picks = list(self.picks)
+        new.pool = list(self.pool)
+        new.deck = [list(z) for z in self.deck]
+        new.hand = [list(z) for z in self.hand]
+        new.known = [list(z) for z in self.known]
+        new.discard = [list(z) for z in self.discard]
+        new.grid = [list(z) for z in self.grid]
+        new.face_up = [list(z) for z in self.face_up]
+        new.captor = [list(z) for z in self.captor]
+        new.tokens = [list(z) for z in self.tokens]
+        new.serial = [list(z) for z in self.serial]
+        new.held = list(self.held)
+        new.owned = list(self.owned)
+        new.supremacy = list(self.supremacy)
+        new.wonder = self.wonder
+        new.round = self.round
+        new.first = self.first
+        new.active = self.active
+        new.passed = list(self.passed)
+        new.first_passer = self.first_passer
+        new.countdown = self.countdown
+        new.extra = list(self.extra)
+        new.round_turns = self.round_turns
+        new.turn = self.turn
+        new.in_turn = self.in_turn
+        new.veteran_bonus = list(self.veteran_bonus)
+        new.mulligans = list(self.mulligans)
+        new.stack = [list(frame) for frame in self.stack]
+        new.pending = self.pending
+        new.decisions = self.decisions
+        new.over = self.over
+        new.winner = self.winner
+        new.win_type = self.win_type
+        new.capped_rounds = self.capped_rounds
+        new.capped_decisions = self.capped_decisions
+        new.tally = list(self.tally)
+        new.battle_totals = list(self.battle_totals)
+        new.stuck = set(self.stuck)
+        new.events = list(self.events)
+        return new
+
+    def determinize(self, seat: int, rng: Random) -> Self:
+        """A copy in which all `seat` cannot see is reshuffled (spec §4 Information).
+
+        Public: armies (face-down identities included), discard piles, tokens, Supremacy, the
+        Wonder Token, hand sizes, and the deck lists (the 45 cards of the fielded clans).
+        Hidden: every deck's order, and the opponent's hand cards that were not revealed.
+        So `seat`'s own deck is reshuffled, and the opponent's unseen cards (hand minus the
+        known cards, plus the deck) are dealt again into hand and deck, sizes kept. The copy's
+        RNG is reseeded from `rng`, so a search never moves the real game's dice.
+        """
+        copy = self.clone()
+        copy.rng = Random(rng.getrandbits(64))
+        rng.shuffle(copy.deck[seat])
+        for other in range(len(copy.hand)):
+            if other == seat:
+                continue
+            hand, known = copy.hand[other], copy.known[other]
+            unseen = list(hand)
+            for card in known:
+                unseen.remove(card)
+            size = len(unseen)
+            unseen += copy.deck[other]
+            rng.shuffle(unseen)
+            copy.hand[other] = list(known) + unseen[:size]
+            copy.deck[other] = unseen[size:]
+        if copy.pending is not None and copy.pending.seat != seat:
+            # another seat's choice may list its hand: compute it again from the new hand
+            from balance.games.clans.rules import refresh_decision
+
+            refresh_decision(copy)
+        return copy
+
+    def inventory(self) -> tuple[int, ...]:
+        """Every card of the game, wherever it is: constant from setup to the end."""
+        cards = list(self.pool)
+        for seat in range(len(self.hand)):
+            cards += self.deck[seat]
+            cards += self.hand[seat]
+            cards += self.discard[seat]
+            cards += [card for card in self.grid[seat] if card != EMPTY]
+        cards.sort()
+        return tuple(cards)
+
+
+# -- zone moves every rule shares ------------------------------------------------------------
+
+
+def draw(g: Table, seat: int, n: int) -> int:
+    """`seat` draws n cards (G13: an empty deck is formed again from the shuffled discard pile;
+    with both empty the draw stops). Returns the number drawn."""
+    deck, hand, events = g.deck[seat], g.hand[seat], g.events
+    drawn = 0
+    for _ in range(n):
+        if not deck:
+            pile = g.discard[seat]
+            if not pile:
+                break
+            deck.extend(pile)
+            pile.clear()
+            g.rng.shuffle(deck)
+        card = deck.pop()
+        hand.append(card)
+        events.append((g.turn, seat, card, DRAWN, 1))
+        drawn += 1
+    return drawn
+
+
+def take_from_hand(g: Table, seat: int, card: int) -> None:
+    """`card` leaves `seat`'s hand; a revealed copy of it stops being known once none is left."""
+    hand = g.hand[seat]
+    hand.remove(card)
+    known = g.known[seat]
+    if known and card in known and known.count(card) > hand.count(card):
+        known.remove(card)
+
+
+def place(g: Table, seat: int, slot: int, card: int) -> None:
+    """`card` enters `seat`'s army at `slot`, face up, free and without tokens."""
+    g.grid[seat][slot] = card
+    g.face_up[seat][slot] = True
+    g.captor[seat][slot] = NOBODY
+    g.tokens[seat][slot] = 0
+    g.serial[seat][slot] += 1
+
+
+def leave_play(g: Table, seat: int, slot: int) -> int:
+    """The card at `slot` leaves the army (to wherever the caller puts it): its tokens become
+    spent and its capture ends (G4, G8). Returns the card."""
+    card = g.grid[seat][slot]
+    g.grid[seat][slot] = EMPTY
+    g.face_up[seat][slot] = True
+    g.captor[seat][slot] = NOBODY
+    g.tokens[seat][slot] = 0
+    return card
+
+
+def is_active(g: Table, seat: int, slot: int) -> bool:
+    """G9: an active card is face up and not captured."""
+    return g.grid[seat][slot] != EMPTY and g.face_up[seat][slot] and g.captor[seat][slot] == NOBODY
+
+
+def is_exposed(g: Table, seat: int, slot: int) -> bool:
+    """G6: no card directly above it (a card in the top row is always exposed)."""
+    above = slot + g.spec.row_spaces
+    return above >= len(g.grid[seat]) or g.grid[seat][above] == EMPTY
+
+
+def is_supported(g: Table, seat: int, slot: int) -> bool:
+    """R10: the space directly below is occupied (the Troop row needs no support)."""
+    below = slot - g.spec.row_spaces
+    return below < 0 or g.grid[seat][below] != EMPTY
