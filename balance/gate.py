@@ -27,14 +27,16 @@ from pydantic import BaseModel, ConfigDict, Field
 import balance
 from balance.bots import make_bot, split_bot_specs
 from balance.core.config import validate
+from balance.core.contract import SCORE_UNITS
 from balance.core.errors import ConfigError
 from balance.core.registry import load_game
 from balance.core.yamlio import load_yaml
 from balance.sim.records import CardTally
-from balance.sim.runner import batches, resolve_jobs, run_batches
+from balance.sim.runner import play_range, resolve_jobs
 from balance.sim.schedule import Schedule, make_schedule
 from balance.stats.intervals import Z95, difference_interval, mean_interval, wilson
 from balance.stats.sequential import Band, band_verdict_bernoulli, band_verdict_normal, fixed_sample_verdict
+from balance.stats.units import deal_units
 
 ROUNDS_PER_STEP = 25  # deals of every lineup played between two looks at the SPRTs
 
@@ -141,15 +143,9 @@ def check(
     stopped_early = False
     for start in range(0, planned, step):
         stop = min(start + step, planned)
-        size = max(1, (stop - start) // (jobs * 4))
-        work = (b for b in batches(game_name, spec, schedule, size, start) if b.start < stop)
-        chunk = []
-        for result in run_batches(_clip(work, stop), jobs):
-            chunk.append(pd.DataFrame(result.rows.columns))
-            tally.merge(result.tally)
-            if progress is not None:
-                progress(len(result.rows))
-        games = pd.concat([games, *chunk], ignore_index=True)
+        chunk, chunk_tally = play_range(game_name, spec, schedule, start, stop, jobs, progress=progress)
+        games = pd.concat([games, chunk], ignore_index=True)
+        tally.merge(chunk_tally)
         _measure(assertions, games, tally, spec.catalog, schedule, thresholds)
         if sequential:
             for a in assertions:
@@ -164,16 +160,6 @@ def check(
     if baseline is not None:
         assertions += _shifts(assertions, baseline, thresholds.tolerance, len(games))
     return GateResult(game_name, assertions, len(games), planned, seed, game.info.rules_version, spec.config_hash, stopped_early, str(baseline_path or ""))
-
-
-def _clip(work: Any, stop: int) -> Any:
-    for batch in work:
-        if batch.stop > stop:
-            yield type(batch)(batch.game, batch.spec, batch.schedule, batch.start, stop)
-            return
-        yield batch
-        if batch.stop == stop:
-            return
 
 
 def _assertions(t: Thresholds, schedule: Schedule) -> list[Assertion]:
@@ -196,7 +182,7 @@ def _assertions(t: Thresholds, schedule: Schedule) -> list[Assertion]:
 
 def _measure(assertions: list[Assertion], games: pd.DataFrame, tally: CardTally, catalog: Any, schedule: Schedule, t: Thresholds) -> None:
     """Refresh every undecided assertion's estimate from the games so far."""
-    units = _deal_units(games, schedule.seats)
+    units = deal_units(games, schedule.seats)
     for a in assertions:
         if a.verdict:
             continue
@@ -220,38 +206,10 @@ def _measure(assertions: list[Assertion], games: pd.DataFrame, tally: CardTally,
         _measure_cards(assertions, tally, catalog, t)
 
 
-def _deal_units(games: pd.DataFrame, seats: int) -> dict[str, pd.Series]:
-    """Per assertion, one value per complete deal (a seed played in every seat rotation)."""
-    finished = games[games["error"] == ""]
-    complete = finished.groupby("seed")["game"].transform("size") == seats
-    played = finished[complete]
-    out: dict[str, pd.Series] = {}
-    if not len(played):
-        return out
-    out["seat advantage"] = played.groupby("seed")["score_0"].mean() - 1.0 / seats
-    long = pd.concat(
-        [pd.DataFrame({"seed": played["seed"], "deck": played[f"deck_{s}"], "score": played[f"score_{s}"]}) for s in range(seats)],
-        ignore_index=True,
-    )
-    distinct = long.groupby("seed")["deck"].transform("nunique")
-    mixed = long[distinct > 1]
-    per_deal = mixed.groupby(["seed", "deck"])["score"].mean().reset_index()
-    for deck, rows in per_deal.groupby("deck"):
-        out[f"deck {deck} win rate"] = rows["score"].reset_index(drop=True)
-    if seats == 2 and len(mixed):
-        pairs = per_deal.merge(per_deal, on="seed", suffixes=("", "_other"))
-        pairs = pairs[pairs["deck"] < pairs["deck_other"]]
-        for (a, b), rows in pairs.groupby(["deck", "deck_other"]):
-            out[f"matchup {a} vs {b}"] = rows["score"].reset_index(drop=True)
-    return out
-
-
 def _measure_cards(assertions: list[Assertion], tally: CardTally, catalog: Any, t: Thresholds) -> None:
     assert t.cards is not None
     rule = t.cards
     known = {a.name: a for a in assertions}
-    from balance.sim.records import SCORE_UNITS
-
     for (deck, card), row in tally.cards.items():
         games, won = tally.decks[deck]
         drawn, drawn_won = row[0], row[1] / SCORE_UNITS

@@ -17,7 +17,7 @@ ALLOWED = {
     "stats": {"core"},
     "report": {"stats", "core"},
     "gate": {"sim", "stats", "report", "bots", "core"},
-    "tune": {"sim", "stats", "report", "bots", "core", "gate"},
+    "tune": {"sim", "stats", "report", "bots", "core"},
     "cli": {"gate", "tune", "sim", "stats", "report", "bots", "core", "games"},
 }
 

@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from balance.cli import check, games, replay, report, simulate, validate, vocab
+from balance.cli import check, games, replay, report, simulate, sweep, tune, validate, vocab
 from balance.core.errors import ConfigError
 
 
@@ -62,6 +62,8 @@ app.command("simulate")(simulate.simulate)
 app.command("replay")(replay.replay)
 app.command("report")(report.report)
 app.command("check")(check.check)
+app.command("sweep")(sweep.sweep)
+app.command("tune")(tune.tune)
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from balance.cli.options import ConfigOpt, GameArg, JobsOpt, SetOpt
+from balance.cli.options import ConfigOpt, GameArg, JobsOpt, PatchOpt, SetOpt, overrides_from
 
 FileOpt = Optional[Path]
 
@@ -22,6 +22,7 @@ def check(
     save_baseline: Annotated[FileOpt, typer.Option("--save-baseline", help="Play every game up to --max-games and record the estimates here.", show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Compare with a baseline of another rules_version.")] = False,
     jobs: JobsOpt = None,
+    patch: PatchOpt = None,
     set_: SetOpt = None,
 ) -> None:
     """Play seeded, mirrored games until every balance assertion is decided (SPRT)."""
@@ -29,14 +30,13 @@ def check(
     from rich.table import Table
 
     from balance.cli.progress import games_progress
-    from balance.core.config import parse_overrides
     from balance.gate import check as run_check
     from balance.gate import save_baseline as write_baseline
     from balance.gate import write_junit
 
     with games_progress(f"check {game}") as (start, advance):
         result = run_check(
-            game, config, thresholds, parse_overrides(set_ or []), max_games, jobs,
+            game, config, thresholds, overrides_from(patch, set_), max_games, jobs,
             baseline, force, full=save_baseline is not None, progress=advance, on_start=start,
         )  # fmt: skip
     table = Table("assertion", "estimate", "95% interval", "band", "games", "verdict", box=None)

@@ -26,3 +26,15 @@ BatchOpt = Annotated[Optional[int], typer.Option("--batch-size", min=1, help="Ga
 BackendOpt = Annotated[str, typer.Option("--backend", help="Where games run: loky (this machine), dask, or ray.")]
 SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Cluster address for --backend dask (tcp://host:8786) or ray.", show_default=False)]
 OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Run folder [default: reports/<game>-<timestamp>].", show_default=False)]
+PatchOpt = Annotated[
+    Optional[Path],
+    typer.Option("--patch", help="A patch file of PATH: VALUE overrides (as balance tune writes), applied after --set.", show_default=False),
+]
+
+
+def overrides_from(patch: Optional[Path], sets: Optional[list[str]]) -> dict[str, object]:
+    """The overrides of --set PATH=VALUE, then --patch FILE: a tuning patch, proposed for a config
+    changed by --set, wins over the --set it answers."""
+    from balance.core.config import load_patch, parse_overrides
+
+    return {**parse_overrides(sets or []), **(load_patch(patch) if patch else {})}

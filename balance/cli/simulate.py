@@ -8,7 +8,7 @@ import typer
 
 from balance.cli.options import (
     BackendOpt, BatchOpt, BotsOpt, ConfigOpt, DecksOpt, GameArg, GamesOpt, JobsOpt, OutOpt,
-    SchedulerOpt, SeatsOpt, SeedOpt, SetOpt,
+    PatchOpt, SchedulerOpt, SeatsOpt, SeedOpt, SetOpt, overrides_from,
 )  # fmt: skip
 
 
@@ -24,6 +24,7 @@ def simulate(
     batch_size: BatchOpt = None,
     backend: BackendOpt = "loky",
     scheduler: SchedulerOpt = None,
+    patch: PatchOpt = None,
     set_: SetOpt = None,
     out: OutOpt = None,
     no_report: bool = typer.Option(False, "--no-report", help="Write the tables only, no report."),
@@ -31,14 +32,13 @@ def simulate(
     """Play bot-vs-bot games and write games.parquet, cards.parquet, run.json and a report."""
     from balance.bots import split_bot_specs
     from balance.cli.progress import games_progress
-    from balance.core.config import parse_overrides
     from balance.sim.simulate import RunOptions
     from balance.sim.simulate import simulate as run
 
     options = RunOptions(
         game=game,
         config_dir=config,
-        overrides=parse_overrides(set_ or []),
+        overrides=overrides_from(patch, set_),
         decks="all" if decks == "all" else [d.strip() for d in decks.split(",")],
         bots=split_bot_specs(bots),
         seats=seats,

@@ -69,6 +69,16 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, object]:
     return overrides
 
 
+def load_patch(path: Path) -> dict[str, object]:
+    """A patch file (as `balance tune` writes): a mapping of override paths to values."""
+    data = load_yaml(path)
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(str(path), 1, "a patch is a mapping of PATH: VALUE", "e.g. cards.ember_fox_3.power: 4")
+    return {str(k): plain(v) for k, v in data.items()}
+
+
 def apply_override(data: dict[str, Any], dotted: str, value: object) -> None:
     """Set `document.key.key...` to `value`. A list of mappings is addressed by its items' `id`
     (or their index); a document's top-level key named like the document may be skipped
@@ -113,6 +123,27 @@ def apply_override(data: dict[str, Any], dotted: str, value: object) -> None:
             node = node[index]
             continue
         raise ConfigError(shown, None, f"'{'.'.join(path[:i])}' has no fields", "shorten the path")
+
+
+def value_at(data: Mapping[str, Any], dotted: str) -> Any:
+    """The value an override path names (the same addressing as `apply_override`), or a
+    ConfigError naming the path if there is none."""
+    steps = dotted.split(".")
+    document, path = steps[0], steps[1:]
+    if document not in data:
+        raise ConfigError(dotted, None, f"no document '{document}'", did_you_mean(document, list(data)))
+    node = data[document]
+    for step in path:
+        if isinstance(node, dict) and step not in node and document in node:
+            node = node[document]
+        if isinstance(node, dict) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and (index := _list_index(node, step)) is not None:
+            node = node[index]
+        else:
+            known = list(node) if isinstance(node, dict) else [str(i.get("id")) for i in node if isinstance(i, dict)] if isinstance(node, list) else []
+            raise ConfigError(dotted, None, f"no '{step}' in {document}", did_you_mean(step, known))
+    return node
 
 
 def _list_index(items: LineList, step: str) -> int | None:

@@ -121,3 +121,34 @@ def iwd_bars(metrics: pd.DataFrame, path: Path, count: int = 12) -> Path:
     ax.set_xlabel("IWD = GIH WR − GND WR (95% interval)")
     ax.set_title(title)
     return _save(fig, path)
+
+
+def sweep_plot(points: pd.DataFrame, paths: list[str], metric: str, target: float, path: Path) -> Path:
+    """The metric against the first varied number, one line per value of the others."""
+    x = paths[0]
+    groups = points.groupby(paths[1:]) if len(paths) > 1 else [((), points)]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key, rows in groups:
+        rows = rows.sort_values(x)
+        label = ", ".join(f"{p}={v}" for p, v in zip(paths[1:], key if isinstance(key, tuple) else (key,))) or None
+        ax.errorbar(rows[x], rows["estimate"], yerr=_errors(rows, "estimate", "ci_low", "ci_high"), marker="o", capsize=3, label=label)
+    ax.axhline(target, color="grey", linestyle="--", linewidth=1, label=f"target {target:g}")
+    ax.set_xlabel(x)
+    ax.set_ylabel(metric)
+    ax.legend(fontsize=8)
+    ax.set_title(f"Sweep: {metric} (95% intervals)")
+    return _save(fig, path)
+
+
+def convergence_plot(history: pd.DataFrame, path: Path) -> Path:
+    """The best imbalance objective found against the games spent."""
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    if len(history):
+        ax.plot(history["games"], history["best_objective"], marker="o")
+        for _, row in history.iterrows():
+            ax.annotate(f"{int(row['candidates'])} left", (row["games"], row["best_objective"]), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("games played")
+    ax.set_ylabel("best objective (lower is fairer)")
+    ax.set_title("Tuning convergence")
+    return _save(fig, path)

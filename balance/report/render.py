@@ -224,10 +224,15 @@ document.querySelectorAll('table.sortable').forEach(function(table){
 """
 
 
+def page(title: str, body: str) -> str:
+    """A self-contained page: style and the table-sorting script inline."""
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{_STYLE}</style></head><body>{body}<script>{_SCRIPT}</script></body></html>")  # fmt: skip
+
+
 def _write_html(path: Path, run: Run, sections: list[Section]) -> Path:
     title = f"Balance report: {run.manifest.get('game')}"
-    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
-             f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"]  # fmt: skip
+    parts = [f"<h1>{html.escape(title)}</h1>"]
     table_number = 0
     for section in sections:
         parts.append(f"<h2>{html.escape(section.title)}</h2>")
@@ -241,8 +246,7 @@ def _write_html(path: Path, run: Run, sections: list[Section]) -> Path:
         for plot in section.plots:
             data = base64.b64encode(plot.read_bytes()).decode()
             parts.append(f"<img alt='{html.escape(plot.stem)}' src='data:image/png;base64,{data}'>")
-    parts.append(f"<script>{_SCRIPT}</script></body></html>")
-    path.write_text("".join(parts), encoding="utf-8")
+    path.write_text(page(title, "".join(parts)), encoding="utf-8")
     return path
 
 

@@ -14,7 +14,7 @@ import pandas as pd
 class Column:
     source: str  # the column of the statistics table
     title: str
-    kind: str = "text"  # text | int | pct | num | signed | interval (source holds "low,high")
+    kind: str = "text"  # text | int | pct | num | num3 | num4 | signed | interval | interval3 ("low,high")
 
 
 @dataclass(frozen=True)
@@ -38,12 +38,14 @@ def shape(frame: pd.DataFrame, columns: Sequence[Column]) -> Table:
 
 
 def _cell(record: pd.Series, column: Column) -> tuple[str, float | str]:
-    if column.kind == "interval":
+    if column.kind in ("interval", "interval3"):
         low_name, high_name = column.source.split(",")
         low, high = record[low_name], record[high_name]
         if _missing(low) or _missing(high):
             return "", math.nan
-        return f"[{low:.1%}, {high:.1%}]" if "iwd" not in low_name else f"[{low:+.3f}, {high:+.3f}]", float(low)
+        if column.kind == "interval3" or "iwd" in low_name:
+            return f"[{low:+.3f}, {high:+.3f}]", float(low)
+        return f"[{low:.1%}, {high:.1%}]", float(low)
     value = record[column.source]
     if _missing(value):
         return "", math.nan
@@ -53,6 +55,10 @@ def _cell(record: pd.Series, column: Column) -> tuple[str, float | str]:
         return f"{value:.1%}", float(value)
     if column.kind == "num":
         return f"{value:.2f}", float(value)
+    if column.kind == "num3":
+        return f"{value:.3f}", float(value)
+    if column.kind == "num4":
+        return f"{value:.4f}", float(value)
     if column.kind == "signed":
         return f"{value:+.3f}", float(value)
     if isinstance(value, (bool,)) or str(value) in ("True", "False"):

@@ -75,9 +75,39 @@ def play_batch(batch: Batch) -> BatchResult:
     return result
 
 
-def batches(game: str, spec: GameSpec, schedule: Schedule, batch_size: int, start: int = 0) -> Iterator[Batch]:
-    for first in range(start, schedule.games, batch_size):
-        yield Batch(game, spec, schedule, first, min(first + batch_size, schedule.games))
+def batches(
+    game: str, spec: GameSpec, schedule: Schedule, batch_size: int, start: int = 0, stop: int | None = None
+) -> Iterator[Batch]:
+    """Games start..stop-1 of the schedule (to its end by default) in batches."""
+    end = schedule.games if stop is None else min(stop, schedule.games)
+    for first in range(start, end, batch_size):
+        yield Batch(game, spec, schedule, first, min(first + batch_size, end))
+
+
+def play_range(
+    game: str,
+    spec: GameSpec,
+    schedule: Schedule,
+    start: int,
+    stop: int,
+    jobs: int,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> tuple[Any, CardTally]:
+    """Games start..stop-1 played and kept in memory: (games table, card tally). For the gate
+    and tuning, which read results as they go and write no run folder."""
+    import pandas as pd
+
+    size = max(1, (stop - start) // (jobs * 4))
+    frames = []
+    tally = CardTally(len(spec.catalog.counters))
+    for result in run_batches(batches(game, spec, schedule, size, start, stop), jobs, backend, scheduler):
+        frames.append(pd.DataFrame(result.rows.columns))
+        tally.merge(result.tally)
+        if progress is not None:
+            progress(len(result.rows))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(), tally
 
 
 def default_batch_size(games: int, jobs: int) -> int:

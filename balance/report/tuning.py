@@ -1,0 +1,75 @@
+"""Reports of sweeps and tuning: a table, a plot, Markdown and a self-contained HTML page."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from balance.report import plots
+from balance.report.tables import Column, html_table, markdown, shape
+
+
+def render_sweep(folder: Path, game: str, points: pd.DataFrame, paths: list[str], metric: str, target: float,
+                 closest: dict[str, Any], sureness: float | None) -> list[Path]:  # fmt: skip
+    folder.mkdir(parents=True, exist_ok=True)
+    points.to_csv(folder / "sweep.csv", index=False)
+    plot = plots.sweep_plot(points, paths, metric, target, folder / "sweep.png")
+    answer = sweep_answer(paths, metric, target, closest, sureness)
+    record = {"game": game, "metric": metric, "target": target, "closest": closest, "sureness": sureness, "points": points.to_dict(orient="records")}
+    (folder / "sweep.json").write_text(json.dumps(record, indent=1, default=_plain))
+    columns = [*(Column(p, p) for p in paths), Column("estimate", metric, "num3"), Column("ci_low,ci_high", "95% interval", "interval3"), Column("games", "games", "int")]
+    table = shape(points, columns)
+    _write(folder, "sweep", f"Sweep of {game}: {metric}", answer, [table], [plot])
+    return [folder / "sweep.csv", folder / "sweep.json", folder / "sweep.md", folder / "sweep.html", plot]
+
+
+def sweep_answer(paths: list[str], metric: str, target: float, closest: dict[str, Any], sureness: float | None) -> str:
+    if not closest:
+        return "No point could be measured."
+    values = ", ".join(f"{p} = {closest[p]}" for p in paths)
+    sure = f"; it stays the closest in {sureness:.0%} of paired bootstrap resamples" if sureness is not None else ""
+    return f"Closest to the target {metric} = {target:g}: {values} ({closest['estimate']:.3f}){sure}."
+
+
+def render_tune(folder: Path, game: str, current: dict[str, Any], proposal: dict[str, Any], before: tuple[float, float, float],
+                after: tuple[float, float, float], candidates: pd.DataFrame, history: pd.DataFrame, games: int) -> list[Path]:  # fmt: skip
+    folder.mkdir(parents=True, exist_ok=True)
+    patch = folder / "patch.yaml"
+    lines = [f"# balance tune {game}: objective {before[0]:.4f} [{before[1]:.4f}, {before[2]:.4f}] -> "
+             f"{after[0]:.4f} [{after[1]:.4f}, {after[2]:.4f}] over {games:,} games",
+             "# apply with: balance check GAME --patch patch.yaml (or one --set per line)"]  # fmt: skip
+    lines += [f"{path}: {json.dumps(value)}" for path, value in proposal.items()] or ["{}  # no change: the current numbers are within noise of the best"]
+    patch.write_text("\n".join(lines) + "\n")
+    candidates.to_csv(folder / "candidates.csv", index=False)
+    plot = plots.convergence_plot(history, folder / "convergence.png")
+    record = {"game": game, "current": current, "proposal": proposal, "objective_before": before, "objective_after": after,
+              "games": games, "history": history.to_dict(orient="records")}  # fmt: skip
+    (folder / "tune.json").write_text(json.dumps(record, indent=1, default=_plain))
+    change = ", ".join(f"{p}: {current[p]} → {v}" for p, v in proposal.items()) or "no change"
+    answer = (f"Proposal: {change}.\nImbalance objective before {before[0]:.4f} [{before[1]:.4f}, {before[2]:.4f}], "
+              f"after {after[0]:.4f} [{after[1]:.4f}, {after[2]:.4f}] ({games:,} games on common seeds).")  # fmt: skip
+    paths = list(current)
+    columns = [*(Column(p, p) for p in paths), Column("changed", "numbers changed", "int"), Column("rounds", "rounds survived", "int"),
+               Column("games", "games", "int"), Column("objective", "objective", "num4")]  # fmt: skip
+    _write(folder, "tune", f"Tuning {game}", answer, [shape(candidates, columns)], [plot])
+    return [patch, folder / "tune.json", folder / "tune.md", folder / "tune.html", plot]
+
+
+def _write(folder: Path, stem: str, title: str, answer: str, tables: list[Any], images: list[Path]) -> None:
+    md = [f"# {title}", answer.replace("\n", "  \n"), *(markdown(t) for t in tables), *(f"![{p.stem}]({p.name})" for p in images)]
+    (folder / f"{stem}.md").write_text("\n\n".join(md) + "\n")
+    body = [f"<h1>{html.escape(title)}</h1>", f"<p class='lead'>{html.escape(answer)}</p>"]
+    body += [html_table(t, f"t{i}") for i, t in enumerate(tables)]
+    body += [f"<img alt='{p.stem}' src='data:image/png;base64,{base64.b64encode(p.read_bytes()).decode()}'>" for p in images]
+    from balance.report.render import page
+
+    (folder / f"{stem}.html").write_text(page(title, "".join(body)), encoding="utf-8")
+
+
+def _plain(value: Any) -> Any:
+    return value.item() if hasattr(value, "item") else str(value)

@@ -1,0 +1,467 @@
+"""Designer tuning: "what number makes this card fair?"
+
+`sweep` plays every point of a grid of config values on the same seeds (common random numbers)
+and names the value whose metric lies closest to the target, with how sure that is: the share
+of paired bootstrap resamples of the deals in which that value is still the closest.
+
+`tune` searches free integer parameters for the config that minimises an imbalance objective,
+by successive halving over candidates played on the same seeds: every round, each surviving
+candidate plays more deals, the worse half is dropped, until a few remain. The objective is the
+sum of squared deviations of deck win rates from the fair share plus the squared seat advantage,
+each term debiased by the variance of its estimate so that sampling noise does not pass for
+imbalance. Among the finalists within noise of the best, the one changing the fewest numbers
+wins (the current config included: a balanced config is left alone).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from balance.core.config import read_config, value_at
+from balance.core.errors import ConfigError, did_you_mean
+from balance.core.registry import load_game
+from balance.core.yamlio import parse_scalar
+from balance.sim.records import CardTally
+from balance.sim.runner import play_range, resolve_jobs
+from balance.sim.schedule import make_schedule
+from balance.stats.cards import card_metrics
+from balance.stats.intervals import mean_interval
+from balance.stats.units import deal_units
+
+BOOTSTRAP = 400
+CARD_MEASURES = {"gih": "gih_wr", "gp": "gp_wr", "oh": "oh_wr", "iwd": "iwd", "play": "play_rate"}
+Progress = Callable[[int], None]
+
+
+# -- what is measured ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Metric:
+    text: str  # as the designer wrote it
+    unit: str = ""  # a deal unit (balance.stats.units), or "" for a card metric
+    card: str = ""
+    deck: str = ""
+    measure: str = ""  # a card_metrics column
+    target: float | None = None
+
+
+def parse_metric(text: str, catalog: Any, seats: int, target: float | None) -> Metric:
+    """`seat`, `deck:NAME`, `matchup:A:B`, `turns`, or `card:ID[@DECK]:gih|gp|oh|iwd|play`."""
+    kind, _, rest = text.partition(":")
+    fair = 1.0 / seats
+    if kind == "seat":
+        return Metric(text, unit="seat advantage", target=0.0 if target is None else target)
+    if kind == "turns":
+        if target is None:
+            raise ConfigError("--metric", None, "turns needs a --target", "e.g. --metric turns --target 20")
+        return Metric(text, unit="turns", target=target)
+    if kind == "deck":
+        _check_deck(rest, catalog)
+        return Metric(text, unit=f"deck {rest} win rate", target=fair if target is None else target)
+    if kind == "matchup":
+        a, _, b = rest.partition(":")
+        for deck in (a, b):
+            _check_deck(deck, catalog)
+        first, second = sorted((a, b))
+        if (first, second) != (a, b):
+            raise ConfigError("--metric", None, f"write the matchup as matchup:{first}:{second}", "decks in alphabetical order")
+        return Metric(text, unit=f"matchup {a} vs {b}", target=0.5 if target is None else target)
+    if kind == "card":
+        card_part, _, measure = rest.rpartition(":")
+        card, _, deck = card_part.partition("@")
+        if card not in catalog.cards:
+            raise ConfigError("--metric", None, f"unknown card '{card}'", did_you_mean(card, list(catalog.cards)))
+        if measure not in CARD_MEASURES:
+            raise ConfigError("--metric", None, f"unknown card measure '{measure}'", did_you_mean(measure, list(CARD_MEASURES)))
+        if deck:
+            _check_deck(deck, catalog)
+        default = 0.0 if measure == "iwd" else fair if measure != "play" else None
+        return Metric(text, card=card, deck=deck, measure=CARD_MEASURES[measure], target=default if target is None else target)
+    raise ConfigError("--metric", None, f"unknown metric '{text}'", "use seat, deck:NAME, matchup:A:B, turns or card:ID:iwd")
+
+
+def _check_deck(name: str, catalog: Any) -> None:
+    if name not in catalog.decks:
+        raise ConfigError("--metric", None, f"unknown deck '{name}'", did_you_mean(name, list(catalog.decks)))
+
+
+def default_metric(vary: Sequence[tuple[str, list[Any]]], catalog: Any, seats: int) -> str:
+    """A card's change is read on the first deck that holds it; a rule's on the seat advantage."""
+    path = vary[0][0]
+    parts = path.split(".")
+    if parts[0] == "cards" and len(parts) > 2 and parts[1] in catalog.cards:
+        card = catalog.cards.index(parts[1])
+        holders = [d for d, contents in catalog.decks.items() if card in contents and d not in catalog.shared]
+        if holders:
+            return f"deck:{holders[0]}"
+    return "seat"
+
+
+# -- the designer's grid ------------------------------------------------------------------------
+
+
+def parse_values(text: str) -> list[Any]:
+    """`3,4,5` as a list; `2:8` or `2:8:2` as an inclusive range of whole numbers."""
+    if ":" in text and "," not in text:
+        parts = text.split(":")
+        try:
+            numbers = [int(p) for p in parts]
+        except ValueError:
+            raise ConfigError(f"--vary ...={text}", None, "a range takes whole numbers", "e.g. 2:8 or 2:8:2") from None
+        if len(numbers) not in (2, 3) or (len(numbers) == 3 and numbers[2] <= 0) or numbers[1] < numbers[0]:
+            raise ConfigError(f"--vary ...={text}", None, "a range is LOW:HIGH or LOW:HIGH:STEP", "e.g. 2:8:2")
+        step = numbers[2] if len(numbers) == 3 else 1
+        return list(range(numbers[0], numbers[1] + 1, step))
+    return [parse_scalar(v.strip()) for v in text.split(",") if v.strip()]
+
+
+def parse_vary(pairs: Sequence[str]) -> list[tuple[str, list[Any]]]:
+    out = []
+    for pair in pairs:
+        path, sep, values = pair.partition("=")
+        if not sep or not values:
+            raise ConfigError(f"--vary {pair}", None, "expected PATH=VALUES", "e.g. --vary cards.ember_fox_3.power=2:6")
+        out.append((path.strip(), parse_values(values)))
+    if not out:
+        raise ConfigError("--vary", None, "nothing to vary", "e.g. --vary cards.ember_fox_3.power=2:6")
+    return out
+
+
+def parse_free(pairs: Sequence[str], current: Callable[[str], Any]) -> list[tuple[str, int, int]]:
+    """`PATH` (the current value ±3, not below 0) or `PATH=LO:HI`."""
+    out = []
+    for pair in pairs:
+        path, sep, span = pair.partition("=")
+        path = path.strip()
+        if sep:
+            values = parse_values(span)
+            low, high = min(values), max(values)
+        else:
+            value = current(path)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ConfigError(f"--free {pair}", None, f"{path} is {value!r}, not a whole number", "tune whole numbers only")
+            low, high = max(0, value - 3), value + 3
+        out.append((path, int(low), int(high)))
+    return out
+
+
+# -- playing one config -------------------------------------------------------------------------
+
+
+@dataclass
+class Setup:
+    """What every candidate shares: game, seeds, lineups."""
+
+    game: str
+    config_dir: Path
+    overrides: Mapping[str, object]
+    decks: Any
+    bots: Sequence[str]
+    seats: int | None
+    seed: int
+    jobs: int
+
+
+@dataclass
+class Trial:
+    """One config, and the games it has played so far (a prefix of the shared schedule)."""
+
+    values: dict[str, Any]
+    changed: int
+    games: pd.DataFrame = field(default_factory=pd.DataFrame)
+    tally: CardTally | None = None
+    catalog: Any = None
+    seats: int = 2
+    spec: Any = None
+    schedule: Any = None
+
+    def play(self, setup: Setup, total: int, progress: Progress | None) -> None:
+        """Play on until `total` games (whole rounds of every lineup) have been played."""
+        done = len(self.games)
+        per_round = self.schedule.games_per_round()
+        total = min(self.schedule.games, -(-total // per_round) * per_round)
+        if total <= done:
+            return
+        games, tally = play_range(setup.game, self.spec, self.schedule, done, total, setup.jobs, progress=progress)
+        self.games = pd.concat([self.games, games], ignore_index=True)
+        if self.tally is None:
+            self.tally = tally
+        else:
+            self.tally.merge(tally)
+
+    def units(self) -> dict[str, pd.Series]:
+        return deal_units(self.games, self.seats)
+
+
+def make_trial(setup: Setup, values: Mapping[str, Any], changed: int, max_games: int) -> Trial:
+    game = load_game(setup.game)
+    spec = game.load(setup.config_dir, {**setup.overrides, **values})
+    schedule = make_schedule(game.info, spec.catalog, setup.decks, setup.bots, setup.seats, max_games, setup.seed)
+    return Trial(dict(values), changed, catalog=spec.catalog, seats=schedule.seats, spec=spec, schedule=schedule)
+
+
+def measure(trial: Trial, metric: Metric) -> tuple[float, float, float]:
+    """(estimate, 95% low, 95% high) of the metric on the trial's games."""
+    if metric.unit:
+        values = trial.units().get(metric.unit)
+        if values is None or not len(values):
+            return math.nan, math.nan, math.nan
+        low, high = mean_interval(float(values.sum()), float((values**2).sum()), len(values))
+        return float(values.mean()), low, high
+    assert trial.tally is not None
+    rows = pd.DataFrame(trial.tally.rows(trial.catalog))
+    metrics = card_metrics(rows)
+    chosen = metrics[metrics["card"] == metric.card]
+    if metric.deck:
+        chosen = chosen[chosen["deck"] == metric.deck]
+    if not len(chosen):
+        return math.nan, math.nan, math.nan
+    row = chosen.sort_values("games", ascending=False).iloc[0]
+    column = metric.measure
+    return float(row[column]), float(row.get(f"{column}_low", math.nan)), float(row.get(f"{column}_high", math.nan))
+
+
+def bootstrap_weights(seeds: Sequence[int], seed: int, repeats: int = BOOTSTRAP) -> pd.DataFrame:
+    """Poisson(1) bootstrap weights per deal, the same for every config (paired resampling)."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(rng.poisson(1.0, size=(len(seeds), repeats)), index=pd.Index(seeds, name="seed"))
+
+
+def resampled_means(values: pd.Series, weights: pd.DataFrame) -> np.ndarray:
+    w = weights.reindex(values.index).fillna(0).to_numpy()
+    total = w.sum(axis=0)
+    return (values.to_numpy() @ w) / np.where(total > 0, total, np.nan)
+
+
+# -- sweep --------------------------------------------------------------------------------------
+
+
+@dataclass
+class SweepResult:
+    metric: Metric
+    paths: list[str]
+    points: pd.DataFrame  # one row per grid point: the values, estimate, ci_low, ci_high, games
+    closest: dict[str, Any]
+    sureness: float | None  # share of bootstrap resamples in which the closest point stays closest
+    interrupted: bool = False
+
+
+def sweep(
+    setup: Setup,
+    vary: Sequence[tuple[str, list[Any]]],
+    games: int,
+    metric_text: str | None,
+    target: float | None,
+    progress: Progress | None = None,
+    on_start: Callable[[int], None] | None = None,
+    on_point: Callable[[SweepResult], None] | None = None,
+) -> SweepResult:
+    paths = [path for path, _ in vary]
+    grid = [dict(zip(paths, combo)) for combo in itertools.product(*(values for _, values in vary))]
+    trials = [make_trial(setup, point, 0, games) for point in grid]  # every point checked before any game
+    first = trials[0]
+    metric = parse_metric(metric_text or default_metric(vary, first.catalog, first.seats), first.catalog, first.seats, target)
+    if metric.target is None:
+        raise ConfigError("--target", None, f"{metric.text} has no natural target", "give --target")
+    if on_start is not None:
+        on_start(sum(min(t.schedule.games, games) for t in trials))
+    rows: list[dict[str, Any]] = []
+    interrupted = False
+    result = SweepResult(metric, paths, pd.DataFrame(), {}, None)
+    for trial in trials:
+        try:
+            trial.play(setup, games, progress)
+        except KeyboardInterrupt:
+            interrupted = True
+            break
+        estimate, low, high = measure(trial, metric)
+        rows.append({**trial.values, "estimate": estimate, "ci_low": low, "ci_high": high, "games": len(trial.games)})
+        result = _sweep_result(metric, paths, rows, trials[: len(rows)], setup.seed)
+        if on_point is not None:
+            on_point(result)
+    result.interrupted = interrupted
+    return result
+
+
+def _sweep_result(metric: Metric, paths: list[str], rows: list[dict[str, Any]], trials: list[Trial], seed: int) -> SweepResult:
+    points = pd.DataFrame(rows)
+    distance = (points["estimate"] - metric.target).abs()
+    if distance.isna().all():
+        return SweepResult(metric, paths, points, {}, None)
+    best = int(distance.idxmin())
+    closest = {**{p: points.at[best, p] for p in paths}, "estimate": points.at[best, "estimate"]}
+    sureness = None
+    if metric.unit and len(trials) > 1:
+        series = [t.units().get(metric.unit) for t in trials]
+        if all(s is not None and len(s) for s in series):
+            seeds = sorted(set().union(*(s.index for s in series)))
+            weights = bootstrap_weights(seeds, seed)
+            resampled = np.vstack([resampled_means(s, weights) for s in series])
+            winners = np.nanargmin(np.abs(resampled - metric.target), axis=0)
+            sureness = float(np.mean(winners == best))
+    return SweepResult(metric, paths, points, closest, sureness)
+
+
+# -- tune ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Candidate:
+    trial: Trial
+    objective: float = math.nan
+    ci_low: float = math.nan
+    ci_high: float = math.nan
+
+
+@dataclass
+class TuneResult:
+    free: list[tuple[str, int, int]]
+    current: dict[str, Any]
+    proposal: dict[str, Any]  # only the changed numbers
+    before: Candidate
+    after: Candidate
+    candidates: pd.DataFrame  # every candidate: values, rounds survived, games, objective
+    history: pd.DataFrame  # games spent -> best objective so far
+    games: int
+    interrupted: bool = False
+
+
+def objective_terms(trial: Trial) -> list[tuple[pd.Series, float]]:
+    """(unit series, target) per term: each deck's win rate against the fair share, and the
+    seat advantage against 0."""
+    units = trial.units()
+    terms = [(units[name], 1.0 / trial.seats) for name in units if name.startswith("deck ")]
+    if "seat advantage" in units:
+        terms.append((units["seat advantage"], 0.0))
+    return terms
+
+
+def balance_objective(trial: Trial, weights: pd.DataFrame | None = None) -> tuple[float, float, float]:
+    """(objective, 95% low, 95% high): sum over terms of (mean - target)^2 - var(mean), the
+    unbiased estimate of the squared deviation; the interval from the paired bootstrap."""
+    terms = objective_terms(trial)
+    if not terms:
+        return math.nan, math.nan, math.nan
+    total = 0.0
+    for values, target in terms:
+        n = len(values)
+        variance = float(values.var(ddof=1)) / n if n > 1 else 0.0
+        total += (float(values.mean()) - target) ** 2 - variance
+    if weights is None:
+        return total, math.nan, math.nan
+    sampled = np.zeros(weights.shape[1])
+    for values, target in terms:
+        sampled += (resampled_means(values, weights) - target) ** 2
+    # the bootstrap spread of the plug-in estimate, centred on the debiased value
+    spread = sampled - np.nanmean(sampled)
+    low, high = np.nanpercentile(spread, [2.5, 97.5])
+    return total, total + float(low), total + float(high)
+
+
+def tune(
+    setup: Setup,
+    free: list[tuple[str, int, int]],
+    budget: int,
+    max_candidates: int = 32,
+    finalists: int = 4,
+    progress: Progress | None = None,
+    on_start: Callable[[int], None] | None = None,
+) -> TuneResult:
+    game = load_game(setup.game)
+    docs = read_config(setup.config_dir, overrides=setup.overrides)
+    base_spec = game.load(setup.config_dir, setup.overrides)
+    current = {path: _current_value(docs.data, base_spec, path) for path, _, _ in free}
+    space = [list(range(low, high + 1)) for _, low, high in free]
+    paths = [path for path, _, _ in free]
+    combos = [dict(zip(paths, combo)) for combo in itertools.product(*space)]
+    rng = Random(setup.seed)
+    if len(combos) > max_candidates:
+        near = sorted(combos, key=lambda c: sum(abs(c[p] - current[p]) for p in paths))[: max_candidates // 2]
+        rest = [c for c in combos if c not in near]
+        combos = near + rng.sample(rest, max_candidates - len(near))
+    if current not in combos:
+        combos.append(dict(current))
+
+    def changed(values: dict[str, Any]) -> int:
+        return sum(values[p] != current[p] for p in paths)
+
+    candidates = [Candidate(make_trial(setup, c, changed(c), budget)) for c in combos]
+    baseline = next(c for c in candidates if c.trial.changed == 0)
+    if on_start is not None:
+        on_start(budget)
+
+    per_round = candidates[0].trial.schedule.games_per_round()
+    alive = list(candidates)
+    rounds = max(1, math.ceil(math.log2(max(1, len(alive) / finalists))) + 1)
+    spent, history, survived = 0, [], {id(c): 0 for c in candidates}
+    games_each = 0
+    interrupted = False
+    try:
+        for round_number in range(rounds):
+            share = (budget - spent) // max(1, (rounds - round_number))
+            # whole rounds of the schedule, and never past the budget
+            step = max(per_round, share // len(alive) // per_round * per_round)
+            if spent + step * len(alive) > budget:
+                step = (budget - spent) // len(alive) // per_round * per_round
+            if step <= 0:
+                break
+            games_each += step
+            for c in alive:
+                before = len(c.trial.games)
+                c.trial.play(setup, games_each, progress)
+                spent += len(c.trial.games) - before
+                c.objective, _, _ = balance_objective(c.trial)
+                survived[id(c)] = round_number + 1
+            alive.sort(key=lambda c: (c.objective, c.trial.changed))
+            history.append({"games": spent, "best_objective": alive[0].objective, "candidates": len(alive)})
+            if round_number < rounds - 1:
+                alive = alive[: max(finalists, len(alive) // 2)]
+                if baseline not in alive:  # the current config plays on: a fair before/after
+                    alive.append(baseline)
+            if spent >= budget:
+                break
+    except KeyboardInterrupt:
+        interrupted = True
+
+    finals = [c for c in alive if len(c.trial.games)]
+    seeds = sorted(set().union(*(c.trial.games["seed"] for c in finals))) if finals else []
+    weights = bootstrap_weights(seeds, setup.seed) if seeds else None
+    for c in finals:
+        c.objective, c.ci_low, c.ci_high = balance_objective(c.trial, weights)
+    best = min(finals, key=lambda c: c.objective)
+    within_noise = [c for c in finals if c.ci_low <= best.ci_high]
+    chosen = min(within_noise, key=lambda c: (c.trial.changed, c.objective))
+    proposal = {p: chosen.trial.values[p] for p in paths if chosen.trial.values[p] != current[p]}
+    table = pd.DataFrame([
+        {**c.trial.values, "changed": c.trial.changed, "rounds": survived[id(c)], "games": len(c.trial.games), "objective": c.objective}
+        for c in candidates
+    ]).sort_values(["rounds", "objective"], ascending=[False, True])  # fmt: skip
+    return TuneResult(free, current, proposal, baseline, chosen, table, pd.DataFrame(history), spent, interrupted)
+
+
+def _current_value(data: Mapping[str, Any], spec: Any, path: str) -> Any:
+    try:
+        return value_at(data, path)
+    except ConfigError:
+        name = path.split(".", 1)[1] if path.startswith("rules.") else ""
+        if name and hasattr(spec, name):  # a rule left at its default in rules.yaml
+            return getattr(spec, name)
+        raise
+
+
+def setup_from(
+    game: str, config_dir: Path | None, overrides: Mapping[str, object], decks: Any, bots: Sequence[str],
+    seats: int | None, seed: int, jobs: int | None,
+) -> Setup:  # fmt: skip
+    folder = config_dir or load_game(game).config_dir
+    return Setup(game, folder, dict(overrides), decks, list(bots), seats, seed, resolve_jobs(jobs))
