@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from balance.core.effects import Effect, Vocabulary
 from balance.core.errors import ConfigError
@@ -54,7 +54,14 @@ class PullParams(_Params):
 
 
 class DamageParams(_Params):
-    amount: Count | Literal["atk"]
+    amount: int | Literal["atk"]
+
+    @field_validator("amount", mode="before")
+    @classmethod
+    def _amount(cls, value: object) -> object:
+        if value != "atk" and (type(value) is not int or value < 0):
+            raise ValueError("the amount is a whole number of 0 or more, or atk")
+        return value
 
 
 class PlaceParams(_Params):
