@@ -1,0 +1,1452 @@
+"""Zynalith's rules: a draft round, five rounds of turns and line combat, scoring (spec 3-8).
+
+The game runs as a stack of steps (state.S_*): `run` pops and performs them until a decision is
+pending or the game is over. Each step is one rule of the spec, named in its words: `renew`
+a market row, `draft_pick`, a `turn` (side actions keep it, a main action ends it), `form_lines`
+and `fight` a line (4.3), `state_check` (4.4), `score` (8). A decision that interrupts them (a
+counter window, a target, a pile) is `pending` on the state; `apply` answers it and runs on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+
+from balance.core.contract import DRAWN, OPENING, PLAYED, Decision, Result
+from balance.core.errors import ConfigError, did_you_mean
+from balance.games.zynalith import heuristics
+from balance.games.zynalith.cards import (
+    HOST_ANY,
+    HOST_ENEMY,
+    HOST_NONE,
+    HOST_OWN,
+    TYPE_CREATURE,
+    TYPE_EVENT,
+    WINDOW_COMBAT,
+    WINDOW_EVENT,
+    WINDOW_PLAY,
+    CardDef,
+    ZynalithSpec,
+)
+from balance.games.zynalith.effects import (
+    CHARGE,
+    K_CREATURE,
+    K_EQUIPMENT,
+    K_EVENT,
+    K_PROPERTY,
+    K_SPELL,
+    KIND_COUNTER,
+    KIND_DRAFT,
+    KIND_PILE,
+    KIND_TARGET,
+    KIND_TURN,
+    LIFESTEAL,
+    O_DRAW,
+    PIERCE,
+    ROW_BOTH,
+    T_COMBAT,
+    T_DEATH,
+    T_DEFENCE,
+    T_EQUIPMENT,
+    T_EVENT,
+    T_GAME_END,
+    T_GREED,
+    T_MOURNING,
+    T_PROPERTY,
+    T_SPELL,
+    FX,
+    apply_op,
+    clockwise,
+    hurt_player,
+    line_members,
+    push_draws,
+    push_refresh,
+    resolve_effect,
+    resort,
+)
+from balance.games.zynalith.state import (
+    ATK,
+    CHECK_STEP,
+    CREATURE_PILE,
+    DEF,
+    EV_DAMAGE,
+    EV_DEATHS,
+    EV_KILLS,
+    EV_LINE_LOSSES,
+    EV_LINE_WINS,
+    EV_NEGATED,
+    EV_VP,
+    EV_ZYNALITH,
+    EXTRA_PILE,
+    G_CONTESTED,
+    G_EVENTS,
+    G_EVENTS_NEGATED,
+    G_RESHUFFLES,
+    G_TIED,
+    G_UNOPPOSED,
+    GAME_TALLIES,
+    INIT,
+    RESOLVE_STEP,
+    S_CHARGE,
+    S_CHECK,
+    S_COMBAT,
+    S_COMBAT_END,
+    S_DRAFT_END,
+    S_DRAFT_PICK,
+    S_DRAW_BEGIN,
+    S_DRAW_END,
+    S_EFFECT,
+    S_EVENT_DONE,
+    S_EVENT_RUN,
+    S_EVENT_TRIGGERS,
+    S_FIGHT,
+    S_FIGHT_HIT,
+    S_FIGHT_KAMPF,
+    S_FILL_ROW,
+    S_GAME_END,
+    S_LINE,
+    S_LINE_COMBAT,
+    S_NEXT_TURN,
+    S_PLAY_AFTER,
+    S_PLAY_ENTER,
+    S_REFRESH,
+    S_RESOLVE,
+    S_ROUND,
+    S_ROUND_END,
+    S_SCORE,
+    S_TO_HAND,
+    S_TURN,
+    S_WINDOW,
+    S_WINDOW_CLOSE,
+    S_WINDOW_OPEN,
+    SEAT_TALLIES,
+    T_BANISHED,
+    T_COUNTERS,
+    T_DIED,
+    T_FROM_Z,
+    T_LINES_LOST,
+    T_LINES_WON,
+    T_PASSES,
+    T_PLAYED,
+    T_REDRAWS,
+    T_REFUNDED,
+    T_SPENT,
+    T_TAKEN_MARKET,
+    T_TAKEN_PILE,
+    T_UNOPPOSED,
+    Creature,
+    Ghost,
+    Table,
+)
+
+# Options of a `turn` (and `draft_pick`) decision: (ACTION, args...). Side actions come first.
+A_SWAP, A_TOGGLE, A_SELL = 0, 1, 2  # side actions: (A_SWAP, i, j), (A_TOGGLE, i), (A_SELL,)
+A_TAKE_MARKET, A_TAKE_PILE = 3, 4  # (A_TAKE_MARKET, row, pos), (A_TAKE_PILE, pile)
+A_PLAY_HAND, A_PLAY_MARKET = 5, 6  # (A_PLAY_HAND, card, a, b), (A_PLAY_MARKET, row, pos, a, b)
+A_BANISH, A_REDRAW, A_PASS = 7, 8, 9  # (A_BANISH, i), (A_REDRAW, card, row), (A_PASS,)
+PASS = (A_PASS,)
+# A creature's placement (a, b): a = index among creatures of equal INIT, b = ATTACK or DEFENCE.
+# An extra card's placement (a, b): a = the host's owner, b = the host's uid (-1: no host).
+ATTACK, DEFENCE = 0, 1
+# Options of a `counter` decision: NO_COUNTER, or (1, card, source, pos, host_owner, host_uid)
+NO_COUNTER = (0,)
+FROM_HAND, FROM_MARKET = 0, 1
+KIND_TRIGGER = {K_SPELL: T_SPELL, K_PROPERTY: T_PROPERTY, K_EQUIPMENT: T_EQUIPMENT}
+PILE_WORDS = ("creature", "extra")
+
+
+class Zynalith(Table):
+    """A game of Zynalith: the state (state.Table) with the game contract on top."""
+
+    __slots__ = ()
+
+    def decision(self) -> Decision | None:
+        return self.pending
+
+    def apply(self, option: int) -> None:
+        decision = self.pending
+        if decision is None:
+            raise ValueError("the game is over: no decision to answer")
+        choice = decision.options[option]
+        kind = self.pend_kind
+        ctx = self.pend_ctx
+        self.pending = None
+        self.decisions += 1
+        APPLY[kind](self, ctx, choice)
+        run(self)
+        if not self.over and self.decisions >= self.spec.max_decisions:
+            score(self, "decision_cap", capped=True)
+
+    def result(self) -> Result:
+        return game_result(self)
+
+    def determinize(self, seat: int, rng: Random) -> Zynalith:
+        """A copy in which what `seat` cannot see is reshuffled (4.5): each pile's order together
+        with the opponents' hand cards drawn from that pile (sizes kept); the RNG is reseeded."""
+        copy = self.clone()
+        copy.rng = Random(rng.getrandbits(64))
+        cards = self.spec.cards
+        for pile in (CREATURE_PILE, EXTRA_PILE):
+            pool = copy.piles[pile][:]
+            places: list[tuple[int, int]] = []
+            for other in range(self.seats):
+                if other == seat:
+                    continue
+                for i, card in enumerate(copy.hand_secret[other]):
+                    if cards[card].pile == pile:
+                        places.append((other, i))
+                        pool.append(card)
+            rng.shuffle(pool)
+            for other, i in places:
+                copy.hand_secret[other][i] = pool.pop()
+            copy.piles[pile] = pool
+        if copy.pending is not None and copy.pending.seat != seat:
+            refresh_pending(copy)  # an opponent's options must not show their true hand
+        return copy
+
+    def evaluate(self, seat: int) -> float:
+        return heuristics.evaluate(self, seat)
+
+    def describe(self, option: int) -> str:
+        return describe(self, option)
+
+
+# -- setting up --------------------------------------------------------------------------------
+
+
+def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
+    """A new game for len(lineup) players: every seat names the same shared setup (section 3)."""
+    seats = len(lineup)
+    if not 2 <= seats <= 5:
+        raise ConfigError("--seats", None, f"zynalith is played by 2-5 players, not {seats}", "use --seats 2 to 5")
+    setup = lineup[0]
+    if setup not in spec.setups:
+        raise ConfigError("--decks", None, f"unknown setup '{setup}'", did_you_mean(setup, list(spec.setups)))
+    if any(name != setup for name in lineup):
+        raise ConfigError("--decks", None, "zynalith's setups are shared: name one setup for every seat", f"e.g. --decks {setup}")
+    rng = Random(seed)
+    creature_pile, extra_pile = (list(p) for p in spec.setups[setup])
+    rng.shuffle(creature_pile)
+    rng.shuffle(extra_pile)
+    first = spec.first_player
+    if first < 0:
+        first = rng.randrange(seats)
+    elif first >= seats:
+        raise ConfigError("rules.first_player", None, f"seat {first} does not exist with {seats} players", "use a smaller seat or random")
+    g = Zynalith(
+        spec=spec,
+        rng=rng,
+        seats=seats,
+        setup=setup,
+        round=0,
+        first_player=first,
+        start_player=first,
+        active=first,
+        hp=[spec.start_hp] * seats,
+        silver=[spec.start_silver] * seats,
+        zyn=[spec.start_zynalith] * seats,
+        bonus_vp=[0] * seats,
+        alive=[True] * seats,
+        passed=[False] * seats,
+        main_actions=[0] * seats,
+        side_actions=0,
+        hand_open=[[] for _ in range(seats)],
+        hand_secret=[[] for _ in range(seats)],
+        front=[[] for _ in range(seats)],
+        slots=0,
+        piles=[creature_pile, extra_pile],
+        discards=[[], []],
+        market=[[], []],
+        removed=[],
+        limbo=[],
+        by_uid={},
+        next_uid=0,
+        stack=[],
+        queue=[],
+        resolve_depth=0,
+        chain=0,
+        draw_depth=0,
+        event_chain=0,
+        windows=[],
+        negated=set(),
+        next_ctx=0,
+        lines=None,
+        ghosts={},
+        entering=-1,
+        pending=None,
+        pend_kind=0,
+        pend_ctx=(),
+        decisions=0,
+        turns=0,
+        over=False,
+        end_reason="",
+        capped=False,
+        winners=(),
+        final_vp=[0] * seats,
+        cap_hits=[],
+        tally=[[0] * len(SEAT_TALLIES) for _ in range(seats)],
+        gtally=[0] * len(GAME_TALLIES),
+        events=[],
+    )
+    g.stack.append((S_ROUND, 1))
+    g.stack.append((S_DRAFT_END,))
+    g.stack.append((S_DRAFT_PICK, 0))
+    push_refresh(g, ROW_BOTH, first)  # deal both market rows; the event player is P_i
+    run(g)
+    return g
+
+
+def run(g: Table) -> None:
+    """Perform pending steps until a decision is pending or the game is over."""
+    stack = g.stack
+    steps = STEPS
+    while g.pending is None and not g.over:
+        step = stack.pop()
+        steps[step[0]](g, step)
+
+
+def new_ctx(g: Table) -> int:
+    g.next_ctx += 1
+    return g.next_ctx
+
+
+def cap_hit(g: Table, name: str) -> None:
+    g.cap_hits.append(name)
+
+
+# -- round 0: the draft ------------------------------------------------------------------------
+
+
+def draft_pick(g: Table, step: tuple) -> None:
+    """Round 0: `draft_picks` laps clockwise from P_i, one pick each (R3)."""
+    k = step[1]
+    total = g.spec.draft_picks * g.seats
+    while k < total:
+        seat = (g.first_player + k) % g.seats
+        if g.alive[seat] and g.silver[seat] >= g.spec.draft_cost:
+            options = take_options(g)
+            if options:
+                g.active = seat
+                ask(g, seat, KIND_DRAFT, "draft_pick", tuple(options), (k,))
+                return
+        k += 1  # nothing to pick: the pick is skipped
+
+
+def apply_draft(g: Table, ctx: tuple, choice: tuple) -> None:
+    seat = g.active
+    g.stack.append((S_DRAFT_PICK, ctx[0] + 1))
+    g.turns += 1
+    pay(g, seat, g.spec.draft_cost, 0)
+    take(g, seat, choice)
+
+
+def draft_end(g: Table, step: tuple) -> None:
+    """The hands after the draft are the players' opening hands."""
+    for seat in range(g.seats):
+        for card in g.hand_open[seat] + g.hand_secret[seat]:
+            g.events.append((0, seat, card, OPENING, 1))
+
+
+def take_options(g: Table) -> list[tuple]:
+    """Each market card (once per card id and row) and the top of each pile that, with its
+    discard, still has cards."""
+    options: list[tuple] = []
+    for row in (CREATURE_PILE, EXTRA_PILE):
+        seen: set[int] = set()
+        for pos, card in enumerate(g.market[row]):
+            if card not in seen:
+                seen.add(card)
+                options.append((A_TAKE_MARKET, row, pos))
+    for pile in (CREATURE_PILE, EXTRA_PILE):
+        if g.piles[pile] or g.discards[pile]:
+            options.append((A_TAKE_PILE, pile))
+    return options
+
+
+def take(g: Table, seat: int, choice: tuple) -> None:
+    """A market card goes to the hand openly; a pile's top card secretly (events on the way
+    execute and the draw goes on)."""
+    if choice[0] == A_TAKE_MARKET:
+        card = g.market[choice[1]].pop(choice[2])
+        add_to_hand(g, seat, card, secret=False)
+        g.tally[seat][T_TAKEN_MARKET] += 1
+    else:
+        g.tally[seat][T_TAKEN_PILE] += 1
+        push_draws(g, choice[1], 1, [seat], seat)
+
+
+def add_to_hand(g: Table, seat: int, card: int, secret: bool) -> None:
+    (g.hand_secret if secret else g.hand_open)[seat].append(card)
+    if g.round > 0:
+        g.events.append((g.round, seat, card, DRAWN, 1))
+
+
+def pay(g: Table, seat: int, silver: int, zynalith: int) -> None:
+    g.silver[seat] -= silver
+    g.zyn[seat] -= zynalith
+    g.tally[seat][T_SPENT] += silver
+
+
+# -- rounds 1..5 -------------------------------------------------------------------------------
+
+
+def begin_round(g: Table, step: tuple) -> None:
+    """ROUND_START: slots, income, the start player P_(i+r), a renewed market (R4)."""
+    spec = g.spec
+    r = step[1]
+    g.round = r
+    g.slots = spec.slots_by_round[r - 1]
+    g.ghosts.clear()
+    for seat in range(g.seats):
+        if g.alive[seat]:
+            g.silver[seat] += spec.income_per_round
+    start = (g.first_player + r) % g.seats
+    while not g.alive[start]:
+        start = (start + 1) % g.seats
+    g.start_player = g.active = start
+    g.stack.append((S_ROUND, r + 1) if r < spec.rounds else (S_GAME_END,))
+    g.stack.append((S_ROUND_END,))
+    g.stack.append((S_COMBAT,))
+    g.stack.append((S_NEXT_TURN, 1))
+    push_refresh(g, ROW_BOTH, start)
+
+
+def next_turn(g: Table, step: tuple) -> None:
+    """Turns go clockwise from the start player among players who have not passed (G2)."""
+    n = g.seats
+    for i in range(0 if step[1] else 1, n + 1):
+        seat = (g.active + i) % n
+        if g.alive[seat] and not g.passed[seat]:
+            g.active = seat
+            g.side_actions = 0
+            g.stack.append((S_TURN,))
+            return
+
+
+def turn(g: Table, step: tuple) -> None:
+    seat = g.active
+    spec = g.spec
+    if g.main_actions[seat] >= spec.max_main_actions_per_round:
+        cap_hit(g, "max_main_actions_per_round")
+        ask(g, seat, KIND_TURN, "turn", (PASS,), ())
+        return
+    if g.side_actions >= spec.max_side_actions_per_turn:
+        cap_hit(g, "max_side_actions_per_turn")
+    ask(g, seat, KIND_TURN, "turn", turn_options(g, seat), ())
+
+
+def turn_options(g: Table, seat: int) -> tuple:
+    """Side actions (below the side cap), then main actions, then `pass` (4.1)."""
+    spec = g.spec
+    cards = spec.cards
+    options: list[tuple] = []
+    front = g.front[seat]
+    n = len(front)
+    if g.side_actions < spec.max_side_actions_per_turn:
+        for i in range(n - 1):
+            init = front[i].stat(INIT)
+            for j in range(i + 1, n):
+                if front[j].stat(INIT) != init:
+                    break
+                options.append((A_SWAP, i, j))
+        for i in range(n):
+            options.append((A_TOGGLE, i))
+        if g.zyn[seat] >= 1:
+            options.append((A_SELL,))
+    if g.main_actions[seat] >= spec.max_main_actions_per_round:
+        return (PASS,)
+    silver = g.silver[seat]
+    zyn = g.zyn[seat]
+    if silver >= spec.take_cost:
+        options.extend(take_options(g))
+    hand = dict.fromkeys(g.hand_open[seat] + g.hand_secret[seat]) if (g.hand_open[seat] or g.hand_secret[seat]) else {}
+    for card in hand:
+        cd = cards[card]
+        if cd.silver <= silver and cd.zynalith <= zyn and not cd.counter_windows:
+            placements(g, seat, cd, (A_PLAY_HAND, card), options)
+    for row in (CREATURE_PILE, EXTRA_PILE):
+        seen: set[int] = set()
+        for pos, card in enumerate(g.market[row]):
+            cd = cards[card]
+            if card in seen or cd.silver > silver or cd.zynalith > zyn or cd.counter_windows:
+                continue
+            seen.add(card)
+            placements(g, seat, cd, (A_PLAY_MARKET, row, pos), options)
+    for i in range(n):
+        options.append((A_BANISH, i))
+    for card in hand:
+        options.append((A_REDRAW, card, CREATURE_PILE))
+        options.append((A_REDRAW, card, EXTRA_PILE))
+    options.append(PASS)
+    return tuple(options)
+
+
+def placements(g: Table, seat: int, cd: CardDef, prefix: tuple, options: list[tuple]) -> None:
+    """Where a card may go: a creature at each place among equal INIT in attack or defence (if a
+    slot is free); an extra card on each legal host (4.2 step 1)."""
+    if cd.type == TYPE_CREATURE:
+        front = g.front[seat]
+        if len(front) >= g.slots:
+            return
+        init = cd.stats[INIT]
+        same = 0
+        for c in front:
+            if c.stat(INIT) == init:
+                same += 1
+        for a in range(same + 1):
+            options.append(prefix + (a, ATTACK))
+            options.append(prefix + (a, DEFENCE))
+        return
+    for host in hosts(g, seat, cd):
+        options.append(prefix + (host.owner, host.uid))
+
+
+def hosts(g: Table, seat: int, cd: CardDef) -> list[Creature]:
+    """Legal hosts of an extra card (G7): own, enemy or any creature with room for it."""
+    found: list[Creature] = []
+    limit = g.spec.max_attachments
+    for owner in clockwise(g, seat):
+        if (cd.host == HOST_OWN and owner != seat) or (cd.host == HOST_ENEMY and owner == seat):
+            continue
+        for c in g.front[owner]:
+            if not limit or len(c.attachments) < limit:
+                found.append(c)
+    return found
+
+
+def apply_turn(g: Table, ctx: tuple, choice: tuple) -> None:
+    seat = g.active
+    action = choice[0]
+    if action <= A_SELL:  # a side action keeps the turn
+        g.side_actions += 1
+        front = g.front[seat]
+        if action == A_SWAP:
+            i, j = choice[1], choice[2]
+            front[i], front[j] = front[j], front[i]
+        elif action == A_TOGGLE:
+            c = front[choice[1]]
+            c.attack = not c.attack
+            c.epoch += 1
+        else:
+            sell_zynalith(g, seat)
+        g.stack.append((S_TURN,))
+        return
+    g.turns += 1
+    g.main_actions[seat] += 1
+    g.stack.append((S_NEXT_TURN, 0))
+    if action == A_PASS:
+        g.passed[seat] = True
+        g.tally[seat][T_PASSES] += 1
+    elif action == A_TAKE_MARKET or action == A_TAKE_PILE:
+        pay(g, seat, g.spec.take_cost, 0)
+        take(g, seat, choice)
+    elif action == A_PLAY_HAND:
+        play(g, seat, choice[1], FROM_HAND, -1, choice[2], choice[3], counter=False)
+    elif action == A_PLAY_MARKET:
+        card = g.market[choice[1]][choice[2]]
+        play(g, seat, card, FROM_MARKET, choice[2], choice[3], choice[4], counter=False)
+    elif action == A_BANISH:
+        banish(g, g.front[seat][choice[1]])
+    else:
+        redraw(g, seat, choice[1], choice[2])
+
+
+def sell_zynalith(g: Table, seat: int) -> None:
+    g.zyn[seat] -= 1
+    g.silver[seat] += g.spec.zynalith_sell_price
+    g.tally[seat][T_FROM_Z] += g.spec.zynalith_sell_price
+
+
+def banish(g: Table, c: Creature) -> None:
+    """Remove an own creature from the game for its cost - 1 (R7, G11): no Tod, no Trauer."""
+    seat = c.owner
+    g.front[seat].remove(c)
+    del g.by_uid[c.uid]
+    g.removed.append(c.card)
+    g.discards[EXTRA_PILE].extend(a[1] for a in c.attachments)
+    refund(g, c)
+    g.tally[seat][T_BANISHED] += 1
+
+
+def refund(g: Table, c: Creature) -> None:
+    back = c.cost - g.spec.refund_offset
+    if back > 0:
+        g.silver[c.owner] += back
+        g.tally[c.owner][T_REFUNDED] += back
+
+
+def redraw(g: Table, seat: int, card: int, row: int) -> None:
+    """Discard a hand card to redraw one market row (R7)."""
+    hand = g.hand_open[seat] if card in g.hand_open[seat] else g.hand_secret[seat]
+    hand.remove(card)
+    g.discards[g.spec.cards[card].pile].append(card)
+    g.tally[seat][T_REDRAWS] += 1
+    g.stack.append((S_REFRESH, row, seat))
+
+
+# -- playing a card (4.2) ----------------------------------------------------------------------
+
+
+def play(g: Table, seat: int, card: int, source: int, pos: int, a: int, b: int, counter: bool) -> None:
+    """Pay and play `card` from hand or market (steps 1-3); a counter skips the play window."""
+    cd = g.spec.cards[card]
+    pay(g, seat, cd.silver, cd.zynalith)
+    if source == FROM_HAND:
+        hand = g.hand_open[seat] if card in g.hand_open[seat] else g.hand_secret[seat]
+        hand.remove(card)
+    else:
+        g.market[EXTRA_PILE if cd.type != TYPE_CREATURE else CREATURE_PILE].pop(pos)
+    g.limbo.append(card)
+    g.events.append((g.round, seat, card, PLAYED, 1))
+    if cd.type == TYPE_CREATURE:
+        g.tally[seat][T_PLAYED] += 1
+    if counter:
+        g.tally[seat][T_COUNTERS] += 1
+    ctx = new_ctx(g)
+    g.stack.append((S_PLAY_ENTER, ctx, card, seat, a, b))
+    if not counter:
+        seats = tuple(s for s in clockwise(g, (seat + 1) % g.seats) if s != seat)
+        open_window(g, WINDOW_PLAY, ctx, cd.kind, seats)
+
+
+def play_enter(g: Table, step: tuple) -> None:
+    """Steps 4-5: the creature enters the front at its placement (not checked for death until
+    its Sofort effects are done) or the extra card attaches; then its instant effects."""
+    _, ctx, card, seat, a, b = step
+    spec = g.spec
+    cd = spec.cards[card]
+    if ctx in g.negated:
+        g.limbo.remove(card)
+        g.discards[cd.pile].append(card)
+        g.events.append((g.round, seat, card, EV_NEGATED, 1))
+        return
+    attack = False
+    if cd.type == TYPE_CREATURE:
+        uid = g.next_uid
+        g.next_uid += 1
+        init = cd.stats[INIT]
+        front = g.front[seat]
+        before = same = 0
+        for c in front:
+            value = c.stat(INIT)
+            if value > init:
+                before += 1
+            elif value == init:
+                same += 1
+        attack = b == ATTACK
+        creature = Creature(uid, card, seat, attack, cd.stats, cd.keywords, cd.silver)
+        front.insert(before + min(a, same), creature)
+        g.by_uid[uid] = creature
+        g.limbo.remove(card)
+        g.entering = uid
+        self_uid = src = uid
+    elif cd.host == HOST_NONE:
+        self_uid = -1
+        src = g.next_uid
+        g.next_uid += 1
+    else:
+        host = g.by_uid.get(b)
+        if host is None:  # the host left play meanwhile: nothing to attach to
+            g.limbo.remove(card)
+            g.discards[EXTRA_PILE].append(card)
+            return
+        src = g.next_uid
+        g.next_uid += 1
+        host.attachments.append((src, card, seat))
+        g.limbo.remove(card)
+        self_uid = host.uid
+    g.stack.append((S_PLAY_AFTER, card, seat, self_uid, src, attack))
+    for fx in reversed(cd.on[0]):
+        g.stack.append((S_EFFECT, (fx, card, src, self_uid, seat, -1, -1, -1, -1, 0, 0)))
+
+
+def play_after(g: Table, step: tuple) -> None:
+    """Steps 6-7: state check, kind and Gier triggers, the queue; then Sturmangriff."""
+    _, card, seat, self_uid, src, attack = step
+    g.entering = -1
+    state_check(g)
+    if g.over:
+        return
+    cd = g.spec.cards[card]
+    if cd.is_extra and cd.host == HOST_NONE:
+        g.limbo.remove(card)
+        g.discards[EXTRA_PILE].append(card)
+    if cd.is_extra:
+        raise_trigger(g, KIND_TRIGGER[cd.kind], self_uid, seat, src, cd.kind)
+    if cd.greedy:
+        raise_trigger(g, T_GREED, self_uid, seat, src, cd.kind)
+    if attack and cd.keywords & CHARGE and g.spec.charge_on_entry:
+        g.stack.append((S_CHARGE, self_uid))
+    g.stack.append(RESOLVE_STEP)
+
+
+def charge(g: Table, step: tuple) -> None:
+    g.stack.append((S_LINE_COMBAT, step[1]))
+
+
+# -- counter windows (G8) ----------------------------------------------------------------------
+
+
+def open_window(g: Table, window: int, ctx: int, subject_kind: int, seats: tuple[int, ...]) -> None:
+    """Offer each eligible player, in `seats` order, up to `counters_per_window` counters."""
+    spec = g.spec
+    if not (spec.counter_windows >> window) & 1 or not spec.counters or not seats:
+        return
+    if not any_counter_in_reach(g):
+        return
+    g.stack.append((S_WINDOW_CLOSE,))
+    g.stack.append((S_WINDOW, window, ctx, subject_kind, seats, 0, 0))
+    g.stack.append((S_WINDOW_OPEN, ctx))
+
+
+def any_counter_in_reach(g: Table) -> bool:
+    counters = g.spec.counters
+    for card in g.market[EXTRA_PILE]:
+        if card in counters:
+            return True
+    for seat in range(g.seats):
+        for card in g.hand_open[seat]:
+            if card in counters:
+                return True
+        for card in g.hand_secret[seat]:
+            if card in counters:
+                return True
+    return False
+
+
+def window_open(g: Table, step: tuple) -> None:
+    g.windows.append(step[1])
+
+
+def window_close(g: Table, step: tuple) -> None:
+    g.windows.pop()
+
+
+def window(g: Table, step: tuple) -> None:
+    _, kind, ctx, subject_kind, seats, i, used = step
+    if ctx in g.negated:
+        return
+    limit = g.spec.counters_per_window
+    while i < len(seats):
+        seat = seats[i]
+        if g.alive[seat] and used < limit:
+            options = counter_options(g, seat, kind, subject_kind)
+            if options:
+                ask(g, seat, KIND_COUNTER, "counter", (NO_COUNTER, *options), (kind, ctx, subject_kind, seats, i, used))
+                return
+        i += 1
+        used = 0
+
+
+def counter_options(g: Table, seat: int, window: int, subject_kind: int) -> list[tuple]:
+    """Affordable counters in hand or market that fit the window and its subject."""
+    cards = g.spec.cards
+    silver, zyn = g.silver[seat], g.zyn[seat]
+    options: list[tuple] = []
+
+    def add(card: int, source: int, pos: int) -> None:
+        cd = cards[card]
+        if not (cd.counter_windows >> window) & 1 or cd.silver > silver or cd.zynalith > zyn:
+            return
+        if window != WINDOW_COMBAT and not (cd.counter_subjects >> subject_kind) & 1:
+            return
+        if cd.host == HOST_NONE:
+            options.append((1, card, source, pos, -1, -1))
+        else:
+            for host in hosts(g, seat, cd):
+                options.append((1, card, source, pos, host.owner, host.uid))
+
+    counters = g.spec.counters
+    for card in dict.fromkeys(g.hand_open[seat] + g.hand_secret[seat]):
+        if card in counters:
+            add(card, FROM_HAND, -1)
+    seen: set[int] = set()
+    for pos, card in enumerate(g.market[EXTRA_PILE]):
+        if card in counters and card not in seen:
+            seen.add(card)
+            add(card, FROM_MARKET, pos)
+    return options
+
+
+def apply_counter(g: Table, ctx: tuple, choice: tuple) -> None:
+    kind, wctx, subject_kind, seats, i, used = ctx
+    if choice[0] == 0:
+        g.stack.append((S_WINDOW, kind, wctx, subject_kind, seats, i + 1, 0))
+        return
+    g.stack.append((S_WINDOW, kind, wctx, subject_kind, seats, i, used + 1))
+    _, card, source, pos, _owner, host_uid = choice
+    play(g, seats[i], card, source, pos, -1, host_uid, counter=True)
+
+
+# -- market and piles (R5, G6) -----------------------------------------------------------------
+
+
+def draw_top(g: Table, pile: int) -> int:
+    """The top card of a pile (an empty pile reshuffles its discard first), or -1."""
+    cards = g.piles[pile]
+    if not cards:
+        discard = g.discards[pile]
+        if not discard:
+            return -1
+        cards.extend(discard)
+        discard.clear()
+        g.rng.shuffle(cards)
+        g.gtally[G_RESHUFFLES] += 1
+    return cards.pop()
+
+
+def renew(g: Table, step: tuple) -> None:
+    """Discard a market row and draw it full (renewal, redraw, refresh_market)."""
+    _, row, event_player = step
+    g.discards[row].extend(g.market[row])
+    g.market[row].clear()
+    g.stack.append((S_DRAW_END,))
+    g.stack.append((S_FILL_ROW, row, event_player, g.spec.market_row_size))
+    g.stack.append((S_DRAW_BEGIN,))
+
+
+def fill_row(g: Table, step: tuple) -> None:
+    _, row, event_player, remaining = step
+    if remaining <= 0:
+        return
+    if g.event_chain >= g.spec.max_event_chain:
+        cap_hit(g, "max_event_chain")
+        return
+    card = draw_top(g, row)
+    if card < 0:
+        return
+    if g.spec.cards[card].type == TYPE_EVENT:
+        left = remaining if g.spec.event_draw_replaces else remaining - 1
+        g.stack.append((S_FILL_ROW, row, event_player, left))
+        reveal_event(g, card, event_player)
+    else:
+        g.market[row].append(card)
+        g.stack.append((S_FILL_ROW, row, event_player, remaining - 1))
+
+
+def to_hand(g: Table, step: tuple) -> None:
+    """Draw `remaining` cards from a pile into a hand, secretly; events execute on the way."""
+    _, pile, seat, remaining, _controller, _ = step
+    if remaining <= 0 or not g.alive[seat]:
+        return
+    if g.event_chain >= g.spec.max_event_chain:
+        cap_hit(g, "max_event_chain")
+        return
+    card = draw_top(g, pile)
+    if card < 0:
+        return
+    if g.spec.cards[card].type == TYPE_EVENT:
+        left = remaining if g.spec.event_draw_replaces else remaining - 1
+        g.stack.append((S_TO_HAND, pile, seat, left, _controller, 0))
+        reveal_event(g, card, seat)
+    else:
+        add_to_hand(g, seat, card, secret=True)
+        if remaining > 1:
+            g.stack.append((S_TO_HAND, pile, seat, remaining - 1, _controller, 0))
+
+
+def draw_begin(g: Table, step: tuple) -> None:
+    g.draw_depth += 1
+
+
+def draw_end(g: Table, step: tuple) -> None:
+    g.draw_depth -= 1
+    if g.draw_depth == 0:
+        g.event_chain = 0
+
+
+def reveal_event(g: Table, card: int, event_player: int) -> None:
+    """A drawn event: the event window, then (unless negated) its effects and `event` triggers."""
+    g.event_chain += 1
+    g.limbo.append(card)
+    ctx = new_ctx(g)
+    g.stack.append((S_EVENT_RUN, ctx, card, event_player))
+    open_window(g, WINDOW_EVENT, ctx, K_EVENT, tuple(clockwise(g, event_player)))
+
+
+def event_run(g: Table, step: tuple) -> None:
+    _, ctx, card, event_player = step
+    cd = g.spec.cards[card]
+    if ctx in g.negated:
+        g.limbo.remove(card)
+        g.discards[cd.pile].append(card)
+        g.gtally[G_EVENTS_NEGATED] += 1
+        g.events.append((g.round, event_player, card, EV_NEGATED, 1))
+        return
+    g.gtally[G_EVENTS] += 1
+    g.events.append((g.round, event_player, card, PLAYED, 1))
+    g.stack.append((S_EVENT_DONE, card))
+    g.stack.append(RESOLVE_STEP)
+    g.stack.append((S_EVENT_TRIGGERS, card, event_player))
+    for fx in reversed(cd.on[0]):
+        g.stack.append((S_EFFECT, (fx, card, -1, -1, event_player, -1, -1, -1, K_EVENT, 0, 0)))
+
+
+def event_triggers(g: Table, step: tuple) -> None:
+    raise_trigger(g, T_EVENT, -1, step[2], -1, K_EVENT)
+
+
+def event_done(g: Table, step: tuple) -> None:
+    card = step[1]
+    g.limbo.remove(card)
+    g.discards[g.spec.cards[card].pile].append(card)
+
+
+# -- triggers (R14, G17) -----------------------------------------------------------------------
+
+
+def raise_trigger(g: Table, trigger: int, subj_uid: int, subj_player: int, subj_inst: int, subj_kind: int) -> None:
+    """Queue `trigger` for every card in play that has it: controllers clockwise from the active
+    player, each front left to right, a creature before its attachments."""
+    having = g.spec.with_trigger[trigger]
+    if not having:
+        return
+    cards = g.spec.cards
+    queue = g.queue
+    for seat in clockwise(g, g.active):
+        for c in g.front[seat]:
+            if c.card in having:
+                for fx in cards[c.card].on[trigger]:
+                    queue.append((fx, c.card, c.uid, c.uid, seat, subj_uid, subj_player, subj_inst, subj_kind, 0, 1))
+            for att_uid, card, controller in c.attachments:
+                if card in having:
+                    for fx in cards[card].on[trigger]:
+                        queue.append((fx, card, att_uid, c.uid, controller, subj_uid, subj_player, subj_inst, subj_kind, 0, 1))
+
+
+def creature_triggers(g: Table, c: Creature, trigger: int, subj_uid: int, subj_player: int, check: int, epoch: int) -> None:
+    """Queue `trigger` of one creature and its attachments (combat, defence, death)."""
+    cards = g.spec.cards
+    queue = g.queue
+    for fx in cards[c.card].on[trigger]:
+        queue.append((fx, c.card, c.uid, c.uid, c.owner, subj_uid, subj_player, c.uid, K_CREATURE, epoch, check))
+    for att_uid, card, controller in c.attachments:
+        for fx in cards[card].on[trigger]:
+            queue.append((fx, card, att_uid, c.uid, controller, subj_uid, subj_player, att_uid, K_CREATURE, epoch, check))
+
+
+def resolve_queue(g: Table, step: tuple) -> None:
+    """Resolve waiting triggers oldest first; new ones join the end (FIFO). The outermost
+    queue drops all that still wait once `max_trigger_chain` triggers have resolved."""
+    if not step[1]:
+        g.resolve_depth += 1
+    queue = g.queue
+    if queue:
+        trigger = queue.pop(0)
+        g.chain += 1
+        if g.chain <= g.spec.max_trigger_chain:
+            g.stack.append((S_RESOLVE, 1))
+            g.stack.append((S_EFFECT, trigger))
+            return
+        queue.clear()
+        cap_hit(g, "max_trigger_chain")
+    g.resolve_depth -= 1
+    if g.resolve_depth == 0:
+        g.chain = 0
+
+
+def effect(g: Table, step: tuple) -> None:
+    resolve_effect(g, step[1])
+
+
+def apply_target(g: Table, ctx: tuple, choice: tuple) -> None:
+    target = g.by_uid[choice[2]] if choice[0] == 0 else choice[1]
+    g.stack.append(CHECK_STEP)
+    apply_op(g, ctx, ctx[FX], [target])
+
+
+def apply_pile(g: Table, ctx: tuple, choice: tuple) -> None:
+    op, count, targets, controller = ctx
+    if op == O_DRAW:
+        push_draws(g, choice[0], count, list(targets), controller)
+    else:
+        push_refresh(g, choice[0], controller)
+
+
+# -- combat (R13, 4.3) -------------------------------------------------------------------------
+
+
+def form_lines(g: Table, step: tuple) -> None:
+    """COMBAT: line k holds each player's k-th attack-position creature, left to right."""
+    g.active = g.start_player
+    attackers = [[c for c in g.front[seat] if c.attack] for seat in range(g.seats)]
+    order = clockwise(g, g.start_player)
+    depth = max((len(attackers[s]) for s in order), default=0)
+    g.lines = [
+        tuple((attackers[s][k].uid, attackers[s][k].epoch) for s in order if k < len(attackers[s]))
+        for k in range(depth)
+    ]
+    g.stack.append((S_COMBAT_END,))
+    for k in reversed(range(depth)):
+        g.stack.append((S_LINE, k))
+
+
+def line(g: Table, step: tuple) -> None:
+    """A line's turn in the combat phase: its round, after a charge round per Sturmangriff member
+    (`charge_timing: in_combat`)."""
+    members = g.lines[step[1]]  # type: ignore[index]
+    g.stack.append((S_FIGHT, members))
+    if not g.spec.charge_on_entry:
+        for c in valid_members(g, members):
+            if c.keywords() & CHARGE:
+                g.stack.append((S_FIGHT, members))
+
+
+def combat_end(g: Table, step: tuple) -> None:
+    g.lines = None
+
+
+def line_combat(g: Table, step: tuple) -> None:
+    """`line_combat(c)`: c's line fights one combat round now (Sturmangriff, the op)."""
+    c = g.by_uid.get(step[1])
+    if c is None or not c.attack:
+        return
+    members = line_members(g, c)
+    if members:
+        g.stack.append((S_FIGHT, members))
+
+
+def valid_members(g: Table, members: tuple) -> list[Creature]:
+    """The members that have not dropped out: in play, in attack, not moved since (G3)."""
+    found = []
+    by_uid = g.by_uid
+    for uid, epoch in members:
+        c = by_uid.get(uid)
+        if c is not None and c.attack and c.epoch == epoch:
+            found.append(c)
+    return found
+
+
+def fight(g: Table, step: tuple) -> None:
+    """Step 1 of a combat round: an unopposed attack, or a contested round (window, Kampf, hits)."""
+    members = step[1]
+    alive = valid_members(g, members)
+    if not alive:
+        return
+    owner = alive[0].owner
+    if all(c.owner == owner for c in alive):
+        if g.spec.unopposed_attack:
+            attacker = alive[0]
+            g.gtally[G_UNOPPOSED] += 1
+            g.tally[owner][T_UNOPPOSED] += 1
+            for seat in clockwise(g, owner):
+                if seat != owner:
+                    strike(g, seat, attacker.stat(ATK), attacker)
+            state_check(g)
+            if not g.over:
+                g.stack.append(RESOLVE_STEP)
+        return
+    ctx = new_ctx(g)
+    g.gtally[G_CONTESTED] += 1
+    g.stack.append((S_FIGHT_HIT, ctx, members))
+    g.stack.append(RESOLVE_STEP)
+    g.stack.append((S_FIGHT_KAMPF, ctx, members))
+    seats = tuple(s for s in clockwise(g, g.start_player) if any(c.owner == s for c in alive))
+    open_window(g, WINDOW_COMBAT, ctx, -1, seats)
+
+
+def kampf(g: Table, step: tuple) -> None:
+    """Step 3: Kampf triggers of the members and their attachments, by INIT, ATK, DEF,
+    remaining HP (descending), then the RNG."""
+    _, ctx, members = step
+    if ctx in g.negated:
+        return
+    alive = valid_members(g, members)
+    if len({c.owner for c in alive}) < 2:
+        return  # Kampf needs an opponent in the line
+    having = g.spec.with_trigger[T_COMBAT]
+    if not having:
+        return
+    fighters = [c for c in alive if c.card in having or any(a[1] in having for a in c.attachments)]
+    if not fighters:
+        return
+    keyed = [(-c.stat(INIT), -c.stat(ATK), -c.stat(DEF), -c.hp_left(), c) for c in fighters]
+    if len(keyed) > 1:
+        keys = [k[:4] for k in keyed]
+        if len(set(keys)) < len(keys):
+            keyed = [(*k[:4], g.rng.random(), k[4]) for k in keyed]
+        keyed.sort(key=lambda k: k[:-1])
+    for k in keyed:
+        c = k[-1]
+        creature_triggers(g, c, T_COMBAT, -1, -1, 2, c.epoch)
+
+
+def hit(g: Table, step: tuple) -> None:
+    """Steps 4-8: the highest ATK wins the line; every other member takes ATK - DEF, dying ones
+    pass the overflow to their player; the winner's player gains Z; state check; the queue."""
+    _, ctx, members = step
+    if ctx in g.negated:
+        return
+    alive = valid_members(g, members)
+    if not alive:
+        return
+    owner = alive[0].owner
+    if all(c.owner == owner for c in alive):
+        win_line(g, alive[0])
+    else:
+        winner = line_winner(g, alive)
+        if winner is None:
+            g.gtally[G_TIED] += 1
+        else:
+            atk = winner.stat(ATK)
+            events = g.events
+            r = g.round
+            for x in alive:
+                if x is winner:
+                    continue
+                d = atk - x.stat(DEF)
+                if d < 0:
+                    d = 0
+                left = x.hp_left()
+                x.damage += d
+                g.tally[x.owner][T_LINES_LOST] += 1
+                events.append((r, x.owner, x.card, EV_LINE_LOSSES, 1))
+                if d:
+                    events.append((r, winner.owner, winner.card, EV_DAMAGE, d if d < left else left))
+                if d >= left:
+                    events.append((r, winner.owner, winner.card, EV_KILLS, 1))
+                    if d > left:
+                        strike(g, x.owner, d - left, winner)
+            win_line(g, winner)
+    state_check(g)
+    if not g.over:
+        g.stack.append(RESOLVE_STEP)
+
+
+def win_line(g: Table, winner: Creature) -> None:
+    gain = g.spec.zynalith_per_line_win
+    g.zyn[winner.owner] += gain
+    g.tally[winner.owner][T_LINES_WON] += 1
+    g.events.append((g.round, winner.owner, winner.card, EV_LINE_WINS, 1))
+    if gain:
+        g.events.append((g.round, winner.owner, winner.card, EV_ZYNALITH, gain))
+
+
+def line_winner(g: Table, alive: list[Creature]) -> Creature | None:
+    """Highest ATK; ties by INIT, DEF, remaining HP, then the RNG (G4), or none (`no_winner`)."""
+    top = max(c.stat(ATK) for c in alive)
+    best = [c for c in alive if c.stat(ATK) == top]
+    if len(best) == 1:
+        return best[0]
+    if g.spec.atk_tie_no_winner:
+        return None
+    key = max((c.stat(INIT), c.stat(DEF), c.hp_left()) for c in best)
+    best = [c for c in best if (c.stat(INIT), c.stat(DEF), c.hp_left()) == key]
+    if len(best) == 1:
+        return best[0]
+    return best[g.rng.randrange(len(best))]
+
+
+def strike(g: Table, seat: int, amount: int, attacker: Creature) -> None:
+    """Combat damage to a player (4.4): defence, Durchschlag, Blutsaugen, Verteidigung."""
+    kw = attacker.keywords()
+    pierce = bool(kw & PIERCE)
+    defence = hurt_player(g, seat, amount, pierce, bool(kw & LIFESTEAL), attacker.owner, attacker.card, True)
+    if amount >= 1 and defence >= 1 and not pierce:
+        having = g.spec.with_trigger[T_DEFENCE]
+        for c in g.front[seat]:
+            if not c.attack and (c.card in having or any(a[1] in having for a in c.attachments)):
+                creature_triggers(g, c, T_DEFENCE, attacker.uid, attacker.owner, 1, 0)
+
+
+# -- state check, death and elimination (4.4, G14) ---------------------------------------------
+
+
+def state_check(g: Table) -> None:
+    """Creatures at 0 HP (or destroyed) die together; players at 0 HP are eliminated; the game
+    ends at once when at most one player is alive."""
+    dead: list[Creature] | None = None
+    entering = g.entering
+    for seat in clockwise(g, g.active):
+        for c in g.front[seat]:
+            if (c.doomed or c.hp_left() <= 0) and c.uid != entering:
+                if dead is None:
+                    dead = []
+                dead.append(c)
+    if dead is not None:
+        die(g, dead)
+    out = [s for s in range(g.seats) if g.alive[s] and g.hp[s] <= 0]
+    if out:
+        eliminate(g, out)
+
+
+def die(g: Table, dead: list[Creature]) -> None:
+    """Refund to the owner, card to its discard, attachments to the extra discard; queue Tod
+    (the creature and its attachments), then Trauer."""
+    spec = g.spec
+    for c in dead:
+        row = g.front[c.owner]
+        i = row.index(c)
+        left = row[i - 1].uid if i > 0 else -1
+        right = row[i + 1].uid if i + 1 < len(row) else -1
+        enemies = tuple(u for u, _ in line_members(g, c) if u != c.uid)
+        g.ghosts[c.uid] = Ghost(c, left, right, enemies)
+    for c in dead:
+        g.front[c.owner].remove(c)
+        del g.by_uid[c.uid]
+        refund(g, c)
+        g.discards[spec.cards[c.card].pile].append(c.card)
+        g.discards[EXTRA_PILE].extend(a[1] for a in c.attachments)
+        g.tally[c.owner][T_DIED] += 1
+        g.events.append((g.round, c.owner, c.card, EV_DEATHS, 1))
+    having = spec.with_trigger[T_DEATH]
+    if having:
+        for c in dead:
+            creature_triggers(g, c, T_DEATH, c.uid, c.owner, 0, 0)
+    if spec.with_trigger[T_MOURNING]:
+        for c in dead:
+            raise_trigger(g, T_MOURNING, c.uid, c.owner, c.uid, K_CREATURE)
+
+
+def eliminate(g: Table, out: list[int]) -> None:
+    """Players at 0 HP are out; their cards leave the game without triggers or refunds."""
+    before = {s: victory_points(g, s)[0] for s in out}
+    for s in out:
+        g.alive[s] = False
+        g.final_vp[s] = before[s]
+        for c in g.front[s]:
+            del g.by_uid[c.uid]
+            g.removed.append(c.card)
+            g.removed.extend(a[1] for a in c.attachments)
+        g.front[s] = []
+        g.removed.extend(g.hand_open[s])
+        g.removed.extend(g.hand_secret[s])
+        g.hand_open[s] = []
+        g.hand_secret[s] = []
+        for row in g.front:
+            for c in row:
+                if any(a[2] == s for a in c.attachments):
+                    g.removed.extend(a[1] for a in c.attachments if a[2] == s)
+                    c.attachments = [a for a in c.attachments if a[2] != s]
+    living = [s for s in range(g.seats) if g.alive[s]]
+    if len(living) == 1:
+        finish(g, "elimination", tuple(living))
+    elif not living:
+        best = max(before.values())
+        finish(g, "elimination", tuple(s for s in out if before[s] == best))
+
+
+# -- round end, game end, scoring (section 8) --------------------------------------------------
+
+
+def end_round(g: Table, step: tuple) -> None:
+    """ROUND_END: round modifiers and keywords expire; passed flags and counts reset."""
+    for seat in range(g.seats):
+        resorted = False
+        for c in g.front[seat]:
+            c.kw_round = 0
+            rnd = c.rnd
+            if rnd[0] or rnd[1] or rnd[2] or rnd[3]:
+                for s in range(4):
+                    c.cur[s] -= rnd[s]
+                    c.modx[s] -= c.rndx[s]
+                    rnd[s] = 0
+                    c.rndx[s] = 0
+                resorted = True
+        if resorted:
+            resort(g, seat)
+        g.passed[seat] = False
+        g.main_actions[seat] = 0
+    state_check(g)
+    if not g.over:
+        g.stack.append(RESOLVE_STEP)
+
+
+def game_end(g: Table, step: tuple) -> None:
+    """After round 5: Spielende triggers (from round 5's start player), a state check, scoring."""
+    g.active = g.start_player
+    raise_trigger(g, T_GAME_END, -1, -1, -1, -1)
+    g.stack.append((S_SCORE,))
+    g.stack.append(CHECK_STEP)
+    g.stack.append(RESOLVE_STEP)
+
+
+def final_score(g: Table, step: tuple) -> None:
+    score(g, "rounds")
+
+
+def victory_points(g: Table, seat: int) -> tuple[int, int, int]:
+    """(VP, printed VP in the front, bonus VP): VP = printed + bonus + Z + silver // silver_per_vp."""
+    cards = g.spec.cards
+    printed = 0
+    for c in g.front[seat]:
+        printed += cards[c.card].vp
+        for a in c.attachments:
+            printed += cards[a[1]].vp
+    bonus = g.bonus_vp[seat]
+    return printed + bonus + g.zyn[seat] + g.silver[seat] // g.spec.silver_per_vp, printed, bonus
+
+
+def score(g: Table, reason: str, capped: bool = False) -> None:
+    """The living player with the most VP wins; ties by `score_tiebreak`, then a shared draw."""
+    living = [s for s in range(g.seats) if g.alive[s]]
+    keys = {}
+    for s in living:
+        key = [victory_points(g, s)[0]]
+        for name in g.spec.score_tiebreak:
+            key.append(g.hp[s] if name == "hp" else g.silver[s] if name == "silver" else g.zyn[s])
+        keys[s] = tuple(key)
+    best = max(keys.values())
+    g.capped = capped
+    finish(g, reason, tuple(s for s in living if keys[s] == best))
+
+
+def finish(g: Table, reason: str, winners: tuple[int, ...]) -> None:
+    g.over = True
+    g.end_reason = reason
+    g.winners = winners
+    g.pending = None
+    g.stack.clear()
+    g.queue.clear()
+    cards = g.spec.cards
+    for seat in range(g.seats):
+        if not g.alive[seat]:
+            continue
+        g.final_vp[seat] = victory_points(g, seat)[0]
+        for c in g.front[seat]:
+            for card in (c.card, *(a[1] for a in c.attachments)):
+                if cards[card].vp:
+                    g.events.append((g.round, seat, card, EV_VP, cards[card].vp))
+
+
+def game_result(g: Table) -> Result:
+    if not g.over:
+        raise ValueError("the game is not over")
+    stats: dict[str, float] = {
+        "rounds": float(g.round),
+        "first_player": float(g.first_player),
+        "cap_hits": float(len(g.cap_hits)),
+    }
+    for name, value in zip(GAME_TALLIES, g.gtally):
+        stats[name] = float(value)
+    for seat in range(g.seats):
+        vp, printed, bonus = victory_points(g, seat)
+        stats[f"hp_{seat}"] = float(g.hp[seat])
+        stats[f"vp_{seat}"] = float(g.final_vp[seat])
+        stats[f"vp_printed_{seat}"] = float(printed)
+        stats[f"vp_bonus_{seat}"] = float(bonus)
+        stats[f"silver_{seat}"] = float(g.silver[seat])
+        stats[f"zynalith_{seat}"] = float(g.zyn[seat])
+        for name, value in zip(SEAT_TALLIES, g.tally[seat]):
+            stats[f"{name}_{seat}"] = float(value)
+    return Result.shared(list(g.winners), g.seats, g.end_reason, g.turns, capped=g.capped, stats=stats)
+
+
+# -- decisions ---------------------------------------------------------------------------------
+
+
+def ask(g: Table, seat: int, kind: int, word: str, options: tuple, ctx: tuple) -> None:
+    g.pending = Decision(seat, word, options)
+    g.pend_kind = kind
+    g.pend_ctx = ctx
+
+
+def refresh_pending(g: Table) -> None:
+    """Recompute the pending decision's options from the (determinized) state."""
+    d = g.pending
+    assert d is not None
+    if g.pend_kind == KIND_TURN and len(d.options) > 1:
+        g.pending = Decision(d.seat, d.kind, turn_options(g, d.seat))
+    elif g.pend_kind == KIND_COUNTER:
+        kind, _, subject_kind, _, _, _ = g.pend_ctx
+        g.pending = Decision(d.seat, d.kind, (NO_COUNTER, *counter_options(g, d.seat, kind, subject_kind)))
+
+
+def describe(g: Table, option: int) -> str:
+    """An option of the pending decision in the game's words (unambiguous: tests play by them)."""
+    d = g.pending
+    if d is None:
+        raise ValueError("the game is over: no option to describe")
+    choice = d.options[option]
+    kind = g.pend_kind
+    cards = g.spec.cards
+    if kind == KIND_TARGET:
+        if choice[0] == 1:
+            return f"target P{choice[1]}"
+        return f"target {creature_name(g, g.by_uid[choice[2]])}"
+    if kind == KIND_PILE:
+        return f"{PILE_WORDS[choice[0]]} pile"
+    if kind == KIND_COUNTER:
+        if choice[0] == 0:
+            return "no counter"
+        _, card, source, _pos, _owner, host_uid = choice
+        where = "hand" if source == FROM_HAND else "the market"
+        on = f" on {creature_name(g, g.by_uid[host_uid])}" if host_uid >= 0 else ""
+        return f"counter with {cards[card].id} from {where}{on}"
+    verb = "pick" if kind == KIND_DRAFT else "take"
+    action = choice[0]
+    seat = d.seat
+    front = g.front[seat]
+    if action == A_TAKE_MARKET:
+        return f"{verb} {cards[g.market[choice[1]][choice[2]]].id} from the {PILE_WORDS[choice[1]]} market"
+    if action == A_TAKE_PILE:
+        return f"{verb} the {PILE_WORDS[choice[1]]} pile top"
+    if action == A_SWAP:
+        return f"swap {creature_name(g, front[choice[1]])} with {creature_name(g, front[choice[2]])}"
+    if action == A_TOGGLE:
+        c = front[choice[1]]
+        return f"toggle {creature_name(g, c)} to {'defence' if c.attack else 'attack'}"
+    if action == A_SELL:
+        return "sell 1 zynalith"
+    if action == A_BANISH:
+        return f"banish {creature_name(g, front[choice[1]])}"
+    if action == A_REDRAW:
+        return f"redraw the {PILE_WORDS[choice[2]]} row, discarding {cards[choice[1]].id}"
+    if action == A_PASS:
+        return "pass"
+    if action == A_PLAY_HAND:
+        card, where, a, b = choice[1], "hand", choice[2], choice[3]
+    else:
+        card = g.market[choice[1]][choice[2]]
+        where, a, b = "the market", choice[3], choice[4]
+    cd = cards[card]
+    if cd.type == TYPE_CREATURE:
+        same = sum(1 for c in front if c.stat(INIT) == cd.stats[INIT])
+        at = f" at {a}" if same else ""
+        return f"play {cd.id} from {where} in {'attack' if b == ATTACK else 'defence'}{at}"
+    return f"play {cd.id} from {where} on {creature_name(g, g.by_uid[b])}"
+
+
+def creature_name(g: Table, c: Creature) -> str:
+    """`P1 sturmwolf@0`: owner, card id and place in the front."""
+    return f"P{c.owner} {g.spec.cards[c.card].id}@{g.front[c.owner].index(c)}"
+
+
+# The step table: STEPS[S_*] performs that step.
+STEPS: list = [None] * 32
+STEPS[S_DRAFT_PICK] = draft_pick
+STEPS[S_DRAFT_END] = draft_end
+STEPS[S_ROUND] = begin_round
+STEPS[S_TURN] = turn
+STEPS[S_NEXT_TURN] = next_turn
+STEPS[S_COMBAT] = form_lines
+STEPS[S_LINE] = line
+STEPS[S_COMBAT_END] = combat_end
+STEPS[S_ROUND_END] = end_round
+STEPS[S_GAME_END] = game_end
+STEPS[S_SCORE] = final_score
+STEPS[S_RESOLVE] = resolve_queue
+STEPS[S_EFFECT] = effect
+STEPS[S_CHECK] = lambda g, step: state_check(g)
+STEPS[S_DRAW_BEGIN] = draw_begin
+STEPS[S_DRAW_END] = draw_end
+STEPS[S_FILL_ROW] = fill_row
+STEPS[S_TO_HAND] = to_hand
+STEPS[S_REFRESH] = renew
+STEPS[S_EVENT_RUN] = event_run
+STEPS[S_EVENT_TRIGGERS] = event_triggers
+STEPS[S_EVENT_DONE] = event_done
+STEPS[S_WINDOW_OPEN] = window_open
+STEPS[S_WINDOW] = window
+STEPS[S_WINDOW_CLOSE] = window_close
+STEPS[S_PLAY_ENTER] = play_enter
+STEPS[S_PLAY_AFTER] = play_after
+STEPS[S_CHARGE] = charge
+STEPS[S_LINE_COMBAT] = line_combat
+STEPS[S_FIGHT] = fight
+STEPS[S_FIGHT_KAMPF] = kampf
+STEPS[S_FIGHT_HIT] = hit
+assert all(STEPS), "every step has its rule"
+
+APPLY = [apply_draft, apply_turn, apply_counter, apply_target, apply_pile]
+assert (KIND_DRAFT, KIND_TURN, KIND_COUNTER, KIND_TARGET, KIND_PILE) == (0, 1, 2, 3, 4)

@@ -1,0 +1,360 @@
+"""Zynalith's state: the zones and counters of a game, and nothing that decides anything.
+
+A creature on a front is a `Creature` (its stats kept as base + modifiers, so that the Faceless
+Warrior can copy values "without extra cards" and round effects can expire). All other zones are
+lists of card ids. The rules work through a stack of pending steps (`stack`, tuples of ints and
+compiled effects) and a FIFO queue of waiting triggers (`queue`); a decision that interrupts them
+is `pending`. All of it is plain data, copied by hand in `clone()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from balance.core.contract import FIRST_COUNTER, Decision, Event
+
+# Stat indexes of a creature, in the seed's INIT/ATK/DEF/HP order.
+INIT, ATK, DEF, HP = 0, 1, 2, 3
+# Piles and market rows: the creature pile and row, the extra pile and row.
+CREATURE_PILE, EXTRA_PILE = 0, 1
+
+# The kinds of pending work on the stack; each step is a tuple (STEP, args...).
+(
+    S_DRAFT_PICK,
+    S_DRAFT_END,
+    S_ROUND,
+    S_TURN,
+    S_NEXT_TURN,
+    S_COMBAT,
+    S_LINE,
+    S_COMBAT_END,
+    S_ROUND_END,
+    S_GAME_END,
+    S_SCORE,
+    S_RESOLVE,
+    S_EFFECT,
+    S_CHECK,
+    S_DRAW_BEGIN,
+    S_DRAW_END,
+    S_FILL_ROW,
+    S_TO_HAND,
+    S_REFRESH,
+    S_EVENT_RUN,
+    S_EVENT_TRIGGERS,
+    S_EVENT_DONE,
+    S_WINDOW_OPEN,
+    S_WINDOW,
+    S_WINDOW_CLOSE,
+    S_PLAY_ENTER,
+    S_PLAY_AFTER,
+    S_CHARGE,
+    S_LINE_COMBAT,
+    S_FIGHT,
+    S_FIGHT_KAMPF,
+    S_FIGHT_HIT,
+) = range(32)
+
+CHECK_STEP = (S_CHECK,)
+RESOLVE_STEP = (S_RESOLVE, 0)
+
+# The game's own per-card counters (Catalog.counters), emitted as event FIRST_COUNTER + k.
+CARD_COUNTERS = (
+    "triggers",  # effects of the card that resolved
+    "damage_dealt",  # damage it dealt to creatures and players (after defence)
+    "line_wins",
+    "line_losses",
+    "kills",  # creatures it killed in combat
+    "deaths",
+    "zynalith_earned",  # Z its line wins earned
+    "negated",  # times the card (or event) was negated
+    "vp_at_end",  # printed VP it scored in a front at the end
+)
+(
+    EV_TRIGGERS,
+    EV_DAMAGE,
+    EV_LINE_WINS,
+    EV_LINE_LOSSES,
+    EV_KILLS,
+    EV_DEATHS,
+    EV_ZYNALITH,
+    EV_NEGATED,
+    EV_VP,
+) = range(FIRST_COUNTER, FIRST_COUNTER + len(CARD_COUNTERS))
+
+# Per-seat tallies (`Table.tally[seat][k]`), reported as `<name>_<seat>` game stats.
+SEAT_TALLIES = (
+    "lines_won",
+    "lines_lost",
+    "unopposed",
+    "damage_dealt",
+    "damage_taken",
+    "damage_prevented",
+    "lifesteal",
+    "creatures_played",
+    "creatures_died",
+    "banished",
+    "silver_spent",
+    "silver_refunded",
+    "silver_from_z",
+    "taken_market",
+    "taken_pile",
+    "redraws",
+    "counters",
+    "passes",
+)
+(
+    T_LINES_WON,
+    T_LINES_LOST,
+    T_UNOPPOSED,
+    T_DEALT,
+    T_TAKEN,
+    T_PREVENTED,
+    T_LIFESTEAL,
+    T_PLAYED,
+    T_DIED,
+    T_BANISHED,
+    T_SPENT,
+    T_REFUNDED,
+    T_FROM_Z,
+    T_TAKEN_MARKET,
+    T_TAKEN_PILE,
+    T_REDRAWS,
+    T_COUNTERS,
+    T_PASSES,
+) = range(len(SEAT_TALLIES))
+
+# Game-wide tallies (`Table.gtally[k]`).
+GAME_TALLIES = (
+    "reshuffles",
+    "events_executed",
+    "events_negated",
+    "lines_contested",
+    "lines_unopposed",
+    "lines_tied",
+)
+G_RESHUFFLES, G_EVENTS, G_EVENTS_NEGATED, G_CONTESTED, G_UNOPPOSED, G_TIED = range(6)
+
+
+class Creature:
+    """A creature in a front. `cur` = base + every modifier (raw, may dip below 0: read through
+    the stat helpers); `modx` is the share of extra cards, `rnd` / `rndx` the share that expires at
+    round end (all sources / extra cards only). `damage` may go negative only by an overheal."""
+
+    __slots__ = (
+        "uid",
+        "card",
+        "owner",
+        "attack",
+        "epoch",
+        "base",
+        "cur",
+        "modx",
+        "rnd",
+        "rndx",
+        "damage",
+        "kw",
+        "kw_round",
+        "attachments",
+        "doomed",
+        "cost",
+    )
+
+    def __init__(self, uid: int, card: int, owner: int, attack: bool, stats: tuple[int, ...], kw: int, cost: int) -> None:
+        self.uid = uid
+        self.card = card
+        self.owner = owner
+        self.attack = attack
+        self.epoch = 0  # bumped at every change of position: a line remembers (uid, epoch)
+        self.base = list(stats)
+        self.cur = list(stats)
+        self.modx = [0, 0, 0, 0]
+        self.rnd = [0, 0, 0, 0]
+        self.rndx = [0, 0, 0, 0]
+        self.damage = 0
+        self.kw = kw  # keyword mask: printed and granted for good
+        self.kw_round = 0  # keywords granted until the end of the round
+        self.attachments: list[tuple[int, int, int]] = []  # (instance uid, card, controller)
+        self.doomed = False  # destroyed: dies at the next state check
+        self.cost = cost  # printed silver cost (refunds, defence brackets)
+
+    def copy(self) -> Creature:
+        c = Creature.__new__(Creature)
+        c.uid = self.uid
+        c.card = self.card
+        c.owner = self.owner
+        c.attack = self.attack
+        c.epoch = self.epoch
+        c.base = self.base[:]
+        c.cur = self.cur[:]
+        c.modx = self.modx[:]
+        c.rnd = self.rnd[:]
+        c.rndx = self.rndx[:]
+        c.damage = self.damage
+        c.kw = self.kw
+        c.kw_round = self.kw_round
+        c.attachments = self.attachments[:]
+        c.doomed = self.doomed
+        c.cost = self.cost
+        return c
+
+    def stat(self, index: int) -> int:
+        value = self.cur[index]
+        return value if value > 0 else 0
+
+    def max_hp(self) -> int:
+        value = self.cur[HP]
+        return value if value > 0 else 0
+
+    def hp_left(self) -> int:
+        value = self.cur[HP]
+        return (value if value > 0 else 0) - self.damage
+
+    def keywords(self) -> int:
+        return self.kw | self.kw_round
+
+
+@dataclass(frozen=True, slots=True)
+class Ghost:
+    """What a dead creature's `death` triggers still read: its last stats, place and line."""
+
+    creature: Creature  # never changed again once dead
+    left: int  # uid of its left neighbour then, or -1
+    right: int
+    line_enemies: tuple[int, ...]  # uids of the other players' members of its line then
+
+
+@dataclass(slots=True)
+class Table:
+    """Every zone and counter of a game of Zynalith."""
+
+    spec: Any  # the compiled ZynalithSpec
+    rng: Random
+    seats: int
+    setup: str
+    round: int
+    first_player: int  # P_i
+    start_player: int  # this round's start player
+    active: int  # whose turn it is (in combat and at the end: the start player)
+    hp: list[int]
+    silver: list[int]
+    zyn: list[int]
+    bonus_vp: list[int]
+    alive: list[bool]
+    passed: list[bool]
+    main_actions: list[int]  # this round, per seat
+    side_actions: int  # in the current turn
+    hand_open: list[list[int]]  # hand cards every player has seen (taken from the market)
+    hand_secret: list[list[int]]  # hand cards drawn from a pile: known to their holder only
+    front: list[list[Creature]]  # per seat, left to right (INIT descending)
+    slots: int
+    piles: list[list[int]]  # [creature, extra], top card last
+    discards: list[list[int]]
+    market: list[list[int]]  # [creature row, extra row]; gaps simply shrink the row
+    removed: list[int]  # banished and eliminated players' cards: never reshuffled
+    limbo: list[int]  # cards paid for or drawn and still resolving (events, plays, counters)
+    by_uid: dict[int, Creature]  # every creature in play
+    next_uid: int
+    stack: list[tuple]  # pending steps, the next on top
+    queue: list[tuple]  # waiting triggers, oldest first
+    resolve_depth: int
+    chain: int  # triggers resolved in the outermost queue
+    draw_depth: int
+    event_chain: int  # events executed in the outermost draw
+    windows: list[int]  # open counter windows (their subject's context id), innermost last
+    negated: set[int]  # context ids cancelled by a `negate`
+    next_ctx: int
+    lines: list[tuple[tuple[int, int], ...]] | None  # during combat: the fixed lines
+    ghosts: dict[int, Ghost]
+    entering: int  # uid of the creature in play steps 4-5 (not checked for death), or -1
+    pending: Decision | None
+    pend_kind: int
+    pend_ctx: tuple
+    decisions: int
+    turns: int
+    over: bool
+    end_reason: str
+    capped: bool
+    winners: tuple[int, ...]
+    final_vp: list[int]
+    cap_hits: list[str]
+    tally: list[list[int]]
+    gtally: list[int]
+    events: list[Event]
+
+    def clone(self) -> Any:
+        """An exact copy: zones, creatures, pending work, decision and RNG state."""
+        rng = Random()
+        rng.setstate(self.rng.getstate())
+        front = [[c.copy() for c in row] for row in self.front]
+        copy = object.__new__(type(self))
+        copy.spec = self.spec
+        copy.rng = rng
+        copy.seats = self.seats
+        copy.setup = self.setup
+        copy.round = self.round
+        copy.first_player = self.first_player
+        copy.start_player = self.start_player
+        copy.active = self.active
+        copy.hp = self.hp[:]
+        copy.silver = self.silver[:]
+        copy.zyn = self.zyn[:]
+        copy.bonus_vp = self.bonus_vp[:]
+        copy.alive = self.alive[:]
+        copy.passed = self.passed[:]
+        copy.main_actions = self.main_actions[:]
+        copy.side_actions = self.side_actions
+        copy.hand_open = [h[:] for h in self.hand_open]
+        copy.hand_secret = [h[:] for h in self.hand_secret]
+        copy.front = front
+        copy.slots = self.slots
+        copy.piles = [p[:] for p in self.piles]
+        copy.discards = [d[:] for d in self.discards]
+        copy.market = [m[:] for m in self.market]
+        copy.removed = self.removed[:]
+        copy.limbo = self.limbo[:]
+        copy.by_uid = {c.uid: c for row in front for c in row}
+        copy.next_uid = self.next_uid
+        copy.stack = self.stack[:]  # steps are immutable tuples
+        copy.queue = self.queue[:]
+        copy.resolve_depth = self.resolve_depth
+        copy.chain = self.chain
+        copy.draw_depth = self.draw_depth
+        copy.event_chain = self.event_chain
+        copy.windows = self.windows[:]
+        copy.negated = set(self.negated)
+        copy.next_ctx = self.next_ctx
+        copy.lines = None if self.lines is None else self.lines[:]
+        copy.ghosts = dict(self.ghosts)  # ghosts are never changed
+        copy.entering = self.entering
+        copy.pending = self.pending  # immutable
+        copy.pend_kind = self.pend_kind
+        copy.pend_ctx = self.pend_ctx
+        copy.decisions = self.decisions
+        copy.turns = self.turns
+        copy.over = self.over
+        copy.end_reason = self.end_reason
+        copy.capped = self.capped
+        copy.winners = self.winners
+        copy.final_vp = self.final_vp[:]
+        copy.cap_hits = self.cap_hits[:]
+        copy.tally = [t[:] for t in self.tally]
+        copy.gtally = self.gtally[:]
+        copy.events = self.events[:]
+        return copy
+
+    def inventory(self) -> tuple[int, ...]:
+        """Every card id in every zone, sorted: piles, discards, market, hands, fronts (creatures
+        and their attachments), removed, and cards still resolving."""
+        cards: list[int] = []
+        for zone in (*self.piles, *self.discards, *self.market, *self.hand_open, *self.hand_secret):
+            cards.extend(zone)
+        for row in self.front:
+            for c in row:
+                cards.append(c.card)
+                cards.extend(a[1] for a in c.attachments)
+        cards.extend(self.removed)
+        cards.extend(self.limbo)
+        cards.sort()
+        return tuple(cards)
