@@ -139,6 +139,9 @@ class Game(Protocol):
 
 
 class Bot(Protocol):
+    """Chooses an option. A bot keeps no state between calls: one instance may serve several
+    seats and games, everything it needs comes in as arguments (its randomness from `rng`)."""
+
     name: str
 
     def choose(self, state: State, decision: Decision, rng: Random) -> int: ...

@@ -19,7 +19,7 @@ ENTRY_POINT_GROUP = "balance.games"
 BUILTIN_PACKAGE = "balance.games"
 
 
-def _builtin_names() -> list[str]:
+def builtin_names() -> list[str]:
     """The packages under balance.games, found without importing any of them."""
     spec = find_spec(BUILTIN_PACKAGE)
     folders = list(spec.submodule_search_locations or []) if spec else []
@@ -32,14 +32,14 @@ def _builtin_names() -> list[str]:
 
 def game_names() -> list[str]:
     """Every game's name: the built-in packages, then the installed plug-ins."""
-    names = _builtin_names()
+    names = builtin_names()
     plugins = sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in names)
     return names + plugins
 
 
 def load_game(name: str) -> Game:
     """The game called `name`; a ConfigError naming the known games if there is none."""
-    if name in _builtin_names():
+    if name in builtin_names():
         module = importlib.import_module(f"{BUILTIN_PACKAGE}.{name}")
         return module.GAME
     for ep in entry_points(group=ENTRY_POINT_GROUP):

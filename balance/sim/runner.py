@@ -52,10 +52,12 @@ def play_batch(batch: Batch) -> BatchResult:
     rows = GameRows(schedule.seats, spec.catalog.game_stats)
     tally = CardTally(len(spec.catalog.counters))
     result = BatchResult(batch.start, batch.stop, rows, tally)
+    # a bot keeps nothing between decisions (all it needs comes in: state, decision, its rng),
+    # so one instance per spec serves every seat and game of the batch
+    bots = {name: make_bot(name) for lineup in schedule.lineups for name in lineup.bots}
     for index in range(batch.start, batch.stop):
         slot = schedule.slot(index)
-        bots = [make_bot(name) for name in slot.lineup.bots]
-        record = play_game(game, spec, slot.lineup.decks, bots, slot.seed)
+        record = play_game(game, spec, slot.lineup.decks, [bots[name] for name in slot.lineup.bots], slot.seed)
         rows.add(slot, record)
         result.decisions += record.decisions
         if record.error:

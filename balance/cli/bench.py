@@ -1,0 +1,58 @@
+"""`balance bench`: single-process speed, clone cost and parallel speed-up per game and bot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from balance.cli.options import BotsOpt
+
+
+def bench(
+    games: Annotated[Optional[list[str]], typer.Argument(help="Games to measure [default: every game].", show_default=False)] = None,
+    bots: BotsOpt = "random",
+    seconds: Annotated[float, typer.Option("--seconds", min=0.5, help="Single-process time per game and bot (split over the repeats).")] = 6.0,
+    repeats: Annotated[int, typer.Option("--repeats", min=1, help="Repeats behind each median.")] = 3,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Workers for the parallel speed-up (1: skip it).")] = 2,
+    json_path: Annotated[Optional[Path], typer.Option("--json", help="Also write the figures as JSON, for tracking over time.", show_default=False)] = None,
+) -> None:
+    """Measure games/s, decisions/s, µs per decision, clone() µs and the parallel speed-up."""
+    import json
+    from dataclasses import asdict
+    from datetime import datetime, timezone
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from balance.bots import split_bot_specs
+    from balance.core.registry import game_names
+    from balance.sim.bench import bench_game, machine
+
+    console = Console(stderr=True)
+    names = games or [n for n in game_names() if n in _builtin()]
+    results = []
+    for name in names:
+        for bot in split_bot_specs(bots):
+            results.append(bench_game(name, bot, seconds, repeats, jobs, log=lambda line: console.print(line, style="dim")))
+    table = Table("game", "bot", "games/s", "decisions/s (min-max)", "µs/decision", "clone µs", f"speed-up ×{jobs}", box=None)
+    for r in results:
+        table.add_row(
+            r.game, r.bot, f"{r.games_per_s.median:,.1f}",
+            f"{r.decisions_per_s.median:,.0f} ({r.decisions_per_s.low:,.0f}-{r.decisions_per_s.high:,.0f})",
+            f"{r.us_per_decision.median:.1f}", f"{r.clone_us.median:.1f}", f"{r.speedup:.2f}" if r.speedup else "-",
+        )  # fmt: skip
+    Console().print(table)
+    if json_path is not None:
+        record = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": machine(),
+                  "settings": {"seconds": seconds, "repeats": repeats, "jobs": jobs}, "results": [asdict(r) for r in results]}  # fmt: skip
+        json_path.write_text(json.dumps(record, indent=1))
+        Console().print(f"wrote {json_path}")
+
+
+def _builtin() -> set[str]:
+    """Without names, bench measures the games that ship with balance (not test plug-ins)."""
+    from balance.core.registry import builtin_names
+
+    return set(builtin_names())

@@ -1,0 +1,135 @@
+"""`balance bench`: how fast each game's simulator runs, measured honestly.
+
+Per game and bot: single-process games/s, decisions/s and µs per decision as the median of
+several repeats (with min and max); `clone()` µs on mid-game states; and the parallel speed-up
+of the runner at `jobs` workers (warm workers, the same games as the single-process rate).
+Every seat plays the same bot; lineups cycle through every deck pairing of the shipped config.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from balance.bots import make_bot
+from balance.core.registry import load_game
+from balance.sim.play import play_game
+from balance.sim.runner import batches, run_batches
+from balance.sim.schedule import make_schedule
+
+
+@dataclass(frozen=True)
+class Spread:
+    median: float
+    low: float
+    high: float
+
+    @staticmethod
+    def of(values: list[float]) -> Spread:
+        return Spread(statistics.median(values), min(values), max(values))
+
+
+@dataclass(frozen=True)
+class GameBench:
+    game: str
+    bot: str
+    seats: int
+    games: int  # games played for the single-process figures
+    games_per_s: Spread
+    decisions_per_s: Spread
+    us_per_decision: Spread
+    clone_us: Spread
+    jobs: int
+    speedup: float | None  # parallel games/s at `jobs` over single-process games/s
+
+
+def bench_game(
+    name: str, bot: str = "random", seconds: float = 6.0, repeats: int = 3, jobs: int = 2, seats: int | None = None,
+    log: Callable[[str], None] | None = None,
+) -> GameBench:  # fmt: skip
+    game = load_game(name)
+    spec = game.load(game.config_dir)
+    schedule = make_schedule(game.info, spec.catalog, "all", [bot], seats, games=10**9, run_seed=12345)
+    next_game = 0
+    games_rate, decision_rate, per_decision = [], [], []
+    total_games = 0
+    for _ in range(repeats):
+        played = decisions = 0
+        start = time.perf_counter()
+        while True:
+            slot = schedule.slot(next_game)
+            next_game += 1
+            record = play_game(game, spec, slot.lineup.decks, [make_bot(b) for b in slot.lineup.bots], slot.seed)
+            if record.error:
+                raise RuntimeError(f"{name}: game {slot.index} crashed while benchmarking: {record.error}")
+            played += 1
+            decisions += record.decisions
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds / repeats:
+                break
+        games_rate.append(played / elapsed)
+        decision_rate.append(decisions / elapsed)
+        per_decision.append(elapsed / decisions * 1e6)
+        total_games += played
+        if log is not None:
+            log(f"{name} {bot}: {played / elapsed:,.1f} games/s, {decisions / elapsed:,.0f} decisions/s")
+    clone = _clone_us(game, spec, schedule)
+    speedup = _speedup(name, spec, schedule, jobs, statistics.median(games_rate), seconds) if jobs > 1 else None
+    return GameBench(name, bot, schedule.seats, total_games, Spread.of(games_rate), Spread.of(decision_rate),
+                     Spread.of(per_decision), clone, jobs, speedup)  # fmt: skip
+
+
+def _clone_us(game: Any, spec: Any, schedule: Any, states: int = 12, copies: int = 200) -> Spread:
+    """µs per clone() of states halfway through random games."""
+    rng = Random(7)
+    timings = []
+    for i in range(states):
+        slot = schedule.slot(i)
+        first = game.new_game(spec, slot.lineup.decks, slot.seed)
+        probe = first.clone()
+        steps = 0
+        while (d := probe.decision()) is not None:  # how long is this game?
+            probe.apply(rng.randrange(len(d.options)))
+            steps += 1
+        state = first
+        for _ in range(steps // 2):
+            d = state.decision()
+            state.apply(rng.randrange(len(d.options)))
+        start = time.perf_counter()
+        for _ in range(copies):
+            state.clone()
+        timings.append((time.perf_counter() - start) / copies * 1e6)
+    return Spread.of(timings)
+
+
+def _speedup(name: str, spec: Any, schedule: Any, jobs: int, single_rate: float, seconds: float) -> float:
+    """Parallel games/s over single-process games/s, on warm workers."""
+    per_batch = max(1, int(single_rate * 0.25))
+    warm = list(run_batches(batches(name, spec, schedule, per_batch, 0, per_batch * jobs), jobs))
+    assert warm
+    count = max(jobs * per_batch * 4, int(single_rate * seconds))
+    offset = per_batch * jobs
+    start = time.perf_counter()
+    for _ in run_batches(batches(name, spec, schedule, per_batch, offset, offset + count), jobs):
+        pass
+    parallel_rate = count / (time.perf_counter() - start)
+    return parallel_rate / single_rate
+
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()}
