@@ -1,0 +1,582 @@
+"""beings' card vocabulary (spec §6) and the resolution of compiled skills.
+
+A skill is a YAML entry `{on: <trigger>, timing?, cost?, do: <op>, target?, filter?, if?,
+optional?, <op params>}`. `VOCABULARY` declares every word; cards.py compiles each entry once into
+a `Skill`. Resolution is a small state machine on the match's `work` stack, so that a skill that
+needs a choice (a target, yes/no, a card to pick, a location) waits as a pending decision.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from balance.core.contract import DRAWN
+from balance.core.effects import Vocabulary
+from balance.games.beings.state import (
+    EFFECT,
+    K_SKILLS,
+    K_TIMES_DEFEATED,
+    RUN,
+    S_LOST,
+    Being,
+    Match,
+    draw,
+    gain_gems,
+    leave_play,
+    power,
+)
+
+if TYPE_CHECKING:
+    from balance.games.beings.cards import BeingsSpec
+
+
+class Filter(BaseModel):
+    """Which Beings (or, for recover and revive, which cards) a skill may touch; every key must
+    hold. Each field's description is what `balance vocab beings` prints."""
+
+    model_config = ConfigDict(extra="forbid")
+    level: int | None = Field(None, ge=1, description="the top card (or the card) has this level")
+    max_level: int | None = Field(None, ge=1, description="level at most this")
+    type: str | None = Field(None, description="the Being (or card) has this type")
+    max_power: int | None = Field(
+        None, description="power at most this (a Being: base + mods, unmultiplied; a card: printed)"
+    )
+    min_power: int | None = Field(None, description="power at least this")
+    rested: bool | None = Field(None, description="Beings only: rested (true) or active (false)")
+    in_reach: bool | None = Field(
+        None, description="Beings only: its location is in reach of this Being's location"
+    )
+
+
+class EntryFields(BaseModel):
+    """The keys of a skill entry besides on/do/target/if and the op's parameters."""
+
+    model_config = ConfigDict(extra="forbid")
+    timing: Literal["start", "end", "main"] | None = None
+    cost: int | None = Field(None, ge=0)
+    optional: bool = False
+    filter: Filter | None = None
+
+
+class Amount(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    n: int = Field(1, ge=1)
+
+
+class DiscardParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    n: int = Field(1, ge=1)
+    pick: Literal["owner", "random"] = "owner"
+
+
+class GemParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    n: int = Field(1, ge=1)
+    state: Literal["active", "rested"] = "active"
+
+
+class PowerParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    n: int
+    until: Literal["attack", "turn", "your_next_turn"] = "attack"
+
+
+VOCABULARY = Vocabulary("beings", entry_fields=EntryFields)
+
+_t = VOCABULARY.triggers
+_t.add("play", "the card entered the field from hand (summoned, or evolved onto: see `via`)")
+_t.add("turn", "during its owner's turn while in play; timing: start (after refresh), end "
+               "(when passing) or main (activated once per turn, optional gem cost)")
+_t.add("attack", "this Being declared an attack (before the block)")
+_t.add("block", "this Being was declared as the blocker")
+
+_o = VOCABULARY.ops
+_o.add("draw", "target player draws n Being cards (fewer if the deck runs out)", Amount)
+_o.add("discard", "target player discards n hand cards to their Abyss (the owner picks, or "
+                  "at random)", DiscardParams)
+_o.add("gain_gems", "target player moves n gems from gem deck to gem zone", GemParams)
+_o.add("ready_gems", "target player turns up to n rested gems active", Amount)
+_o.add("power", "each target Being gets +n (or -n) power after the type multiplier, until the "
+                "attack ends (outside an attack: the turn), the turn, or your next turn",
+       PowerParams)
+_o.add("ready", "target Being becomes active (it still cannot attack twice in a turn)")
+_o.add("rest", "target Being becomes rested")
+_o.add("defeat", "target Being's stack goes to its owner's Abyss; equipped gems return rested")
+_o.add("recover", "target player picks n cards matching `filter` from their Abyss into hand",
+       Amount)
+_o.add("revive", "controller picks a card matching `filter` from their Abyss and an empty own "
+                 "location: it enters as a one-card Being, active, with no play skill")
+
+_s = VOCABULARY.selectors
+_s.add("self", "this Being")
+_s.add("me", "this Being's owner (player ops)")
+_s.add("opponent", "the other player (player ops)")
+_s.add("attacker", "the attacking Being of the current attack")
+_s.add("defender", "the defending Being of the current attack: the blocker, else the target "
+                   "Being (none for an unblocked life attack)")
+_s.add("across", "the opposing Being at this location")
+_s.add("choose_own", "one own Being the controller picks (matching the filter)")
+_s.add("choose_opp", "one opposing Being the controller picks (matching the filter)")
+_s.add("all_own", "every own Being (matching the filter)")
+_s.add("all_opp", "every opposing Being (matching the filter)")
+
+_c = VOCABULARY.conditions
+_c.add("my_life_at_most", "the controller has at most n life cards", int)
+_c.add("opp_life_at_most", "the opponent has at most n life cards", int)
+_c.add("via", "play skills: the card came by summon (full cost) or by evolve",
+       Literal["summon", "evolve"])
+_c.add("target_kind", "attack and block skills: the attack targets life or a Being",
+       Literal["life", "being"])
+_c.add("type_advantage", "the attacker's + contains the defending Being's type (false with none)",
+       bool)
+_c.add("deck_empty", "the controller's Being deck is empty", bool)
+_c.add("abyss_at_least", "the controller's Abyss holds at least n cards", int)
+_c.add("stack_at_least", "this Being's stack holds at least n cards", int)
+_c.add("hand_at_most", "the controller holds at most n cards", int)
+
+_f = VOCABULARY.kind("filter")
+for _name, _info in Filter.model_fields.items():
+    _f.add(_name, _info.description or "", _info.annotation)
+
+# -- compiled codes ------------------------------------------------------------------------------
+PLAY, TURN_START, TURN_END, TURN_MAIN, ATTACK, BLOCK = range(6)
+TRIGGER_CODES = {"play": PLAY, "start": TURN_START, "end": TURN_END, "main": TURN_MAIN,
+                 "attack": ATTACK, "block": BLOCK}
+DRAW, DISCARD, GAIN_GEMS, READY_GEMS, POWER, READY, REST, DEFEAT, RECOVER, REVIVE = range(10)
+OP_CODES = {"draw": DRAW, "discard": DISCARD, "gain_gems": GAIN_GEMS, "ready_gems": READY_GEMS,
+            "power": POWER, "ready": READY, "rest": REST, "defeat": DEFEAT, "recover": RECOVER,
+            "revive": REVIVE}
+PLAYER_OPS = frozenset({DRAW, DISCARD, GAIN_GEMS, READY_GEMS, RECOVER})
+BEING_OPS = frozenset({POWER, READY, REST, DEFEAT})
+CARD_FILTER_OPS = frozenset({RECOVER, REVIVE})  # ops whose filter reads cards, not Beings
+(SELF, ME, OPPONENT, ATTACKER, DEFENDER, ACROSS, CHOOSE_OWN, CHOOSE_OPP, ALL_OWN,
+ ALL_OPP) = range(10)
+SELECTOR_CODES = {"self": SELF, "me": ME, "opponent": OPPONENT, "attacker": ATTACKER,
+                  "defender": DEFENDER, "across": ACROSS, "choose_own": CHOOSE_OWN,
+                  "choose_opp": CHOOSE_OPP, "all_own": ALL_OWN, "all_opp": ALL_OPP}
+PLAYER_SELECTORS = frozenset({ME, OPPONENT})
+UNTIL_ATTACK, UNTIL_TURN, UNTIL_NEXT = range(3)
+UNTIL_CODES = {"attack": UNTIL_ATTACK, "turn": UNTIL_TURN, "your_next_turn": UNTIL_NEXT}
+F_LEVEL, F_MAX_LEVEL, F_TYPE, F_MAX_POWER, F_MIN_POWER, F_RESTED, F_IN_REACH = range(7)
+FILTER_CODES = {"level": F_LEVEL, "max_level": F_MAX_LEVEL, "type": F_TYPE,
+                "max_power": F_MAX_POWER, "min_power": F_MIN_POWER, "rested": F_RESTED,
+                "in_reach": F_IN_REACH}
+CARD_FILTERS = frozenset({F_LEVEL, F_MAX_LEVEL, F_TYPE, F_MAX_POWER, F_MIN_POWER})
+(C_MY_LIFE, C_OPP_LIFE, C_VIA, C_TARGET_KIND, C_TYPE_ADVANTAGE, C_DECK_EMPTY, C_ABYSS, C_STACK,
+ C_HAND) = range(9)
+CONDITION_CODES = {"my_life_at_most": C_MY_LIFE, "opp_life_at_most": C_OPP_LIFE, "via": C_VIA,
+                   "target_kind": C_TARGET_KIND, "type_advantage": C_TYPE_ADVANTAGE,
+                   "deck_empty": C_DECK_EMPTY, "abyss_at_least": C_ABYSS,
+                   "stack_at_least": C_STACK, "hand_at_most": C_HAND}
+VIA_NONE, VIA_SUMMON, VIA_EVOLVE = -1, 0, 1
+KIND_LIFE, KIND_BEING = 0, 1
+
+
+class Skill:
+    """One compiled skill entry of one card. Immutable once built (shared by every match)."""
+
+    __slots__ = ("card", "index", "trigger", "cost", "op", "target", "filter", "conditions",
+                 "optional", "n", "until", "pick_random", "active", "text")
+
+    def __init__(self, card: int, index: int, trigger: int, cost: int, op: int, target: int,
+                 filter: tuple[tuple[int, int], ...], conditions: tuple[tuple[int, int], ...],
+                 optional: bool, n: int, until: int, pick_random: bool, active: bool,
+                 text: str) -> None:
+        self.card = card
+        self.index = index  # its place in the card's `skills` list
+        self.trigger = trigger
+        self.cost = cost  # gems, `turn/main` only
+        self.op = op
+        self.target = target
+        self.filter = filter  # ((F_*, value), ...); type values are type indexes
+        self.conditions = conditions  # ((C_*, value), ...)
+        self.optional = optional
+        self.n = n
+        self.until = until
+        self.pick_random = pick_random  # discard: RNG picks, not the owner
+        self.active = active  # gain_gems: the gems arrive active
+        self.text = text  # the entry as the designer wrote it, for describe()
+
+
+# -- the work stack --------------------------------------------------------------------------------
+# A task is a list: [tag, seat, loc, uid, skill-or-trigger, via, stage, count, picked] for an
+# effect; [ORDER, seat, trigger, [(loc, uid), ...]] for simultaneous triggers the owner orders.
+EFFECT_TASK, ORDER_TASK = 0, 1
+TAG, SEAT, LOC, UID, SKILL, VIA, STAGE, COUNT, PICKED = range(9)
+ST_START, ST_GO, ST_ASKED_OPTIONAL, ST_ASKED_TARGET, ST_PICK, ST_REVIVE_LOC = range(6)
+YES_NO = (("yes",), ("no",))
+
+
+def push_skills(m: Match, seat: int, loc: int, trigger: int, via: int = VIA_NONE) -> None:
+    """Queue the top card's skills of `trigger` on the Being at (seat, loc), in listed order."""
+    being = m.field[seat][loc]
+    skills = m.spec.triggers[being.stack[-1]][trigger]
+    for skill in reversed(skills):
+        m.work.append([EFFECT_TASK, seat, loc, being.uid, skill, via, ST_START, 0, -1])
+
+
+def push_activation(m: Match, seat: int, loc: int, skill: Skill) -> None:
+    """Queue one activated `turn/main` skill of the Being at (seat, loc)."""
+    uid = m.field[seat][loc].uid
+    m.work.append([EFFECT_TASK, seat, loc, uid, skill, VIA_NONE, ST_START, 0, -1])
+
+
+def push_simultaneous(m: Match, seat: int, trigger: int) -> None:
+    """G8: one player's simultaneous triggers resolve Left, Center, Right, or in the owner's
+    chosen order (`trigger_order: choose`)."""
+    spec = m.spec
+    side = m.field[seat]
+    sources = [(loc, b.uid) for loc, b in enumerate(side)
+               if b is not None and spec.triggers[b.stack[-1]][trigger]]
+    if not sources:
+        return
+    if spec.trigger_order == "choose" and len(sources) > 1:
+        m.work.append([ORDER_TASK, seat, trigger, sources])
+        return
+    for loc, _ in reversed(sources):
+        push_skills(m, seat, loc, trigger)
+
+
+def resolve_next(m: Match) -> None:
+    """Advance the task on top of the work stack: it resolves, or it asks for a decision."""
+    task = m.work[-1]
+    if task[TAG] == ORDER_TASK:
+        _order_next(m, task)
+        return
+    stage = task[STAGE]
+    skill: Skill = task[SKILL]
+    seat = task[SEAT]
+    if stage == ST_START:
+        being = m.field[seat][task[LOC]]
+        if being is None or being.uid != task[UID]:
+            m.work.pop()  # a removed Being's pending entries are skipped
+            return
+        if skill.conditions and not conditions_hold(m, task, being):
+            m.work.pop()
+            return
+        if skill.optional:
+            task[STAGE] = ST_ASKED_OPTIONAL
+            _ask(m, seat, "optional", YES_NO)
+            return
+        stage = task[STAGE] = ST_GO
+    if stage == ST_GO:
+        _perform(m, task, skill)
+    elif stage == ST_PICK:
+        _pick_next(m, task, skill)
+    elif stage == ST_REVIVE_LOC:
+        empty = _empty_locations(m, seat)
+        if not empty:
+            m.work.pop()
+            return
+        names = m.spec.locations
+        _ask(m, seat, "revive_loc", tuple(("revive_at", names[loc]) for loc in empty))
+
+
+def answer(m: Match, option: tuple) -> None:
+    """Apply the answer to the decision the top task asked for, then let the flow run on."""
+    task = m.work[-1]
+    m.phase = RUN
+    if task[TAG] == ORDER_TASK:
+        loc = m.spec.loc_index[option[1]]
+        sources = task[3]
+        for i, (at, uid) in enumerate(sources):
+            if at == loc:
+                del sources[i]
+                being = m.field[task[SEAT]][loc]
+                if being is not None and being.uid == uid:
+                    push_skills(m, task[SEAT], loc, task[2])
+                break
+        return
+    stage = task[STAGE]
+    skill: Skill = task[SKILL]
+    if stage == ST_ASKED_OPTIONAL:
+        if option[0] == "yes":
+            task[STAGE] = ST_GO
+        else:
+            m.work.pop()
+    elif stage == ST_ASKED_TARGET:
+        m.work.pop()
+        _count(m, task, skill)
+        _apply_to_being(m, task, skill, option[1], m.spec.loc_index[option[2]])
+    elif stage == ST_PICK:
+        card = option[1]
+        who = task[PICKED]
+        if skill.op == DISCARD:
+            m.hands[who].remove(card)
+            m.abysses[who].append(card)
+        elif skill.op == RECOVER:
+            m.abysses[who].remove(card)
+            m.hands[who].append(card)
+            m.events.append((m.turn, who, card, DRAWN, 1))
+        else:  # REVIVE: the card is chosen; the location comes next
+            task[COUNT] = card
+            task[STAGE] = ST_REVIVE_LOC
+            return
+        task[COUNT] -= 1
+    elif stage == ST_REVIVE_LOC:
+        m.work.pop()
+        revive(m, task[SEAT], task[COUNT], m.spec.loc_index[option[1]])
+
+
+def _ask(m: Match, seat: int, kind: str, options: tuple) -> None:
+    m.phase = EFFECT
+    m.kind = kind
+    m.decider = seat
+    m.options = options
+
+
+def _count(m: Match, task: list, skill: Skill) -> None:
+    m.events.append((m.turn, task[SEAT], skill.card, K_SKILLS, 1))
+
+
+def _order_next(m: Match, task: list) -> None:
+    seat = task[SEAT]
+    sources = [(loc, uid) for loc, uid in task[3]
+               if (b := m.field[seat][loc]) is not None and b.uid == uid]
+    task[3] = sources
+    if len(sources) <= 1:
+        m.work.pop()
+        if sources:
+            push_skills(m, seat, sources[0][0], task[2])
+        return
+    names = m.spec.locations
+    _ask(m, seat, "order_triggers", tuple(("first", names[loc]) for loc, _ in sources))
+
+
+def _perform(m: Match, task: list, skill: Skill) -> None:
+    """Resolve the skill's op now, or ask for the choice it needs first."""
+    op = skill.op
+    seat = task[SEAT]
+    if op in PLAYER_OPS:
+        who = seat if skill.target == ME else 1 - seat
+        if op == DRAW:
+            m.work.pop()
+            _count(m, task, skill)
+            draw(m, who, skill.n)
+        elif op == GAIN_GEMS:
+            m.work.pop()
+            _count(m, task, skill)
+            gain_gems(m, who, skill.n, skill.active)
+        elif op == READY_GEMS:
+            m.work.pop()
+            _count(m, task, skill)
+            k = min(skill.n, m.gems_rested[who])
+            m.gems_rested[who] -= k
+            m.gems_active[who] += k
+        elif op == DISCARD and skill.pick_random:
+            m.work.pop()
+            _count(m, task, skill)
+            hand = m.hands[who]
+            for _ in range(skill.n):
+                if not hand:
+                    break
+                m.abysses[who].append(hand.pop(m.rng.randrange(len(hand))))
+        else:  # DISCARD picked by its owner, RECOVER: `who` picks n cards one at a time
+            _count(m, task, skill)
+            task[PICKED] = who
+            task[COUNT] = skill.n
+            task[STAGE] = ST_PICK
+            _pick_next(m, task, skill)
+        return
+    if op == REVIVE:
+        if not _empty_locations(m, seat):
+            m.work.pop()
+            return
+        _count(m, task, skill)
+        task[PICKED] = seat
+        task[COUNT] = 1
+        task[STAGE] = ST_PICK
+        _pick_next(m, task, skill)
+        return
+    target = skill.target
+    if target == CHOOSE_OWN or target == CHOOSE_OPP:
+        side = seat if target == CHOOSE_OWN else 1 - seat
+        names = m.spec.locations
+        options = tuple(("target", side, names[loc]) for loc, b in enumerate(m.field[side])
+                        if b is not None and being_matches(m, skill.filter, b, loc, task[LOC]))
+        if not options:
+            m.work.pop()
+            return
+        task[STAGE] = ST_ASKED_TARGET
+        _ask(m, seat, "target", options)
+        return
+    m.work.pop()
+    targets = _chosen_targets(m, task, skill)
+    if targets:
+        _count(m, task, skill)
+        for side, loc in targets:
+            _apply_to_being(m, task, skill, side, loc)
+
+
+def _chosen_targets(m: Match, task: list, skill: Skill) -> list[tuple[int, int]]:
+    """The Beings a fixed selector names, filtered (a single target failing it: nothing)."""
+    seat, here, target = task[SEAT], task[LOC], skill.target
+    field = m.field
+    found: list[tuple[int, int]] = []
+    if target == SELF:
+        found.append((seat, here))
+    elif target == ACROSS:
+        found.append((1 - seat, here))
+    elif target == ATTACKER:
+        a = m.attack
+        if a is not None:
+            found.append((a.seat, a.loc))
+    elif target == DEFENDER:
+        a = m.attack
+        if a is not None and a.defending >= 0:
+            found.append((1 - a.seat, a.defending))
+    else:  # ALL_OWN, ALL_OPP
+        side = seat if target == ALL_OWN else 1 - seat
+        found.extend((side, loc) for loc in range(len(field[side])))
+    a = m.attack
+    kept = []
+    for side, loc in found:
+        being = field[side][loc]
+        if being is None:
+            continue
+        if a is not None and target == ATTACKER and being.uid != a.uid:
+            continue
+        if a is not None and target == DEFENDER and being.uid != a.defending_uid:
+            continue
+        if skill.filter and not being_matches(m, skill.filter, being, loc, here):
+            continue
+        kept.append((side, loc))
+    return kept
+
+
+def _apply_to_being(m: Match, task: list, skill: Skill, side: int, loc: int) -> None:
+    being = m.field[side][loc]
+    if being is None:
+        return
+    op = skill.op
+    if op == POWER:
+        until = skill.until
+        if until == UNTIL_ATTACK and m.attack is None:
+            until = UNTIL_TURN  # `attack` falls back to `turn` outside an attack
+        being.mods.append((skill.n, until, task[SEAT]))
+    elif op == READY:
+        being.rested = False
+    elif op == REST:
+        being.rested = True
+    elif op == DEFEAT:
+        m.events.append((m.turn, side, being.stack[-1], K_TIMES_DEFEATED, 1))
+        m.tally[side][S_LOST] += 1
+        leave_play(m, side, loc)
+
+
+def _pick_next(m: Match, task: list, skill: Skill) -> None:
+    who = task[PICKED]
+    if task[COUNT] <= 0:
+        m.work.pop()
+        return
+    if skill.op == DISCARD:
+        pool = m.hands[who]
+        eligible = pool
+    else:
+        pool = m.abysses[who]
+        flt = skill.filter
+        eligible = [c for c in pool if card_matches(m.spec, flt, c)] if flt else pool
+    if not eligible:
+        m.work.pop()
+        return
+    # Abyss cards of one seat are distinct (one copy of each card per deck), hands too.
+    _ask(m, who, "pick_card", tuple(("pick", card) for card in dict.fromkeys(eligible)))
+
+
+def revive(m: Match, seat: int, card: int, loc: int) -> None:
+    """The card leaves the Abyss as a one-card Being, active, `entered_turn` now; no play skill."""
+    m.abysses[seat].remove(card)
+    being = Being(m.next_uid, card, m.spec.power[card], m.turn)
+    m.next_uid += 1
+    m.field[seat][loc] = being
+
+
+def _empty_locations(m: Match, seat: int) -> list[int]:
+    return [loc for loc, b in enumerate(m.field[seat]) if b is None]
+
+
+# -- conditions and filters ----------------------------------------------------------------------
+
+
+def conditions_hold(m: Match, task: list, being: Being) -> bool:
+    """`if:` checked as the entry resolves: every condition must hold."""
+    seat = task[SEAT]
+    spec = m.spec
+    for code, value in task[SKILL].conditions:
+        if code == C_MY_LIFE:
+            ok = len(m.lives[seat]) <= value
+        elif code == C_OPP_LIFE:
+            ok = len(m.lives[1 - seat]) <= value
+        elif code == C_VIA:
+            ok = task[VIA] == value
+        elif code == C_TARGET_KIND:
+            a = m.attack
+            ok = a is not None and (KIND_LIFE if a.target < 0 else KIND_BEING) == value
+        elif code == C_TYPE_ADVANTAGE:
+            ok = type_advantage(m) == value
+        elif code == C_DECK_EMPTY:
+            ok = (not m.decks[seat]) == value
+        elif code == C_ABYSS:
+            ok = len(m.abysses[seat]) >= value
+        elif code == C_STACK:
+            ok = len(being.stack) >= value
+        else:  # C_HAND
+            ok = len(m.hands[seat]) <= value
+        if not ok:
+            return False
+    return True
+
+
+def type_advantage(m: Match) -> bool:
+    """The attacker's + contains the current defending Being's type (false with none)."""
+    a = m.attack
+    if a is None or a.defending < 0:
+        return False
+    attacker = m.field[a.seat][a.loc]
+    defending = m.field[1 - a.seat][a.defending]
+    if attacker is None or defending is None:
+        return False
+    spec = m.spec
+    return spec.type_of[defending.stack[-1]] in spec.strong[spec.type_of[attacker.stack[-1]]]
+
+
+def being_matches(m: Match, flt: tuple, being: Being, loc: int, here: int) -> bool:
+    spec = m.spec
+    top = being.stack[-1]
+    for code, value in flt:
+        if code == F_LEVEL:
+            ok = spec.level[top] == value
+        elif code == F_MAX_LEVEL:
+            ok = spec.level[top] <= value
+        elif code == F_TYPE:
+            ok = spec.type_of[top] == value
+        elif code == F_MAX_POWER:
+            ok = power(spec, being) <= value
+        elif code == F_MIN_POWER:
+            ok = power(spec, being) >= value
+        elif code == F_RESTED:
+            ok = being.rested == value
+        else:  # F_IN_REACH
+            ok = (loc in spec.reach[here]) == value
+        if not ok:
+            return False
+    return True
+
+
+def card_matches(spec: BeingsSpec, flt: tuple, card: int) -> bool:
+    for code, value in flt:
+        if code == F_LEVEL:
+            ok = spec.level[card] == value
+        elif code == F_MAX_LEVEL:
+            ok = spec.level[card] <= value
+        elif code == F_TYPE:
+            ok = spec.type_of[card] == value
+        elif code == F_MAX_POWER:
+            ok = spec.power[card] <= value
+        else:  # F_MIN_POWER (cards.py refuses Being-only filters on card ops)
+            ok = spec.power[card] >= value
+        if not ok:
+            return False
+    return True

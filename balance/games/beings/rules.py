@@ -1,0 +1,921 @@
+"""beings' rules (spec beings.md): setup and mulligan, the turn, playing, evolving, attacking,
+blocking, defending, and the end of the game.
+
+Flow: MULLIGAN -> (turn start -> MAIN <-> attack -> turn end)* -> OVER. Card effects wait on the
+match's `work` stack and resolve before the flow moves on (`after` says where it goes next); a
+decision with a single option is applied at once (spec §4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+
+from balance.core.contract import OPENING, PLAYED, Decision, Result
+from balance.core.errors import ConfigError, did_you_mean
+from balance.games.beings import heuristics
+from balance.games.beings.cards import DOUBLE, RESIST, BeingsSpec
+from balance.games.beings.effects import (
+    ATTACK,
+    BLOCK,
+    DISCARD,
+    PLAY,
+    RECOVER,
+    REVIVE,
+    SKILL,
+    TURN_END,
+    TURN_MAIN,
+    TURN_START,
+    UNTIL_ATTACK,
+    UNTIL_NEXT,
+    UNTIL_TURN,
+    VIA_EVOLVE,
+    VIA_SUMMON,
+    answer,
+    push_activation,
+    push_simultaneous,
+    push_skills,
+    resolve_next,
+)
+from balance.games.beings.state import (
+    AFTER_ATTACK_SKILLS,
+    AFTER_BLOCK,
+    AFTER_MAIN,
+    AFTER_SETUP,
+    AFTER_TURN_END,
+    BLOCK as BLOCK_STEP,
+    DEFEND,
+    EFFECT,
+    G_ATTACKS,
+    G_BLOCKS,
+    G_EVOLUTIONS,
+    G_FIRST_SEAT,
+    G_FIZZLED,
+    G_LIFE_HITS,
+    G_REPLACED,
+    G_RESISTED,
+    G_SKIPS,
+    G_X2,
+    G_ZERO_FAILED,
+    G_ZERO_SURVIVED,
+    GAME_STATS,
+    K_ATTACKS,
+    K_BEINGS_DEFEATED,
+    K_DEFENCE_POWER,
+    K_EVOLVED_ONTO,
+    K_LIFE_TAKEN,
+    K_MULLIGAN_RETURNED,
+    K_SKIPPED_ONTO,
+    K_SUMMONED,
+    K_TIMES_DEFEATED,
+    LIFE,
+    MAIN,
+    MULLIGAN,
+    NOBODY,
+    OVER,
+    RUN,
+    S_ATTACKS_BEINGS,
+    S_ATTACKS_LIFE,
+    S_BLOCKS,
+    S_COMEBACK,
+    S_DEFEATS,
+    S_DEFENCE_CARDS,
+    S_DEFENCE_POWER,
+    S_DEFENDS_LOST,
+    S_DEFENDS_WON,
+    S_DRAWN_BY_GEMS,
+    S_FINAL_ABYSS,
+    S_FINAL_DECK,
+    S_FINAL_HAND,
+    S_FINAL_LIFE,
+    S_FINAL_POWER,
+    S_GEMS_ACTIVATE,
+    S_GEMS_DEFENCE,
+    S_GEMS_DRAW,
+    S_GEMS_EQUIPPED,
+    S_GEMS_EVOLVE,
+    S_GEMS_PLAY,
+    S_GEMS_SKIP,
+    S_LOST,
+    S_MULLIGAN,
+    SEAT_STATS,
+    Attack,
+    Being,
+    Match,
+    draw,
+    gain_gems,
+    leave_play,
+    mods_total,
+    pay,
+    power,
+    take_life,
+)
+
+SEATS = 2
+END_TURN = ("end_turn",)
+GEM_DRAW = ("gem_draw",)
+NO_BLOCK = ("no_block",)
+DONE = ("done",)
+ZERO_LIFE_DEFENSE_FAILED = "zero_life_defense_failed"
+TURN_LIMIT = "turn_limit"
+PICK_VERBS = {DISCARD: "discard", RECOVER: "recover", REVIVE: "revive"}
+
+
+class BeingsMatch(Match):
+    """A game of beings as the contract sees it (the data lives in state.Match)."""
+
+    __slots__ = ()
+
+    def decision(self) -> Decision | None:
+        return self.pending
+
+    def apply(self, option: int) -> None:
+        choose(self, self.options[option])
+        advance(self)
+
+    def result(self) -> Result:
+        return result_of(self)
+
+    def clone(self) -> BeingsMatch:
+        return Match.clone(self)  # type: ignore[return-value]
+
+    def determinize(self, seat: int, rng: Random) -> BeingsMatch:
+        """A copy in which all `seat` cannot see is reshuffled (sizes kept), RNG reseeded.
+
+        Hidden from `seat`: the order of its own Being deck and its own life cards (shuffled
+        together), and the opponent's hand, life cards and deck (shuffled together). Everything
+        else (the field, both Abysses, gems, sizes, the mulligan count) is public.
+        """
+        copy = self.clone()
+        copy.rng = Random(rng.getrandbits(64))
+        own = copy.decks[seat] + copy.lives[seat]
+        rng.shuffle(own)
+        n = len(copy.decks[seat])
+        copy.decks[seat], copy.lives[seat] = own[:n], own[n:]
+        other = 1 - seat
+        pool = copy.hands[other] + copy.lives[other] + copy.decks[other]
+        rng.shuffle(pool)
+        h, life = len(copy.hands[other]), len(copy.lives[other])
+        copy.hands[other] = pool[:h]
+        copy.lives[other] = pool[h : h + life]
+        copy.decks[other] = pool[h + life :]
+        return copy
+
+    def evaluate(self, seat: int) -> float:
+        if self.phase == OVER:
+            return 2.0 * self.result().scores[seat] - 1.0
+        return heuristics.evaluate(self, seat)
+
+    def describe(self, option: int) -> str:
+        return describe_option(self, self.options[option])
+
+    def inventory(self) -> tuple[int, ...]:
+        cards: list[int] = []
+        for seat in range(SEATS):
+            cards += self.decks[seat] + self.hands[seat] + self.lives[seat] + self.abysses[seat]
+            for being in self.field[seat]:
+                if being is not None:
+                    cards += being.stack
+        return tuple(sorted(cards))
+
+
+# -- setup (R3-R6, G16) ---------------------------------------------------------------------------
+
+
+def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
+    """Setup in the spec's order (§3): first player, shuffles, opening hands, then mulligans."""
+    if len(lineup) != SEATS:
+        raise ConfigError(None, None, f"beings is a game for {SEATS} seats, got {len(lineup)}",
+                          "pass two deck names")
+    for name in lineup:
+        if name not in spec.catalog.decks:
+            raise ConfigError(None, None, f"unknown beings deck '{name}'",
+                              did_you_mean(name, list(spec.catalog.decks)))
+    rng = Random(seed)
+    first = {"seat0": 0, "seat1": 1}.get(spec.first_player)
+    if first is None:
+        first = rng.randrange(SEATS)
+    decks = []
+    for name in lineup:
+        deck = [card for card, copies in spec.catalog.decks[name].items() for _ in range(copies)]
+        rng.shuffle(deck)  # gem decks are identical cards: shuffling them changes nothing
+        decks.append(deck)
+    m = BeingsMatch(
+        spec=spec,
+        rng=rng,
+        seed=seed,
+        first=first,
+        turn=0,
+        active=first,
+        phase=RUN,
+        after=AFTER_SETUP,
+        kind="",
+        decider=NOBODY,
+        options=(),
+        pending=None,
+        work=[],
+        attack=None,
+        actions=0,
+        next_uid=0,
+        decks=decks,
+        hands=[[], []],
+        lives=[[], []],
+        abysses=[[], []],
+        gem_decks=[spec.gem_deck_size] * SEATS,
+        gems_active=[0, 0],
+        gems_rested=[0, 0],
+        field=[[None] * len(spec.locations) for _ in range(SEATS)],
+        mulligan_seat=first,
+        mulligan_index=0,
+        mulligan_marks=[],
+        returned=[0, 0],
+        winner=NOBODY,
+        end_reason="",
+        capped=False,
+        events=[],
+        tally=[[0] * len(SEAT_STATS) for _ in range(SEATS)],
+        totals=[0] * len(GAME_STATS),
+    )
+    m.totals[G_FIRST_SEAT] = first
+    for seat in (first, 1 - first):
+        for _ in range(spec.opening_hand):
+            if m.decks[seat]:
+                m.hands[seat].append(m.decks[seat].pop())
+    if spec.mulligan_allowed and m.hands[first]:
+        m.phase = MULLIGAN
+    else:
+        for seat in (first, 1 - first):
+            m.rng.shuffle(m.decks[seat])  # R4's shuffle happens with or without a mulligan
+        finish_setup(m)
+    advance(m)
+    return m
+
+
+def mulligan_options(m: Match) -> tuple:
+    card = m.hands[m.mulligan_seat][m.mulligan_index]
+    return (("keep", card), ("return", card))
+
+
+def mulligan(m: Match, option: tuple) -> None:
+    """G16: one keep/return decision per opening card, P1 then P2; R4 settles each hand."""
+    seat = m.mulligan_seat
+    m.mulligan_marks.append(option[0] == "return")
+    m.mulligan_index += 1
+    if m.mulligan_index < len(m.hands[seat]):
+        return
+    hand = m.hands[seat]
+    back = [card for card, mark in zip(hand, m.mulligan_marks, strict=True) if mark]
+    m.hands[seat] = [card for card, mark in zip(hand, m.mulligan_marks, strict=True) if not mark]
+    deck = m.decks[seat]
+    deck[0:0] = back  # to the bottom: the top is the end of the list
+    for _ in back:
+        m.hands[seat].append(deck.pop())
+    m.rng.shuffle(deck)
+    for card in back:
+        m.events.append((0, seat, card, K_MULLIGAN_RETURNED, 1))
+    m.returned[seat] = len(back)
+    m.tally[seat][S_MULLIGAN] = len(back)
+    m.mulligan_marks = []
+    m.mulligan_index = 0
+    other = 1 - seat
+    if seat == m.first and m.hands[other]:
+        m.mulligan_seat = other
+        return
+    if seat == m.first:
+        m.rng.shuffle(m.decks[other])
+    finish_setup(m)
+
+
+def finish_setup(m: Match) -> None:
+    """R5, R6: life cards, then starting gems; then Player 1's turn 1."""
+    spec = m.spec
+    for seat in (m.first, 1 - m.first):
+        for card in m.hands[seat]:
+            m.events.append((0, seat, card, OPENING, 1))
+        deck = m.decks[seat]
+        for _ in range(spec.life_cards):
+            if deck:
+                m.lives[seat].append(deck.pop())
+    gain_gems(m, m.first, spec.start_gems_first)
+    gain_gems(m, 1 - m.first, spec.start_gems_second)
+    m.mulligan_seat = NOBODY
+    start_turn(m)
+
+
+# -- the turn (R7-R9, G15) -------------------------------------------------------------------------
+
+
+def start_turn(m: Match) -> None:
+    """G15: draw, gain gems, equipped gems return, refresh, expire mods, `turn/start` skills."""
+    spec = m.spec
+    m.turn += 1
+    if m.turn > spec.turn_limit:
+        reach_turn_limit(m)
+        return
+    seat = m.active = m.first if m.turn % 2 == 1 else 1 - m.first
+    m.actions = 0
+    if not (m.turn == 1 and spec.first_player_skips_draw):
+        draw(m, seat, spec.draw_per_turn)
+    gain_gems(m, seat, spec.gems_per_turn)
+    for being in m.field[seat]:
+        if being is not None:
+            if being.equipped:
+                m.gems_rested[seat] += being.equipped
+                being.equipped = 0
+            being.rested = False
+    m.gems_active[seat] += m.gems_rested[seat]
+    m.gems_rested[seat] = 0
+    expire_mods(m, UNTIL_NEXT, seat)
+    push_simultaneous(m, seat, TURN_START)
+    m.after = AFTER_MAIN
+    m.phase = RUN
+
+
+def end_turn(m: Match) -> None:
+    """TURN_END: own `turn/end` skills, then `until: turn` mods expire and the turn passes."""
+    push_simultaneous(m, m.active, TURN_END)
+    m.after = AFTER_TURN_END
+
+
+def pass_turn(m: Match) -> None:
+    expire_mods(m, UNTIL_TURN, NOBODY)
+    start_turn(m)
+
+
+def expire_mods(m: Match, until: int, controller: int) -> None:
+    """Drop the mods of kind `until` (for UNTIL_NEXT: only those `controller`'s effects made)."""
+    for side in m.field:
+        for being in side:
+            if being is not None and being.mods:
+                being.mods = [
+                    mod for mod in being.mods
+                    if mod[1] != until or (controller != NOBODY and mod[2] != controller)
+                ]
+
+
+# -- the main phase (R9-R12, R18-R19, G10-G11) -----------------------------------------------------
+
+
+def main_options(m: Match) -> tuple:
+    """Every legal main-phase action of the active player (spec §4's `main` row)."""
+    spec = m.spec
+    if m.actions >= spec.max_actions_per_turn:
+        return (END_TURN,)
+    seat = m.active
+    turn = m.turn
+    gems = m.gems_active[seat]
+    hand = m.hands[seat]
+    own = m.field[seat]
+    options: list[tuple] = []
+    cost = spec.cost
+    if spec.replace_only_when_full and None in own:
+        open_locs = [loc for loc, b in enumerate(own) if b is None]
+        for card in hand:
+            if cost[card] <= gems:
+                plays = spec.play_options[card]
+                options.extend(plays[loc] for loc in open_locs)
+    else:
+        for card in hand:
+            if cost[card] <= gems:
+                options.extend(spec.play_options[card])
+    per_turn = spec.evolutions_per_being_per_turn
+    for loc, being in enumerate(own):
+        if being is None:
+            continue
+        if being.evolved == turn and being.evolutions >= per_turn:
+            continue
+        if being.entered == turn and not spec.evolve_on_play_turn:
+            continue
+        for new, price, _, per_loc in spec.evolutions[being.stack[-1]]:
+            if price <= gems and new in hand:
+                options.append(per_loc[loc])
+    if turn > 1 or spec.first_turn_attack:
+        haste = spec.zero_life_haste and not m.lives[seat]
+        opposing = m.field[1 - seat]
+        for loc, being in enumerate(own):
+            if being is None or being.rested or being.attacked == turn:
+                continue
+            if not haste and (being.entered == turn or being.evolved == turn):
+                continue
+            options.append(spec.attack_life[loc])
+            row = spec.attack_being[loc]
+            for target in spec.reach[loc]:
+                other = opposing[target]
+                if other is not None and other.rested:
+                    options.append(row[target])
+    deck_empty = not m.decks[seat]
+    if not deck_empty and gems >= spec.gem_draw_cost:
+        options.append(GEM_DRAW)
+    if gems >= 1 and (deck_empty or not spec.equip_requires_empty_deck):
+        for loc, being in enumerate(own):
+            if being is not None:
+                options.append(spec.equip_options[loc])
+    names = spec.locations
+    for loc, being in enumerate(own):
+        if being is not None and being.main_used != turn:
+            for skill in spec.triggers[being.stack[-1]][TURN_MAIN]:
+                if skill.cost <= gems:
+                    options.append(("activate", names[loc], skill.index))
+    options.append(END_TURN)
+    return tuple(options)
+
+
+def take_action(m: Match, option: tuple) -> None:
+    what = option[0]
+    m.phase = RUN
+    if what == "end_turn":
+        end_turn(m)
+        return
+    m.actions += 1
+    seat = m.active
+    loc_index = m.spec.loc_index
+    if what == "play":
+        summon(m, seat, option[1], loc_index[option[2]])
+    elif what == "evolve":
+        evolve(m, seat, option[1], loc_index[option[2]], in_defence=False)
+    elif what == "attack":
+        declare_attack(m, loc_index[option[1]], option[2])
+    elif what == "gem_draw":
+        gem_draw(m, seat)
+    elif what == "equip":
+        equip(m, seat, loc_index[option[1]])
+    else:  # activate
+        activate(m, seat, loc_index[option[1]], option[2])
+
+
+def summon(m: Match, seat: int, card: int, loc: int) -> None:
+    """R12, R19: play a card from hand at full cost; an occupied own slot is replaced (G10)."""
+    spec = m.spec
+    price = spec.cost[card]
+    pay(m, seat, price)
+    m.tally[seat][S_GEMS_PLAY] += price
+    m.hands[seat].remove(card)
+    if m.field[seat][loc] is not None:
+        leave_play(m, seat, loc)  # replaced: to the Abyss, not a battle defeat
+        m.totals[G_REPLACED] += 1
+    m.field[seat][loc] = Being(m.next_uid, card, spec.power[card], m.turn)
+    m.next_uid += 1
+    m.events.append((m.turn, seat, card, PLAYED, 1))
+    m.events.append((m.turn, seat, card, K_SUMMONED, 1))
+    if spec.triggers[card][PLAY]:
+        push_skills(m, seat, loc, PLAY, VIA_SUMMON)
+    m.after = AFTER_MAIN
+
+
+def evolve(m: Match, seat: int, card: int, loc: int, in_defence: bool) -> None:
+    """R18, R20, G2, G9: put a higher level of the same Being on top of its stack."""
+    spec = m.spec
+    being = m.field[seat][loc]
+    for new, price, skips, _ in spec.evolutions[being.stack[-1]]:
+        if new == card:
+            break
+    else:
+        raise AssertionError(f"card {card} does not evolve Being at {loc}")
+    pay(m, seat, price)
+    purpose = S_GEMS_DEFENCE if in_defence else S_GEMS_SKIP if skips else S_GEMS_EVOLVE
+    m.tally[seat][purpose] += price
+    m.hands[seat].remove(card)
+    being.stack.append(card)
+    being.printed += spec.power[card]
+    if being.evolved == m.turn:
+        being.evolutions += 1
+    else:
+        being.evolved = m.turn
+        being.evolutions = 1
+    being.attacked = -1  # R14: a newly evolved Being is a new card
+    being.main_used = -1  # `turn/main` skills are once per turn per top card
+    m.events.append((m.turn, seat, card, PLAYED, 1))
+    m.events.append((m.turn, seat, card, K_SKIPPED_ONTO if skips else K_EVOLVED_ONTO, 1))
+    m.totals[G_SKIPS if skips else G_EVOLUTIONS] += 1
+    a = m.attack
+    if in_defence and a is not None and a.defending < 0:
+        a.counter += spec.power[card]  # G6: no defending Being, the new top card's power counts
+    if spec.play_skill_on_evolve and spec.triggers[card][PLAY]:
+        push_skills(m, seat, loc, PLAY, VIA_EVOLVE)
+
+
+def gem_draw(m: Match, seat: int) -> None:
+    """R10: pay gems to draw one Being card."""
+    price = m.spec.gem_draw_cost
+    pay(m, seat, price)
+    m.tally[seat][S_GEMS_DRAW] += price
+    m.tally[seat][S_DRAWN_BY_GEMS] += draw(m, seat, 1)
+    m.after = AFTER_MAIN
+
+
+def equip(m: Match, seat: int, loc: int) -> None:
+    """R11, G11: an active gem goes onto an own Being (+equip_power) until the next turn."""
+    m.gems_active[seat] -= 1
+    m.field[seat][loc].equipped += 1
+    m.tally[seat][S_GEMS_EQUIPPED] += 1
+    m.after = AFTER_MAIN
+
+
+def activate(m: Match, seat: int, loc: int, index: int) -> None:
+    """G8: a `turn/main` skill, once per turn per top card, its gem cost paid first."""
+    being = m.field[seat][loc]
+    skill = m.spec.skills[being.stack[-1]][index]
+    pay(m, seat, skill.cost)
+    m.tally[seat][S_GEMS_ACTIVATE] += skill.cost
+    being.main_used = m.turn
+    push_activation(m, seat, loc, skill)
+    m.after = AFTER_MAIN
+
+
+# -- the attack (R13-R16, R24-R31, G4-G7, G14) -----------------------------------------------------
+
+
+def declare_attack(m: Match, loc: int, target_name: str) -> None:
+    """Step 1: the attacker rests and is marked; step 2: its `attack` skills resolve."""
+    seat = m.active
+    spec = m.spec
+    being = m.field[seat][loc]
+    being.rested = True
+    being.attacked = m.turn
+    if target_name == "life":
+        target, target_uid = LIFE, -1
+        m.tally[seat][S_ATTACKS_LIFE] += 1
+    else:
+        target = spec.loc_index[target_name]
+        target_uid = m.field[1 - seat][target].uid
+        m.tally[seat][S_ATTACKS_BEINGS] += 1
+    top = being.stack[-1]
+    m.attack = Attack(seat, loc, being.uid, top, target, target_uid)
+    m.totals[G_ATTACKS] += 1
+    m.events.append((m.turn, seat, top, K_ATTACKS, 1))
+    if spec.triggers[top][ATTACK]:
+        push_skills(m, seat, loc, ATTACK)
+    m.after = AFTER_ATTACK_SKILLS
+
+
+def after_attack_skills(m: Match) -> None:
+    """Step 3: the defender may block, unless the attack has fizzled (G14)."""
+    a = m.attack
+    if not _alive(m, a.seat, a.loc, a.uid) or (
+        a.target >= 0 and not _alive(m, 1 - a.seat, a.target, a.target_uid)
+    ):
+        end_attack(m, fizzled=True)
+        return
+    m.phase = BLOCK_STEP
+
+
+def block_options(m: Match) -> tuple:
+    a = m.attack
+    spec = m.spec
+    side = m.field[1 - a.seat]
+    options = [NO_BLOCK]
+    for loc in spec.blockers[a.loc]:
+        being = side[loc]
+        if being is not None and not being.rested:
+            options.append(spec.block_options[loc])
+    return tuple(options)
+
+
+def block(m: Match, option: tuple) -> None:
+    """Step 4 (R26, G5): the blocker becomes the defending Being, rests, its skills resolve."""
+    m.phase = RUN
+    m.after = AFTER_BLOCK
+    if option[0] == "no_block":
+        return
+    a = m.attack
+    seat = 1 - a.seat
+    loc = m.spec.loc_index[option[1]]
+    being = m.field[seat][loc]
+    if m.spec.block_rests_blocker:
+        being.rested = True
+    a.defending = loc
+    a.defending_uid = being.uid
+    a.blocked = True
+    m.tally[seat][S_BLOCKS] += 1
+    m.totals[G_BLOCKS] += 1
+    if m.spec.triggers[being.stack[-1]][BLOCK]:
+        push_skills(m, seat, loc, BLOCK)
+
+
+def after_block(m: Match) -> None:
+    """Step 5: a defend step when a Being defends, or on a life attack at 0 life (G6, R31)."""
+    a = m.attack
+    defender = 1 - a.seat
+    if not _alive(m, a.seat, a.loc, a.uid) or (
+        a.defending >= 0 and not _alive(m, defender, a.defending, a.defending_uid)
+    ):
+        end_attack(m, fizzled=True)
+        return
+    if a.defending >= 0 or (a.target == LIFE and not m.lives[defender]):
+        m.phase = DEFEND
+    else:
+        resolve_attack(m)
+
+
+def defend_options(m: Match) -> tuple:
+    """R27, G6: discard any hand card; evolve the defending Being (any own Being if none)."""
+    spec = m.spec
+    a = m.attack
+    seat = 1 - a.seat
+    hand = m.hands[seat]
+    discards = spec.discard_options
+    options = [discards[card] for card in hand]
+    gems = m.gems_active[seat]
+    own = m.field[seat]
+    turn = m.turn
+    per_turn = spec.evolutions_per_being_per_turn
+    locs = (a.defending,) if a.defending >= 0 else range(len(own))
+    for loc in locs:
+        being = own[loc]
+        if being is None:
+            continue
+        if being.evolved == turn and being.evolutions >= per_turn:
+            continue
+        if being.entered == turn and not spec.evolve_on_play_turn:
+            continue
+        for new, price, _, per_loc in spec.evolutions[being.stack[-1]]:
+            if price <= gems and new in hand:
+                options.append(per_loc[loc])
+    options.append(DONE)
+    return tuple(options)
+
+
+def defend(m: Match, option: tuple) -> None:
+    what = option[0]
+    a = m.attack
+    seat = 1 - a.seat
+    if what == "done":
+        m.phase = RUN
+        resolve_attack(m)
+    elif what == "discard":
+        card = option[1]
+        m.hands[seat].remove(card)
+        m.abysses[seat].append(card)
+        gain = m.spec.discard_gain[card]
+        a.counter += gain
+        m.tally[seat][S_DEFENCE_CARDS] += 1
+        m.tally[seat][S_DEFENCE_POWER] += gain
+        m.events.append((m.turn, seat, card, K_DEFENCE_POWER, gain))
+    else:  # evolve in defence (R23); its play skills resolve, then the defend step goes on
+        m.phase = RUN
+        m.after = AFTER_BLOCK
+        evolve(m, seat, option[1], m.spec.loc_index[option[2]], in_defence=True)
+
+
+def attack_power(m: Match, attacker: Being, defending: Being | None) -> int:
+    """G7, R16: the attacker's base, doubled or halved (rounded up) by type, then skill mods."""
+    spec = m.spec
+    base = attacker.printed + spec.equip_power * attacker.equipped
+    if defending is not None:
+        kind = spec.multiplier[spec.type_of[attacker.stack[-1]]][spec.type_of[defending.stack[-1]]]
+        if kind == DOUBLE:
+            base *= spec.double_multiplier
+        elif kind == RESIST:
+            base = -(-base // spec.resist_divisor)
+    total = base + mods_total(attacker)
+    return total if total > 0 else 0
+
+
+def defence_power(m: Match, defending: Being | None) -> int:
+    """G7: the defending Being's base + mods (never multiplied) + the counters so far."""
+    own = power(m.spec, defending) if defending is not None else 0
+    return own + m.attack.counter
+
+
+def resolve_attack(m: Match) -> None:
+    """Step 6 (R28-R31, G7, G13): a life card, a defeated Being, or the end of the game."""
+    a = m.attack
+    spec = m.spec
+    seat = a.seat
+    defender = 1 - seat
+    attacker = m.field[seat][a.loc]
+    if attacker is None or attacker.uid != a.uid:
+        end_attack(m, fizzled=True)
+        return
+    top = attacker.stack[-1]
+    if a.defending < 0 and a.target == LIFE and m.lives[defender]:
+        take_life(m, defender)  # R30: no defend step at >= 1 life
+        m.totals[G_LIFE_HITS] += 1
+        m.events.append((m.turn, seat, top, K_LIFE_TAKEN, 1))
+        end_attack(m)
+        return
+    defending = None
+    if a.defending >= 0:
+        defending = m.field[defender][a.defending]
+        if defending is None or defending.uid != a.defending_uid:
+            end_attack(m, fizzled=True)
+            return
+        kind = spec.multiplier[spec.type_of[top]][spec.type_of[defending.stack[-1]]]
+        if kind == DOUBLE:
+            m.totals[G_X2] += 1
+        elif kind == RESIST:
+            m.totals[G_RESISTED] += 1
+    held = defence_power(m, defending) >= attack_power(m, attacker, defending) + spec.defense_margin
+    m.tally[defender][S_DEFENDS_WON if held else S_DEFENDS_LOST] += 1
+    if defending is None:
+        m.totals[G_ZERO_SURVIVED if held else G_ZERO_FAILED] += 1
+        if not held:
+            m.winner = seat
+            m.end_reason = ZERO_LIFE_DEFENSE_FAILED
+    elif not held:
+        m.events.append((m.turn, seat, top, K_BEINGS_DEFEATED, 1))
+        m.events.append((m.turn, defender, defending.stack[-1], K_TIMES_DEFEATED, 1))
+        m.tally[seat][S_DEFEATS] += 1
+        m.tally[defender][S_LOST] += 1
+        leave_play(m, defender, a.defending)
+    end_attack(m)
+
+
+def end_attack(m: Match, fizzled: bool = False) -> None:
+    """The attack is over: `until: attack` mods expire and the main phase resumes."""
+    expire_mods(m, UNTIL_ATTACK, NOBODY)
+    m.attack = None
+    if fizzled:
+        m.totals[G_FIZZLED] += 1
+    if m.winner != NOBODY:
+        game_over(m)
+        return
+    m.phase = RUN
+    m.after = AFTER_MAIN
+
+
+def _alive(m: Match, seat: int, loc: int, uid: int) -> bool:
+    being = m.field[seat][loc]
+    return being is not None and being.uid == uid
+
+
+# -- the end (G13, G17, §8) ------------------------------------------------------------------------
+
+
+def reach_turn_limit(m: Match) -> None:
+    """G17: the game ends capped; a draw, or with `tiebreak` more life, then more power wins."""
+    spec = m.spec
+    m.turn = spec.turn_limit
+    m.capped = True
+    m.end_reason = TURN_LIMIT
+    if spec.cap_result == "tiebreak":
+        life = [len(m.lives[s]) for s in range(SEATS)]
+        strength = [power_in_play(m, s) for s in range(SEATS)]
+        if life[0] != life[1]:
+            m.winner = 0 if life[0] > life[1] else 1
+        elif strength[0] != strength[1]:
+            m.winner = 0 if strength[0] > strength[1] else 1
+    game_over(m)
+
+
+def power_in_play(m: Match, seat: int) -> int:
+    return sum(power(m.spec, b) for b in m.field[seat] if b is not None)
+
+
+def game_over(m: Match) -> None:
+    m.phase = OVER
+    m.work.clear()
+    for seat in range(SEATS):
+        row = m.tally[seat]
+        row[S_FINAL_LIFE] = len(m.lives[seat])
+        row[S_FINAL_HAND] = len(m.hands[seat])
+        row[S_FINAL_DECK] = len(m.decks[seat])
+        row[S_FINAL_ABYSS] = len(m.abysses[seat])
+        row[S_FINAL_POWER] = power_in_play(m, seat)
+    if m.winner != NOBODY and m.tally[m.winner][0]:  # S_ZERO_LIFE_TURN
+        m.tally[m.winner][S_COMEBACK] = 1
+
+
+def result_of(m: Match) -> Result:
+    stats: dict[str, float] = {name: float(v) for name, v in zip(GAME_STATS, m.totals, strict=True)}
+    for seat in range(SEATS):
+        for name, value in zip(SEAT_STATS, m.tally[seat], strict=True):
+            stats[f"{name}_{seat}"] = float(value)
+    reason = m.end_reason or "in_progress"
+    if m.winner != NOBODY:
+        return Result.win(m.winner, SEATS, reason, m.turn, capped=m.capped, stats=stats)
+    return Result.shared(list(range(SEATS)), SEATS, reason, m.turn, capped=m.capped, stats=stats)
+
+
+# -- the flow --------------------------------------------------------------------------------------
+
+FLOW = {
+    AFTER_SETUP: finish_setup,
+    AFTER_MAIN: lambda m: setattr(m, "phase", MAIN),
+    AFTER_ATTACK_SKILLS: after_attack_skills,
+    AFTER_BLOCK: after_block,
+    AFTER_TURN_END: pass_turn,
+}
+
+
+def choose(m: Match, option: tuple) -> None:
+    """Apply one option of the pending decision."""
+    phase = m.phase
+    if phase == MAIN:
+        take_action(m, option)
+    elif phase == DEFEND:
+        defend(m, option)
+    elif phase == BLOCK_STEP:
+        block(m, option)
+    elif phase == EFFECT:
+        answer(m, option)
+    elif phase == MULLIGAN:
+        mulligan(m, option)
+    else:
+        raise RuntimeError(f"no decision is pending (phase {phase})")
+
+
+def advance(m: Match) -> None:
+    """Run the automatic flow until a decision with two or more options is pending, or the end."""
+    while True:
+        phase = m.phase
+        if phase == RUN:
+            if m.work:
+                resolve_next(m)
+            else:
+                FLOW[m.after](m)
+            continue
+        if phase == MAIN:
+            options = main_options(m)
+            seat, kind = m.active, "main"
+        elif phase == DEFEND:
+            options = defend_options(m)
+            if len(options) == 1:  # only `done` remains: the defend step ends
+                m.phase = RUN
+                resolve_attack(m)
+                continue
+            seat, kind = 1 - m.attack.seat, "defend"
+        elif phase == BLOCK_STEP:
+            options = block_options(m)
+            seat, kind = 1 - m.attack.seat, "block"
+        elif phase == EFFECT:
+            options = m.options
+            seat, kind = m.decider, m.kind
+        elif phase == MULLIGAN:
+            options = mulligan_options(m)
+            seat, kind = m.mulligan_seat, "mulligan"
+        else:  # OVER
+            m.options = ()
+            m.pending = None
+            return
+        if len(options) == 1:
+            choose(m, options[0])
+            continue
+        m.options = options
+        m.decider = seat
+        m.kind = kind
+        m.pending = Decision(seat, kind, options)
+        return
+
+
+# -- words -----------------------------------------------------------------------------------------
+
+
+def describe_option(m: Match, option: tuple) -> str:
+    """An option in the game's words, e.g. `attack life with storm_herald_2 at C`."""
+    spec = m.spec
+    ids = spec.catalog.cards
+    what = option[0]
+    seat = m.decider
+    if what in ("keep", "return", "pick"):
+        verb = what
+        if what == "pick" and m.work:
+            task = m.work[-1]
+            verb = PICK_VERBS.get(task[SKILL].op, "pick")
+        return f"{verb} {ids[option[1]]}"
+    if what == "play":
+        loc = spec.loc_index[option[2]]
+        here = m.field[seat][loc]
+        replaced = f" replacing {ids[here.stack[-1]]}" if here is not None else ""
+        return f"play {ids[option[1]]} at {option[2]}{replaced}"
+    if what == "evolve":
+        loc = spec.loc_index[option[2]]
+        being = m.field[seat][loc]
+        return f"evolve {ids[being.stack[-1]]} at {option[2]} to {ids[option[1]]}"
+    if what == "attack":
+        loc = spec.loc_index[option[1]]
+        attacker = ids[m.field[seat][loc].stack[-1]]
+        if option[2] == "life":
+            return f"attack life with {attacker} at {option[1]}"
+        target = m.field[1 - seat][spec.loc_index[option[2]]]
+        return f"attack {ids[target.stack[-1]]} at {option[2]} with {attacker} at {option[1]}"
+    if what == "gem_draw":
+        return f"draw a card for {spec.gem_draw_cost} gem"
+    if what == "equip":
+        being = m.field[seat][spec.loc_index[option[1]]]
+        return f"equip a gem to {ids[being.stack[-1]]} at {option[1]}"
+    if what == "activate":
+        being = m.field[seat][spec.loc_index[option[1]]]
+        skill = spec.skills[being.stack[-1]][option[2]]
+        return f"activate {ids[being.stack[-1]]} at {option[1]}: {skill.text}"
+    if what == "end_turn":
+        return "end turn"
+    if what == "no_block":
+        return "no block"
+    if what == "block":
+        being = m.field[seat][spec.loc_index[option[1]]]
+        return f"block with {ids[being.stack[-1]]} at {option[1]}"
+    if what == "discard":
+        return f"discard {ids[option[1]]} (+{spec.discard_gain[option[1]]})"
+    if what == "done":
+        return "done"
+    if what == "target":
+        side = "own" if option[1] == seat else "opposing"
+        being = m.field[option[1]][spec.loc_index[option[2]]]
+        return f"target {side} {ids[being.stack[-1]]} at {option[2]}"
+    if what == "revive_at":
+        return f"revive at {option[1]}"
+    if what == "first":
+        being = m.field[seat][spec.loc_index[option[1]]]
+        return f"resolve {ids[being.stack[-1]]} at {option[1]} first"
+    return " ".join(str(part) for part in option)  # yes / no

@@ -1,0 +1,386 @@
+"""beings' state: both players' zones, the Beings in play, the attack under way, and the flow.
+
+State is data. The few zone moves that rules and card effects share (draw, lose a life card, leave
+play, gain gems, pay) live here as plain functions; what may happen when lives in rules.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+from typing import TYPE_CHECKING
+
+from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
+
+if TYPE_CHECKING:
+    from balance.games.beings.cards import BeingsSpec
+
+# -- the flow ---------------------------------------------------------------------------------
+# `phase` says what the state waits for; `after` says where the flow goes once the pending card
+# effects (`work`) have all resolved.
+RUN, MULLIGAN, MAIN, BLOCK, DEFEND, EFFECT, OVER = range(7)
+AFTER_SETUP, AFTER_MAIN, AFTER_ATTACK_SKILLS, AFTER_BLOCK, AFTER_TURN_END = range(5)
+
+NOBODY = -1
+LIFE = -1  # an attack's target when it aims at the life area
+
+# -- the game's own per-card counters (event FIRST_COUNTER + k), Catalog.counters order ----------
+COUNTERS = (
+    "summoned",  # played from hand at full cost
+    "evolved_onto",  # a Being evolved one level onto this card
+    "skipped_onto",  # a Being skip-evolved onto this card
+    "attacks",  # attacks declared with this card on top
+    "life_taken",  # life cards taken by attacks with this card on top
+    "beings_defeated",  # Beings defeated in battle by attacks with this card on top
+    "times_defeated",  # this card was the top of a Being defeated (battle or effect)
+    "defence_power",  # power added by discarding this card in a defend step
+    "skill_resolutions",  # this card's skills that resolved
+    "mulligan_returned",  # returned in the mulligan
+)
+(
+    K_SUMMONED,
+    K_EVOLVED_ONTO,
+    K_SKIPPED_ONTO,
+    K_ATTACKS,
+    K_LIFE_TAKEN,
+    K_BEINGS_DEFEATED,
+    K_TIMES_DEFEATED,
+    K_DEFENCE_POWER,
+    K_SKILLS,
+    K_MULLIGAN_RETURNED,
+) = (FIRST_COUNTER + k for k in range(len(COUNTERS)))
+
+# -- per-seat tallies (spec §9), reported as `<name>_<seat>` in Result.stats ---------------------
+SEAT_STATS = (
+    "zero_life_turn",  # turn the seat first reached 0 life (0: never)
+    "deck_out_turn",  # turn the seat's Being deck ran out (0: never)
+    "comeback_win",  # 1 if the seat won after being at 0 life
+    "gems_play",  # gems spent by purpose ...
+    "gems_evolve",
+    "gems_skip_evolve",
+    "gems_draw",
+    "gems_defence_evolve",
+    "gems_activate",
+    "gems_equipped",
+    "cards_drawn_by_gems",
+    "attacks_life",
+    "attacks_beings",
+    "blocks",
+    "defend_steps_won",
+    "defend_steps_lost",
+    "defence_cards",
+    "defence_power",
+    "beings_defeated",  # opposing Beings this seat defeated in battle
+    "beings_lost",  # own Beings defeated (battle or effect)
+    "mulligan_returned",
+    "final_life",
+    "final_hand",
+    "final_deck",
+    "final_abyss",
+    "final_power",
+)
+(
+    S_ZERO_LIFE_TURN,
+    S_DECK_OUT_TURN,
+    S_COMEBACK,
+    S_GEMS_PLAY,
+    S_GEMS_EVOLVE,
+    S_GEMS_SKIP,
+    S_GEMS_DRAW,
+    S_GEMS_DEFENCE,
+    S_GEMS_ACTIVATE,
+    S_GEMS_EQUIPPED,
+    S_DRAWN_BY_GEMS,
+    S_ATTACKS_LIFE,
+    S_ATTACKS_BEINGS,
+    S_BLOCKS,
+    S_DEFENDS_WON,
+    S_DEFENDS_LOST,
+    S_DEFENCE_CARDS,
+    S_DEFENCE_POWER,
+    S_DEFEATS,
+    S_LOST,
+    S_MULLIGAN,
+    S_FINAL_LIFE,
+    S_FINAL_HAND,
+    S_FINAL_DECK,
+    S_FINAL_ABYSS,
+    S_FINAL_POWER,
+) = range(len(SEAT_STATS))
+
+# -- game-level tallies (spec §9) ---------------------------------------------------------------
+GAME_STATS = (
+    "first_seat",
+    "attacks",
+    "life_hits",
+    "blocks",
+    "zero_life_defences_survived",
+    "zero_life_defences_failed",
+    "evolutions",
+    "skip_evolutions",
+    "replaced",
+    "fizzled",
+    "attacks_x2",  # attacks resolved at × double_multiplier
+    "attacks_resisted",  # attacks resolved at ÷ resist_divisor
+)
+(
+    G_FIRST_SEAT,
+    G_ATTACKS,
+    G_LIFE_HITS,
+    G_BLOCKS,
+    G_ZERO_SURVIVED,
+    G_ZERO_FAILED,
+    G_EVOLUTIONS,
+    G_SKIPS,
+    G_REPLACED,
+    G_FIZZLED,
+    G_X2,
+    G_RESISTED,
+) = range(len(GAME_STATS))
+
+
+class Being:
+    """A Being in play: its stack of cards (bottom to top) at one location, and its marks.
+
+    `printed` caches the sum of the stack's printed power; turn marks hold the turn number of the
+    event (-1: never). `mods` are skill modifiers `(n, until, controller)`.
+    """
+
+    __slots__ = (
+        "uid",
+        "stack",
+        "printed",
+        "rested",
+        "entered",
+        "evolved",
+        "evolutions",
+        "attacked",
+        "main_used",
+        "equipped",
+        "mods",
+    )
+
+    def __init__(self, uid: int, card: int, printed: int, turn: int) -> None:
+        self.uid = uid  # identifies this Being while it stays in play (its pending skills too)
+        self.stack = [card]
+        self.printed = printed
+        self.rested = False
+        self.entered = turn
+        self.evolved = -1
+        self.evolutions = 0  # evolutions on turn `evolved`
+        self.attacked = -1
+        self.main_used = -1  # turn a `turn/main` skill of the current top card was activated
+        self.equipped = 0
+        self.mods: list[tuple[int, int, int]] = []
+
+    def copy(self) -> Being:
+        twin = Being.__new__(Being)
+        twin.uid = self.uid
+        twin.stack = self.stack[:]
+        twin.printed = self.printed
+        twin.rested = self.rested
+        twin.entered = self.entered
+        twin.evolved = self.evolved
+        twin.evolutions = self.evolutions
+        twin.attacked = self.attacked
+        twin.main_used = self.main_used
+        twin.equipped = self.equipped
+        twin.mods = self.mods[:]
+        return twin
+
+
+class Attack:
+    """The attack under way. `target` is a location of the defender or LIFE; `defending` is the
+    location of the defending Being (the blocker once declared, else the target Being; -1: none).
+    """
+
+    __slots__ = (
+        "seat",
+        "loc",
+        "uid",
+        "card",
+        "target",
+        "target_uid",
+        "defending",
+        "defending_uid",
+        "blocked",
+        "counter",
+    )
+
+    def __init__(self, seat: int, loc: int, uid: int, card: int, target: int, target_uid: int):
+        self.seat = seat  # the attacking player
+        self.loc = loc
+        self.uid = uid
+        self.card = card  # the attacker's top card when declared (its statistics)
+        self.target = target
+        self.target_uid = target_uid
+        self.defending = target
+        self.defending_uid = target_uid
+        self.blocked = False
+        self.counter = 0  # defence added by discards, and evolutions with no defending Being
+
+    def copy(self) -> Attack:
+        twin = Attack.__new__(Attack)
+        for name in Attack.__slots__:
+            setattr(twin, name, getattr(self, name))
+        return twin
+
+
+@dataclass(slots=True, eq=False)
+class Match:
+    """One game of beings. Seats are 0 and 1; `first` is the seat of Player 1.
+
+    Zones are lists with their top at the end (Being decks, life areas); `field[seat][loc]` is a
+    Being or None. `work` is the stack of card effects still to resolve (top at the end): lists
+    built by effects.py. The pending decision is (`kind`, `decider`, `options`).
+    """
+
+    spec: BeingsSpec
+    rng: Random
+    seed: int
+    first: int
+    turn: int
+    active: int  # whose turn it is
+    phase: int
+    after: int
+    kind: str
+    decider: int
+    options: tuple
+    pending: Decision | None
+    work: list[list]
+    attack: Attack | None
+    actions: int  # main-phase actions this turn
+    next_uid: int
+    decks: list[list[int]]
+    hands: list[list[int]]
+    lives: list[list[int]]
+    abysses: list[list[int]]
+    gem_decks: list[int]
+    gems_active: list[int]
+    gems_rested: list[int]
+    field: list[list[Being | None]]
+    mulligan_seat: int
+    mulligan_index: int
+    mulligan_marks: list[bool]  # the deciding seat's "return" marks so far (private)
+    returned: list[int]  # cards each seat returned in the mulligan (public)
+    winner: int
+    end_reason: str
+    capped: bool
+    events: list[Event]
+    tally: list[list[int]]  # per seat, SEAT_STATS order
+    totals: list[int]  # GAME_STATS order
+
+    def clone(self) -> Match:
+        """An exact copy, the RNG state and hidden zones included. Never shares a mutable part."""
+        rng = Random()
+        rng.setstate(self.rng.getstate())
+        return type(self)(
+            spec=self.spec,
+            rng=rng,
+            seed=self.seed,
+            first=self.first,
+            turn=self.turn,
+            active=self.active,
+            phase=self.phase,
+            after=self.after,
+            kind=self.kind,
+            decider=self.decider,
+            options=self.options,
+            pending=self.pending,
+            work=[task[:] for task in self.work],
+            attack=self.attack.copy() if self.attack is not None else None,
+            actions=self.actions,
+            next_uid=self.next_uid,
+            decks=[zone[:] for zone in self.decks],
+            hands=[zone[:] for zone in self.hands],
+            lives=[zone[:] for zone in self.lives],
+            abysses=[zone[:] for zone in self.abysses],
+            gem_decks=self.gem_decks[:],
+            gems_active=self.gems_active[:],
+            gems_rested=self.gems_rested[:],
+            field=[[b.copy() if b is not None else None for b in side] for side in self.field],
+            mulligan_seat=self.mulligan_seat,
+            mulligan_index=self.mulligan_index,
+            mulligan_marks=self.mulligan_marks[:],
+            returned=self.returned[:],
+            winner=self.winner,
+            end_reason=self.end_reason,
+            capped=self.capped,
+            events=self.events[:],
+            tally=[row[:] for row in self.tally],
+            totals=self.totals[:],
+        )
+
+
+# -- zone moves shared by the rules and the card effects ----------------------------------------
+
+
+def base_power(spec: BeingsSpec, being: Being) -> int:
+    """G7 `base`: the stack's printed power plus equipped gems."""
+    return being.printed + spec.equip_power * being.equipped
+
+
+def power(spec: BeingsSpec, being: Being) -> int:
+    """A Being's power as filters and defence read it: base + skill mods, never below 0."""
+    total = being.printed + spec.equip_power * being.equipped
+    for mod in being.mods:
+        total += mod[0]
+    return total if total > 0 else 0
+
+
+def mods_total(being: Being) -> int:
+    total = 0
+    for mod in being.mods:
+        total += mod[0]
+    return total
+
+
+def draw(m: Match, seat: int, n: int) -> int:
+    """Draw up to n Being cards (G12: an empty deck draws nothing). Returns how many came."""
+    deck = m.decks[seat]
+    hand = m.hands[seat]
+    drawn = 0
+    while drawn < n and deck:
+        card = deck.pop()
+        hand.append(card)
+        m.events.append((m.turn, seat, card, DRAWN, 1))
+        drawn += 1
+    if drawn and not deck and not m.tally[seat][S_DECK_OUT_TURN]:
+        m.tally[seat][S_DECK_OUT_TURN] = m.turn
+    return drawn
+
+
+def take_life(m: Match, seat: int) -> None:
+    """R30: the top life card joins its owner's hand."""
+    card = m.lives[seat].pop()
+    m.hands[seat].append(card)
+    m.events.append((m.turn, seat, card, DRAWN, 1))
+    if not m.lives[seat] and not m.tally[seat][S_ZERO_LIFE_TURN]:
+        m.tally[seat][S_ZERO_LIFE_TURN] = m.turn
+
+
+def leave_play(m: Match, seat: int, loc: int) -> Being:
+    """The whole stack goes to its owner's Abyss; equipped gems return to the zone rested."""
+    being = m.field[seat][loc]
+    assert being is not None
+    m.field[seat][loc] = None
+    m.abysses[seat].extend(being.stack)
+    m.gems_rested[seat] += being.equipped
+    return being
+
+
+def gain_gems(m: Match, seat: int, n: int, active: bool = True) -> int:
+    """G3: move up to n gems from the gem deck to the gem zone."""
+    k = n if n < m.gem_decks[seat] else m.gem_decks[seat]
+    m.gem_decks[seat] -= k
+    if active:
+        m.gems_active[seat] += k
+    else:
+        m.gems_rested[seat] += k
+    return k
+
+
+def pay(m: Match, seat: int, n: int) -> None:
+    """Paying N gems rests N active gems (they are identical: no choice)."""
+    m.gems_active[seat] -= n
+    m.gems_rested[seat] += n
