@@ -777,8 +777,8 @@ def game_stats(s: ArrowsState, scores: list[int]) -> dict[str, float]:
     t = s.tally
     stats: dict[str, float] = {
         "first_player": s.first,
-        "score_0": scores[0],
-        "score_1": scores[1],
+        "board_score_0": scores[0],
+        "board_score_1": scores[1],
         "margin": abs(scores[0] - scores[1]),
         "chains": t.chains,
         "max_chain_depth": t.max_chain_depth,

@@ -54,7 +54,7 @@ COUNTERS = (
 _PER_SEAT = ("credits_gained", "credits_spent", "credits_unspent", "active_plays",
              "covered_plays", "unpaid_reveals", "discards", "avg_hand")  # fmt: skip
 GAME_STATS = (
-    "first_player", "score_0", "score_1", "margin", "chains", "max_chain_depth", "conflicts",
+    "first_player", "board_score_0", "board_score_1", "margin", "chains", "max_chain_depth", "conflicts",
     "flips", "covered_destroyed", "dropped_triggers", "passes",
     *(f"{name}_{seat}" for name in _PER_SEAT for seat in (0, 1)),
     *(f"conflicts_{d}" for d in DIRECTIONS),

@@ -295,7 +295,7 @@ def test_14_board_full(table) -> None:
     assert s.decision() is None  # before the Sentry activates
     result = s.result()
     assert result.winner is None and result.end_reason == "board_full"
-    assert result.stats["score_0"] == 11 and result.stats["score_1"] == 11
+    assert result.stats["board_score_0"] == 11 and result.stats["board_score_1"] == 11
 
 
 def test_14_board_full_at_end_of_turn(table_with) -> None:
