@@ -1,0 +1,15 @@
+"""possession: each player possesses a creature; a ring of Wilds (one face down), a shared
+Defender and its Support lie between them, all dealt from one shared deck, and a turn is Draw,
+Play, Action (Attack, Command, Soothe), Swap. Creatures whose damage reaches their Endure escape
+and are replaced, a Defender's escape wins Glory, and every effect they trigger is resolved by
+one deterministic queue (spec §6.5).
+"""
+
+from balance.core.contract import GameInfo
+from balance.core.package import SHIPPED_CONFIGS, GamePackage
+
+GAME = GamePackage(
+    GameInfo(name="possession", min_seats=2, max_seats=4, rules_version="1"),
+    "balance.games.possession",
+    SHIPPED_CONFIGS / "possession",
+)

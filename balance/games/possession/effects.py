@@ -1,0 +1,1079 @@
+"""possession's card vocabulary (spec §6) and the code that resolves compiled effects.
+
+A card has at most one effect per role: `possessed` (active while it is a Possessed), `wild`
+(while it is a face-up Wild) and `defender` (while it is the Defender or the Support). An effect
+is `{role, on, if, optional, do, <params>, then, value, text}`; `then` lists further `{do,
+<params>}` steps of the same effect. Everything is checked here once, with file:line errors,
+and compiled into `CardEffect` / `Step` objects of small ints that the rules read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from balance.core.config import fail, validate_value
+from balance.core.contract import DRAWN, FIRST_COUNTER, Decision
+from balance.core.effects import Effect, Target, Vocabulary
+from balance.core.errors import did_you_mean
+from balance.core.yamlio import LineList, LineMap
+from balance.games.possession.state import (
+    EMPTY,
+    G_DECK_OUT_TURN,
+    K_EFFECT_DAMAGE,
+    K_EFFECT_HEALING,
+    NO_CREATURE,
+    POSSESSED,
+    T_ACT,
+    T_DISCARD,
+    T_DO,
+    T_ESCAPE_CHECK,
+    WILD,
+    Table,
+)
+
+# --------------------------------------------------------------------------------------------
+# The words (spec §6). Codes are indexes into these tuples.
+
+ROLES = ("possessed", "wild", "defender")
+EFFECT_ROLE = (0, 1, 2, 2)  # position role (P, W, D, S) -> the role of the effect it runs
+
+# name, doc, has an actor, number of subjects, has a player, has an amount
+TRIGGER_WORDS = (
+    ("turn_start", "a turn begins (player: the Turn Player)", False, 0, True, False),
+    ("turn_end", "after Swap (player: the Turn Player)", False, 0, True, False),
+    ("drew", "a player draws 1 or more cards (player: drawer, amount: count)", False, 0, True, True),
+    ("played", "a Play (subject: the played card, player: who played)", False, 1, True, False),
+    ("discarded", "a hand card is discarded by Swap or `discard` (player)", False, 0, True, False),
+    ("attack", "an Attack (actor: attacker, subject: the Defender)", True, 1, False, False),
+    ("command", "a Command (actor: commander, subjects: both Wilds)", True, 2, False, False),
+    ("soothe", "a Soothe (actor: soother, subject: its target)", True, 1, False, False),
+    ("damaged", "more than 0 damage lands after ward (actor: source, amount)", True, 1, False, True),
+    ("healed", "more than 0 damage is removed (actor: healer, amount)", True, 1, False, True),
+    ("escaped", "a creature escapes (subject: it)", False, 1, False, False),
+    ("replaced", "a card enters a position (subject: the new card)", False, 1, False, False),
+    ("traded", "two creatures trade places (subjects: both)", False, 2, False, False),
+    ("turned_face_down", "a Wild turns face down (subject: it)", False, 1, False, False),
+    ("turned_face_up", "the face-down Wild turns face up (subject: it)", False, 1, False, False),
+    ("glory", "a player gains Glory (subject: the escaped Defender, player)", False, 1, True, False),
+    ("removed", "a player is removed from the game (player)", False, 0, True, False),
+)
+TRIGGERS = tuple(word[0] for word in TRIGGER_WORDS)
+TRIGGER_SHAPE = {word[0]: word[2:] for word in TRIGGER_WORDS}
+(
+    TURN_START,
+    TURN_END,
+    DREW,
+    PLAYED,
+    DISCARDED,
+    ATTACK,
+    COMMAND,
+    SOOTHE,
+    DAMAGED,
+    HEALED,
+    ESCAPED,
+    REPLACED,
+    TRADED,
+    TURNED_FACE_DOWN,
+    TURNED_FACE_UP,
+    GLORY,
+    REMOVED,
+) = range(len(TRIGGERS))
+
+OPS = (
+    "damage",
+    "heal",
+    "ward",
+    "modify",
+    "draw",
+    "discard",
+    "use_action",
+    "trade_places",
+    "turn_face_down",
+    "replace",
+    "escape",
+)
+(
+    DAMAGE,
+    HEAL,
+    WARD,
+    MODIFY,
+    DRAW,
+    DISCARD,
+    USE_ACTION,
+    TRADE_PLACES,
+    TURN_FACE_DOWN,
+    REPLACE,
+    ESCAPE,
+) = range(len(OPS))
+TARGETED = {DAMAGE, HEAL, WARD, MODIFY, USE_ACTION, TURN_FACE_DOWN, REPLACE, ESCAPE}
+SINGLE_TARGET = {USE_ACTION, TURN_FACE_DOWN, REPLACE}
+FACE_DOWN_OK = {DAMAGE, HEAL, REPLACE, ESCAPE}
+
+CREATURE_WORDS = (
+    ("self", "this card, wherever it now is"),
+    ("actor", "the bound event's actor"),
+    ("subject", "the bound event's subject (both subjects of a two-subject event)"),
+    ("defender", "the Defender"),
+    ("support", "the Defender Support (nothing while it is empty)"),
+    ("own_possessed", "the controller's Possessed"),
+    ("turn_possessed", "the Turn Player's Possessed"),
+    ("each_possessed", "every Possessed, from the Turn Player in turn order"),
+    ("each_other_possessed", "every Possessed but this card"),
+    ("each_opponent_possessed", "every Possessed of another player than the controller"),
+    ("each_wild", "every face-up Wild, clockwise from the face-down Wild"),
+    ("adjacent_wilds", "the face-up ring neighbours of this card"),
+    ("each_creature", "every face-up creature: Possessed, Wilds, Defender, Support"),
+    ("face_down_wild", "the face-down Wild: only for damage, heal, replace and escape (R5)"),
+)
+CREATURES = tuple(word[0] for word in CREATURE_WORDS)
+(
+    SELF,
+    ACTOR,
+    SUBJECT,
+    DEFENDER_SEL,
+    SUPPORT_SEL,
+    OWN_POSSESSED,
+    TURN_POSSESSED,
+    EACH_POSSESSED,
+    EACH_OTHER_POSSESSED,
+    EACH_OPPONENT_POSSESSED,
+    EACH_WILD,
+    ADJACENT_WILDS,
+    EACH_CREATURE,
+    FACE_DOWN_WILD,
+) = range(len(CREATURES))
+GROUP_ONLY = {
+    EACH_POSSESSED,
+    EACH_OTHER_POSSESSED,
+    EACH_OPPONENT_POSSESSED,
+    EACH_WILD,
+    ADJACENT_WILDS,
+    EACH_CREATURE,
+}
+POOLS = tuple(name for name in CREATURES if name != "face_down_wild")  # what `choose` picks from
+
+PLAYER_WORDS = (
+    ("controller", "the effect's controller: the owner of a Possessed, else the Turn Player"),
+    ("turn_player", "the Turn Player"),
+    ("each_player", "every remaining player, from the Turn Player in turn order"),
+    ("each_opponent", "every remaining player but the controller"),
+    ("owner", "the owner of the subject Possessed"),
+)
+PLAYERS = tuple(word[0] for word in PLAYER_WORDS)
+CONTROLLER, TURN_PLAYER, EACH_PLAYER, EACH_OPPONENT, OWNER = range(len(PLAYERS))
+SINGLE_PLAYERS = {CONTROLLER, TURN_PLAYER, OWNER}
+
+MATCH_WORDS = (
+    ("self", "this card"),
+    ("other", "any creature but this card"),
+    ("possessed", "a Possessed"),
+    ("own_possessed", "the controller's Possessed"),
+    ("opponent_possessed", "another player's Possessed"),
+    ("wild", "a Wild"),
+    ("adjacent_wild", "a Wild next to this card in the ring"),
+    ("defender", "the Defender"),
+    ("support", "the Defender Support"),
+    ("any", "any creature"),
+)
+MATCHES = tuple(word[0] for word in MATCH_WORDS)
+(
+    M_SELF,
+    M_OTHER,
+    M_POSSESSED,
+    M_OWN_POSSESSED,
+    M_OPPONENT_POSSESSED,
+    M_WILD,
+    M_ADJACENT_WILD,
+    M_DEFENDER,
+    M_SUPPORT,
+    M_ANY,
+) = range(len(MATCHES))
+
+STATS = ("might", "endure", "nurture", "damage", "remaining", "hand", "deck", "glory")
+MIGHT, ENDURE, NURTURE, DAMAGE_STAT, REMAINING, HAND, DECK, GLORY_STAT = range(len(STATS))
+CREATURE_STATS = {MIGHT, ENDURE, NURTURE, DAMAGE_STAT, REMAINING}
+COMPARISONS = ("<", "<=", "==", ">=", ">")
+
+ACTIONS = ("attack", "command", "soothe", "any")
+ACT_ATTACK, ACT_COMMAND, ACT_SOOTHE, ACT_ANY = range(len(ACTIONS))
+SOURCES = ("deck", "hand")
+DESTINATIONS = ("discard", "hand", "deck_bottom")
+TO_DISCARD, TO_HAND, TO_DECK_BOTTOM = range(len(DESTINATIONS))
+
+# Condition kinds (compiled `if:`)
+C_ACTOR, C_SUBJECT, C_PLAYER, C_TURN, C_AMOUNT, C_COMPARE = range(6)
+
+
+# --------------------------------------------------------------------------------------------
+# Parameter models
+
+
+class EntryFields(BaseModel):
+    """The keys of an effect entry besides `on`, `do`, `if`, `target` and the op's params."""
+
+    model_config = ConfigDict(extra="forbid")
+    role: Literal["possessed", "wild", "defender"] | None = None
+    optional: bool = False
+    then: list[Any] = []
+    value: float | None = None
+    text: str = ""
+
+
+class Amounted(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    amount: Any  # an int, or {stat: might|endure|nurture|damage, of: <single creature>}
+
+
+class StatAmount(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    stat: Literal["might", "endure", "nurture", "damage"]
+    of: Literal[tuple(n for n in CREATURES if n not in {CREATURES[g] for g in GROUP_ONLY})]  # type: ignore[valid-type]
+
+
+class Modify(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    stat: Literal["might", "endure", "nurture"]
+    amount: int
+    duration: Literal["turn", "stay"]
+
+
+class Draw(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    player: str
+    count: int = Field(ge=1)
+
+
+class UseAction(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: Literal["attack", "command", "soothe", "any"]
+
+
+class TradePlaces(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    a: Any
+    b: Any
+
+
+class Replace(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    source: Literal["deck", "hand"] = Field("deck", alias="from")
+    to: Literal["discard", "hand", "deck_bottom"] = "discard"
+
+
+class Compare(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    stat: Literal["might", "endure", "nurture", "damage", "remaining", "hand", "deck", "glory"]
+    of: str | None = None
+    op: Literal["<", "<=", "==", ">=", ">"]
+    value: int
+
+
+Match = Literal[MATCHES]  # type: ignore[valid-type]
+
+VOCABULARY = Vocabulary("possession", entry_fields=EntryFields)
+for _name, _doc, *_ in TRIGGER_WORDS:
+    VOCABULARY.triggers.add(_name, _doc)
+VOCABULARY.ops.add("damage", "ward absorbs first, then the damage is added: logs damaged", Amounted)
+VOCABULARY.ops.add("heal", "removes min(amount, damage): logs healed", Amounted)
+VOCABULARY.ops.add("ward", "prevents the next `amount` damage, until it leaves or turns down", Amounted)
+VOCABULARY.ops.add("modify", "± a stat; floors might/nurture 0, endure 1; for the turn or to stay", Modify)
+VOCABULARY.ops.add("draw", "the player draws, deck to hand one at a time, ignoring draw_below", Draw)
+VOCABULARY.ops.add("discard", "the player discards `count` cards of their choice (fewer if short)", Draw)
+VOCABULARY.ops.add("use_action", "the target (a Possessed or face-up Wild) acts; its controller picks", UseAction)
+VOCABULARY.ops.add("trade_places", "a and b trade positions; damage, ward and modifiers travel", TradePlaces)
+VOCABULARY.ops.add("turn_face_down", "the target Wild turns face down and the face-down Wild turns up")
+VOCABULARY.ops.add("replace", "a new card enters the target's position at 0 damage; the old goes `to`", Replace)
+VOCABULARY.ops.add("escape", "the target escapes now and is replaced (§4.3-4.4)")
+for _name, _doc in CREATURE_WORDS:
+    VOCABULARY.selectors.add(_name, _doc)
+VOCABULARY.selectors.add("choose", "{choose: <group>}: one member, picked by the controller", Literal[POOLS])  # type: ignore[valid-type]
+_players = VOCABULARY.kind("player")
+for _name, _doc in PLAYER_WORDS:
+    _players.add(_name, _doc)
+_matches = VOCABULARY.kind("match (for actor: and subject:)")
+for _name, _doc in MATCH_WORDS:
+    _matches.add(_name, _doc)
+VOCABULARY.conditions.add("actor", "the event's actor matches (a match word)", Match)
+VOCABULARY.conditions.add("subject", "a subject of the event matches (a match word)", Match)
+VOCABULARY.conditions.add("player", "the event's player: controller | opponent | any", Literal["controller", "opponent", "any"])
+VOCABULARY.conditions.add("turn", "whose turn: mine | not_mine (the controller's)", Literal["mine", "not_mine"])
+VOCABULARY.conditions.add("amount_at_least", "the event's amount is at least n", int)
+VOCABULARY.conditions.add("compare", "{stat, of, op, value}: a stat of a creature or player", Compare)
+_roles = VOCABULARY.kind("role")
+_roles.add("possessed", "active while the card is a Possessed; controller: its owner")
+_roles.add("wild", "active while the card is a face-up Wild; controller: the Turn Player")
+_roles.add("defender", "active while the card is the Defender or the Support; controller: the Turn Player")
+
+
+# --------------------------------------------------------------------------------------------
+# The compiled form
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One op of an effect, its parameters as small ints (-1: not used)."""
+
+    op: int
+    target: int = -1  # creature selector (trade_places: a)
+    choose: bool = False  # the target is {choose: <target>}
+    b: int = -1  # trade_places: b
+    b_choose: bool = False
+    amount: int = 0  # a fixed amount ...
+    amount_stat: int = -1  # ... or this stat ...
+    amount_of: int = -1  # ... of this single creature
+    stat: int = -1  # modify
+    stay: bool = False  # modify: lasts like ward rather than for the turn
+    player: int = -1  # draw, discard
+    count: int = 0
+    action: int = -1  # use_action
+    from_hand: bool = False  # replace
+    to: int = TO_DISCARD  # replace
+
+
+@dataclass(frozen=True, slots=True)
+class CardEffect:
+    card: int
+    role: int  # 0 possessed, 1 wild, 2 defender
+    trigger: int
+    conditions: tuple[tuple[int, ...], ...]
+    optional: bool
+    steps: tuple[Step, ...]  # the `do` step, then each `then` step
+    value: float  # the designer's hint for bots
+    text: str
+
+
+def compile_effect(raw: Any, card: int, card_id: str, file: str | None, line: int | None) -> CardEffect:
+    """Check one effect entry of card `card_id` and compile it (errors name file:line)."""
+    context = f"card '{card_id}'"
+    parsed = VOCABULARY.parse_effect(raw, context, file, line)
+    entry = raw if isinstance(raw, LineMap) else _wrap(raw, file, line)
+    fields = parsed.fields
+    if fields.role is None:
+        raise fail(entry, (), f"{context}: the effect has no role", "add role: possessed | wild | defender")
+    shape = TRIGGER_SHAPE[parsed.trigger]
+    conditions = _conditions(parsed.conditions, entry, context, parsed.trigger, shape)
+    steps = [_step(parsed, entry, context, parsed.trigger, shape)]
+    then = entry.get("then")
+    for k, item in enumerate(fields.then):
+        item_line = then.item_lines[k] if isinstance(then, LineList) else entry.line
+        if isinstance(item, dict):
+            for key in ("on", "if", "role", "optional", "then"):
+                if key in item:
+                    node = item if isinstance(item, LineMap) else _wrap(item, entry.file, item_line)
+                    raise fail(node, (key,), f"{context}: a 'then' step takes no '{key}'", "write only do: <op> and its params")
+        step = VOCABULARY.parse_step(item, context, entry.file, item_line)
+        node = item if isinstance(item, LineMap) else _wrap(item, entry.file, item_line)
+        steps.append(_step(step, node, context, parsed.trigger, shape))
+    return CardEffect(
+        card=card,
+        role=ROLES.index(fields.role),
+        trigger=TRIGGERS.index(parsed.trigger),
+        conditions=conditions,
+        optional=fields.optional,
+        steps=tuple(steps),
+        value=0.0 if fields.value is None else float(fields.value),
+        text=fields.text,
+    )
+
+
+def _conditions(
+    checked: dict[str, Any], entry: LineMap, context: str, trigger: str, shape: tuple[Any, ...]
+) -> tuple[tuple[int, ...], ...]:
+    has_actor, subjects, has_player, has_amount = shape
+    compiled: list[tuple[int, ...]] = []
+    for name, value in checked.items():
+        where = ("if", name)
+        if name == "actor":
+            if not has_actor:
+                raise fail(entry, where, f"{context}: trigger '{trigger}' has no actor", _lacking(trigger))
+            compiled.append((C_ACTOR, MATCHES.index(value)))
+        elif name == "subject":
+            if not subjects:
+                raise fail(entry, where, f"{context}: trigger '{trigger}' has no subject", _lacking(trigger))
+            compiled.append((C_SUBJECT, MATCHES.index(value)))
+        elif name == "player":
+            if not has_player:
+                raise fail(entry, where, f"{context}: trigger '{trigger}' has no player", _lacking(trigger))
+            compiled.append((C_PLAYER, ("controller", "opponent", "any").index(value)))
+        elif name == "turn":
+            compiled.append((C_TURN, int(value == "mine")))
+        elif name == "amount_at_least":
+            if not has_amount:
+                raise fail(entry, where, f"{context}: trigger '{trigger}' has no amount", _lacking(trigger))
+            compiled.append((C_AMOUNT, int(value)))
+        else:  # compare
+            stat = STATS.index(value.stat)
+            of = -1
+            if stat in CREATURE_STATS:
+                of = _single_creature(value.of, entry, (*where, "of"), context, trigger, shape)
+            elif stat != DECK:
+                of = _single_player(value.of, entry, (*where, "of"), context, shape)
+            compiled.append((C_COMPARE, stat, of, COMPARISONS.index(value.op), value.value))
+    return tuple(compiled)
+
+
+def _step(parsed: Effect, entry: LineMap, context: str, trigger: str, shape: tuple[Any, ...]) -> Step:
+    op = OPS.index(parsed.op)
+    params = parsed.params
+    fields: dict[str, Any] = {"op": op}
+    target = parsed.target
+    if op in TARGETED:
+        if target is None:
+            raise fail(entry, ("do",), f"{context}: op '{parsed.op}' needs a target", "add target: <selector>")
+        code, choose = _creature_target(target, entry, "target", context, trigger, shape, op)
+        fields["target"], fields["choose"] = code, choose
+    elif target is not None:
+        raise fail(entry, ("target",), f"{context}: op '{parsed.op}' takes no target", _op_hint(op))
+    if op in (DAMAGE, HEAL, WARD):
+        fields.update(_amount(params.amount, entry, context, trigger, shape))
+    elif op == MODIFY:
+        fields.update(stat=STATS.index(params.stat), amount=params.amount, stay=params.duration == "stay")
+    elif op in (DRAW, DISCARD):
+        word = VOCABULARY.kind("player").resolve(params.player, entry.file, _line(entry, "player"), context)
+        player = PLAYERS.index(word.name)
+        if player == OWNER and not shape[1]:
+            raise fail(entry, ("player",), f"{context}: 'owner' needs a trigger with a subject", _lacking(trigger))
+        fields.update(player=player, count=params.count)
+    elif op == USE_ACTION:
+        fields["action"] = ACTIONS.index(params.action)
+    elif op == TRADE_PLACES:
+        a = VOCABULARY.parse_target(entry["a"], context, entry, "a")
+        b = VOCABULARY.parse_target(entry["b"], context, entry, "b")
+        fields["target"], fields["choose"] = _creature_target(a, entry, "a", context, trigger, shape, op)
+        fields["b"], fields["b_choose"] = _creature_target(b, entry, "b", context, trigger, shape, op)
+    elif op == REPLACE:
+        fields.update(from_hand=params.source == "hand", to=DESTINATIONS.index(params.to))
+    return Step(**fields)
+
+
+def _creature_target(
+    target: Target, entry: LineMap, key: str, context: str, trigger: str, shape: tuple[Any, ...], op: int
+) -> tuple[int, bool]:
+    """(selector code, choose) for a creature param; single-target params refuse groups."""
+    single = op in SINGLE_TARGET or op == TRADE_PLACES
+    if target.selector == "choose":
+        return CREATURES.index(target.params), True
+    code = CREATURES.index(target.selector)
+    if single and code in GROUP_ONLY:
+        raise fail(entry, (key,), f"{context}: '{target.selector}' is a group, but '{key}' of '{OPS[op]}' takes one creature", f"write {{choose: {target.selector}}}")
+    if code == FACE_DOWN_WILD and op not in FACE_DOWN_OK:
+        raise fail(entry, (key,), f"{context}: 'face_down_wild' can only be damaged, healed, replaced or made to escape (R5)", "use another target")
+    _check_event_word(code, entry, (key,), context, trigger, shape, single)
+    return code, False
+
+
+def _check_event_word(
+    code: int, entry: LineMap, where: tuple[Any, ...], context: str, trigger: str, shape: tuple[Any, ...], single: bool
+) -> None:
+    if code == ACTOR and not shape[0]:
+        raise fail(entry, where, f"{context}: trigger '{trigger}' has no actor", _lacking(trigger))
+    if code == SUBJECT and not shape[1]:
+        raise fail(entry, where, f"{context}: trigger '{trigger}' has no subject", _lacking(trigger))
+    if code == SUBJECT and single and shape[1] > 1:
+        raise fail(entry, where, f"{context}: trigger '{trigger}' has two subjects, so 'subject' is not one creature", "write {choose: subject}")
+
+
+def _single_creature(
+    word: str | None, entry: LineMap, where: tuple[Any, ...], context: str, trigger: str, shape: tuple[Any, ...]
+) -> int:
+    singles = [n for i, n in enumerate(CREATURES) if i not in GROUP_ONLY and i != FACE_DOWN_WILD]
+    if word not in singles:
+        raise fail(entry, where, f"{context}: 'of' must name one creature, not '{word}'", did_you_mean(str(word), singles))
+    code = CREATURES.index(word)
+    _check_event_word(code, entry, where, context, trigger, shape, True)
+    return code
+
+
+def _single_player(word: str | None, entry: LineMap, where: tuple[Any, ...], context: str, shape: tuple[Any, ...]) -> int:
+    singles = [PLAYERS[i] for i in sorted(SINGLE_PLAYERS)]
+    if word not in singles:
+        raise fail(entry, where, f"{context}: 'of' must name one player, not '{word}'", did_you_mean(str(word), singles))
+    code = PLAYERS.index(word)
+    if code == OWNER and not shape[1]:
+        raise fail(entry, where, f"{context}: 'owner' needs a trigger with a subject", "use controller or turn_player")
+    return code
+
+
+_STAT_AMOUNT = TypeAdapter(StatAmount)
+
+
+def _amount(value: Any, entry: LineMap, context: str, trigger: str, shape: tuple[Any, ...]) -> dict[str, Any]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 0:
+            raise fail(entry, ("amount",), f"{context}: amount: must be 0 or more (got {value})", "raise the number")
+        return {"amount": value}
+    if isinstance(value, dict):
+        checked = validate_value(_STAT_AMOUNT, value, entry, "amount")
+        of = CREATURES.index(checked.of)
+        _check_event_word(of, entry, ("amount", "of"), context, trigger, shape, True)
+        return {"amount_stat": STATS.index(checked.stat), "amount_of": of}
+    raise fail(entry, ("amount",), f"{context}: amount: write a whole number or {{stat, of}} (got {value!r})", "e.g. amount: 2")
+
+
+def _lacking(trigger: str) -> str:
+    has_actor, subjects, has_player, has_amount = TRIGGER_SHAPE[trigger]
+    parts = [name for name, has in (("actor", has_actor), ("subject", subjects), ("player", has_player), ("amount", has_amount)) if has]
+    return f"'{trigger}' has: {', '.join(parts) or 'no actor, subject, player or amount'}"
+
+
+def _op_hint(op: int) -> str:
+    return "use player: <player>" if op in (DRAW, DISCARD) else "use a: and b:" if op == TRADE_PLACES else "remove it"
+
+
+def _line(entry: LineMap, key: str) -> int:
+    return entry.key_lines.get(key, entry.line)
+
+
+def _wrap(data: Any, file: str | None, line: int | None) -> LineMap:
+    node = LineMap(file or "", line or 0)
+    if isinstance(data, dict):
+        for key, value in data.items():
+            node[key] = value
+            node.key_lines[key] = line or 0
+    return node
+
+
+# --------------------------------------------------------------------------------------------
+# Reading the table: stats, positions, selectors, conditions
+
+
+def might(t: Table, c: int) -> int:
+    value = t.spec.might[t.kind[c]] + t.mod_might[c]
+    return value if value > 0 else 0
+
+
+def endure(t: Table, c: int) -> int:
+    value = t.spec.endure[t.kind[c]] + t.mod_endure[c]
+    return value if value > 1 else 1
+
+
+def nurture(t: Table, c: int) -> int:
+    value = t.spec.nurture[t.kind[c]] + t.mod_nurture[c]
+    return value if value > 0 else 0
+
+
+def ref(t: Table, pos: int) -> tuple[int, int, int, int]:
+    """The creature at `pos` as an event records it: (copy, epoch, role, owner)."""
+    c = t.occ[pos]
+    return (c, t.epoch[c], t.role_of[pos], pos if pos < t.seats else -1)
+
+
+def log(t: Table, trigger: int, player: int = -1, amount: int = 0, actor: tuple[int, int, int, int] = NO_CREATURE, subject: tuple[int, int, int, int] = NO_CREATURE, subject2: tuple[int, int, int, int] = NO_CREATURE) -> None:
+    """Record an event of the current step (spec §6.1): triggers read these after the step."""
+    t.log.append((trigger, player, amount, actor, subject, subject2))
+    t.log_mask |= 1 << trigger
+
+
+def live(t: Table, c: int, epoch: int) -> int:
+    """The position of face-up creature `c` if it is still the same creature, else EMPTY."""
+    if c < 0 or t.epoch[c] != epoch:
+        return EMPTY
+    occ = t.occ
+    if c not in occ:
+        return EMPTY
+    pos = occ.index(c)
+    return EMPTY if pos == t.ring_base + t.face_down else pos
+
+
+def turn_order(t: Table) -> list[int]:
+    """Remaining seats from the Turn Player on, in turn order."""
+    n = t.seats
+    start = t.turn_player
+    removed = t.removed
+    return [s % n for s in range(start, start + n) if not removed[s % n]]
+
+
+def face_up_wilds(t: Table) -> list[int]:
+    """Positions of the face-up Wilds, clockwise from the face-down Wild (R7 b)."""
+    base, n, fd, occ = t.ring_base, t.ring, t.face_down, t.occ
+    return [base + (fd + k) % n for k in range(1, n) if occ[base + (fd + k) % n] != EMPTY]
+
+
+def scan_positions(t: Table) -> list[int]:
+    """Every face-up creature in scan order (R7): Possessed, Wilds, Defender, Support."""
+    occ = t.occ
+    out = [s for s in turn_order(t) if occ[s] != EMPTY]
+    out += face_up_wilds(t)
+    out.append(t.defender)
+    if occ[t.support] != EMPTY:
+        out.append(t.support)
+    return out
+
+
+def creatures(t: Table, sel: int, me: int, my_epoch: int, ctrl: int, ev: tuple[Any, ...] | None) -> list[int]:
+    """The positions a creature selector names, face-up only but for face_down_wild (R5)."""
+    occ = t.occ
+    if sel == SELF:
+        pos = live(t, me, my_epoch)
+        return [pos] if pos != EMPTY else []
+    if sel == EACH_WILD:
+        return face_up_wilds(t)
+    if sel == DEFENDER_SEL:
+        return [t.defender]
+    if sel == SUPPORT_SEL:
+        return [t.support] if occ[t.support] != EMPTY else []
+    if sel == OWN_POSSESSED:
+        return [ctrl] if ctrl >= 0 and not t.removed[ctrl] and occ[ctrl] != EMPTY else []
+    if sel == TURN_POSSESSED:
+        return [t.turn_player] if occ[t.turn_player] != EMPTY else []
+    if sel == ACTOR:
+        if ev is None:
+            return []
+        actor = ev[3]
+        pos = live(t, actor[0], actor[1])
+        return [pos] if pos != EMPTY else []
+    if sel == SUBJECT:
+        if ev is None:
+            return []
+        out = []
+        for who in (ev[4], ev[5]):
+            pos = live(t, who[0], who[1])
+            if pos != EMPTY:
+                out.append(pos)
+        return out
+    if sel == EACH_POSSESSED:
+        return [s for s in turn_order(t) if occ[s] != EMPTY]
+    if sel == EACH_OTHER_POSSESSED:
+        return [s for s in turn_order(t) if occ[s] != EMPTY and occ[s] != me]
+    if sel == EACH_OPPONENT_POSSESSED:
+        return [s for s in turn_order(t) if occ[s] != EMPTY and s != ctrl]
+    if sel == ADJACENT_WILDS:
+        pos = live(t, me, my_epoch)
+        base, n = t.ring_base, t.ring
+        if pos < base or pos >= base + n:
+            return []
+        i = pos - base
+        near = {base + (i - 1) % n, base + (i + 1) % n}
+        return [w for w in face_up_wilds(t) if w in near]
+    if sel == EACH_CREATURE:
+        return scan_positions(t)
+    # FACE_DOWN_WILD
+    pos = t.ring_base + t.face_down
+    return [pos] if occ[pos] != EMPTY else []
+
+
+def players(t: Table, sel: int, ctrl: int, ev: tuple[Any, ...] | None) -> list[int]:
+    """The remaining seats a player selector names."""
+    removed = t.removed
+    if sel == CONTROLLER:
+        return [ctrl] if ctrl >= 0 and not removed[ctrl] else []
+    if sel == TURN_PLAYER:
+        return [t.turn_player]
+    if sel == EACH_PLAYER:
+        return turn_order(t)
+    if sel == EACH_OPPONENT:
+        return [s for s in turn_order(t) if s != ctrl]
+    # OWNER: of the subject Possessed
+    if ev is None:
+        return []
+    for who in (ev[4], ev[5]):
+        if who[2] == POSSESSED and who[3] >= 0 and not removed[who[3]]:
+            return [who[3]]
+    return []
+
+
+def stat_of(t: Table, stat: int, of: int, me: int, my_epoch: int, ctrl: int, ev: tuple[Any, ...] | None) -> int | None:
+    """A creature's or player's stat for `compare` and `{stat, of}` amounts; None if absent."""
+    if stat == DECK:
+        return len(t.deck)
+    if stat == HAND or stat == GLORY_STAT:
+        seats = players(t, of, ctrl, ev)
+        if not seats:
+            return None
+        return len(t.hands[seats[0]]) if stat == HAND else len(t.glory[seats[0]])
+    found = creatures(t, of, me, my_epoch, ctrl, ev)
+    if not found:
+        return None
+    c = t.occ[found[0]]
+    if stat == MIGHT:
+        return might(t, c)
+    if stat == ENDURE:
+        return endure(t, c)
+    if stat == NURTURE:
+        return nurture(t, c)
+    if stat == DAMAGE_STAT:
+        return t.damage[c]
+    return endure(t, c) - t.damage[c]
+
+
+def _matches(t: Table, word: int, who: tuple[int, int, int, int], me: int, ctrl: int) -> bool:
+    c, epoch, role, owner = who
+    if c < 0:
+        return False
+    if word == M_ANY:
+        return True
+    if word == M_SELF:
+        return c == me and epoch == t.epoch[me]
+    if word == M_OTHER:
+        return not (c == me and epoch == t.epoch[me])
+    if word == M_POSSESSED:
+        return role == POSSESSED
+    if word == M_OWN_POSSESSED:
+        return role == POSSESSED and owner == ctrl
+    if word == M_OPPONENT_POSSESSED:
+        return role == POSSESSED and owner != ctrl
+    if word == M_WILD:
+        return role == WILD
+    if word == M_ADJACENT_WILD:
+        if role != WILD:
+            return False
+        a, b = live(t, c, epoch), live(t, me, t.epoch[me])
+        base, n = t.ring_base, t.ring
+        if not (base <= a < base + n and base <= b < base + n):
+            return False
+        return (a - b) % n in (1, n - 1)
+    if word == M_DEFENDER:
+        return role == 2
+    return role == 3  # M_SUPPORT
+
+
+def holds(t: Table, conditions: tuple[tuple[int, ...], ...], me: int, ctrl: int, ev: tuple[Any, ...]) -> bool:
+    """All of an effect's `if:` conditions hold for event `ev`, evaluated now (G7)."""
+    for cond in conditions:
+        kind = cond[0]
+        if kind == C_ACTOR:
+            if not _matches(t, cond[1], ev[3], me, ctrl):
+                return False
+        elif kind == C_SUBJECT:
+            if not (_matches(t, cond[1], ev[4], me, ctrl) or _matches(t, cond[1], ev[5], me, ctrl)):
+                return False
+        elif kind == C_PLAYER:
+            player = ev[1]
+            if cond[1] == 0 and player != ctrl:
+                return False
+            if cond[1] == 1 and (player < 0 or player == ctrl):
+                return False
+        elif kind == C_TURN:
+            if (ctrl == t.turn_player) != bool(cond[1]):
+                return False
+        elif kind == C_AMOUNT:
+            if ev[2] < cond[1]:
+                return False
+        else:
+            value = stat_of(t, cond[1], cond[2], me, t.epoch[me], ctrl, ev)
+            if value is None or not _compare(value, cond[3], cond[4]):
+                return False
+    return True
+
+
+def _compare(a: int, op: int, b: int) -> bool:
+    if op == 0:
+        return a < b
+    if op == 1:
+        return a <= b
+    if op == 2:
+        return a == b
+    if op == 3:
+        return a >= b
+    return a > b
+
+
+# --------------------------------------------------------------------------------------------
+# The creature verbs every op and action is made of
+
+
+def counter(t: Table, seat: int, card: int, k: int, value: int = 1) -> None:
+    t.events.append((t.turn, seat, card, FIRST_COUNTER + k, value))
+
+
+def deal_damage(t: Table, pos: int, amount: int, source: int) -> int:
+    """`amount` damage to the creature at `pos` from the creature at `source` (or EMPTY):
+    ward absorbs first (§6.4); logs `damaged` when more than 0 lands. Returns what landed."""
+    c = t.occ[pos]
+    ward = t.ward[c]
+    if ward:
+        absorbed = ward if ward < amount else amount
+        t.ward[c] = ward - absorbed
+        amount -= absorbed
+    if amount <= 0:
+        return 0
+    t.damage[c] += amount
+    t.dirty = True
+    t.last_hit[c] = source if 0 <= source < t.seats else -1
+    log(t, DAMAGED, -1, amount, ref(t, source) if source != EMPTY else NO_CREATURE, ref(t, pos))
+    return amount
+
+
+def heal(t: Table, pos: int, amount: int, healer: int) -> int:
+    """Remove min(amount, damage) from the creature at `pos`; logs `healed` when more than 0."""
+    c = t.occ[pos]
+    removed = t.damage[c] if t.damage[c] < amount else amount
+    if removed <= 0:
+        return 0
+    t.damage[c] -= removed
+    log(t, HEALED, -1, removed, ref(t, healer) if healer != EMPTY else NO_CREATURE, ref(t, pos))
+    return removed
+
+
+def clear(t: Table, c: int) -> None:
+    """A creature leaves play or turns down: a new epoch, no damage, ward or modifiers (G8)."""
+    t.epoch[c] += 1
+    t.last_hit[c] = -1
+    t.damage[c] = 0
+    t.ward[c] = 0
+    t.mod_might[c] = 0
+    t.mod_endure[c] = 0
+    t.mod_nurture[c] = 0
+
+
+def leave(t: Table, pos: int) -> int:
+    c = t.occ[pos]
+    t.occ[pos] = EMPTY
+    clear(t, c)
+    return c
+
+
+def enter(t: Table, pos: int, c: int) -> None:
+    """Card `c` enters `pos` at 0 damage and logs `replaced`; face down in the face-down slot
+    (where nobody learns what it is, unless they knew it already)."""
+    t.occ[pos] = c
+    if pos != t.ring_base + t.face_down:
+        t.known[c] = t.every_seat
+    log(t, REPLACED, -1, 0, NO_CREATURE, ref(t, pos))
+
+
+def trade(t: Table, a: int, b: int) -> None:
+    occ = t.occ
+    occ[a], occ[b] = occ[b], occ[a]
+    log(t, TRADED, -1, 0, NO_CREATURE, ref(t, a), ref(t, b))
+
+
+def flip(t: Table, i: int) -> None:
+    """R6 / G10: the face-up Wild at ring index `i` turns face down as the face-down one turns up."""
+    base = t.ring_base
+    down = base + i
+    up = base + t.face_down
+    c = t.occ[down]
+    if t.spec.face_down_clears_damage:
+        clear(t, c)
+    else:
+        t.epoch[c] += 1
+    t.face_down = i
+    revealed = t.occ[up]
+    t.known[revealed] = t.every_seat
+    if t.damage[revealed]:
+        t.dirty = True
+    log(t, TURNED_FACE_DOWN, -1, 0, NO_CREATURE, ref(t, down))
+    log(t, TURNED_FACE_UP, -1, 0, NO_CREATURE, ref(t, up))
+
+
+def to_hand(t: Table, seat: int, c: int) -> None:
+    t.hands[seat].append(c)
+    t.known[c] |= 1 << seat
+    t.events.append((t.turn, seat, t.kind[c], DRAWN, 1))
+
+
+def draw_cards(t: Table, seat: int, count: int) -> int:
+    """Deck to hand one at a time, stopping on an empty deck (R2); logs `drew` if any."""
+    drawn = 0
+    deck = t.deck
+    while drawn < count and deck:
+        to_hand(t, seat, deck.pop())
+        drawn += 1
+    if drawn:
+        deck_drawn(t)
+        log(t, DREW, seat, drawn)
+    return drawn
+
+
+def deck_drawn(t: Table) -> None:
+    if not t.deck and t.game_stats[G_DECK_OUT_TURN] == 0:
+        t.game_stats[G_DECK_OUT_TURN] = t.turn
+
+
+def take(t: Table, seat: int, card: int) -> int:
+    """Remove the first copy of card id `card` from `seat`'s hand."""
+    hand = t.hands[seat]
+    kind = t.kind
+    for k, c in enumerate(hand):
+        if kind[c] == card:
+            del hand[k]
+            return c
+    raise ValueError(f"seat {seat} holds no card {card}")
+
+
+def hand_cards(t: Table, seat: int) -> tuple[int, ...]:
+    """The card ids in `seat`'s hand, each once, in hand order (copies are one choice)."""
+    kind = t.kind
+    return tuple(dict.fromkeys(kind[c] for c in t.hands[seat]))
+
+
+def action_options(t: Table, pos: int, which: int = ACT_ANY) -> tuple[tuple[Any, ...], ...]:
+    """The actions of the creature at `pos` (§4.2): attack; command of two neighbouring
+    face-up Wilds (the face-down Wild breaks adjacency); soothe of itself or a face-up Wild."""
+    options: list[tuple[Any, ...]] = []
+    if which == ACT_ANY or which == ACT_ATTACK:
+        options.append(("attack",))
+    n, fd = t.ring, t.face_down
+    if which == ACT_ANY or which == ACT_COMMAND:
+        for i in range(n):
+            j = (i + 1) % n
+            if i != fd and j != fd:
+                options.append(("command", i, j))
+    if which == ACT_ANY or which == ACT_SOOTHE:
+        options.append(("soothe", pos))
+        base = t.ring_base
+        for i in range(n):
+            if i != fd and base + i != pos:
+                options.append(("soothe", base + i))
+    return tuple(options)
+
+
+# --------------------------------------------------------------------------------------------
+# Resolving a compiled step
+
+
+def do_step(t: Table, index: int, chosen: tuple[int, ...]) -> None:
+    """Run step `index` of the effect being resolved (`t.eff`). `chosen` holds the answers given
+    so far to its choices, in order (a `choose` target, trade_places' b, replace's hand card); a
+    missing one is asked for, with this step as the continuation. Empty selections skip (R2)."""
+    me, my_epoch, effect, ev, fixed = t.eff  # type: ignore[misc]
+    ctrl = fixed if fixed >= 0 else t.turn_player
+    step = effect.steps[index]
+    op = step.op
+    given = iter(chosen)
+    cont = (T_DO, index, chosen)
+    defender = t.defender
+
+    if op == TRADE_PLACES:
+        if step.choose:
+            a = next(given, None)
+            if a is None:
+                pool = [p for p in creatures(t, step.target, me, my_epoch, ctrl, ev) if p < defender]
+                _choose(t, ctrl, pool, cont)
+                return
+        else:
+            found = creatures(t, step.target, me, my_epoch, ctrl, ev)
+            if not found:
+                return
+            a = found[0]
+        if step.b_choose:
+            b = next(given, None)
+            if b is None:
+                pool = [p for p in creatures(t, step.b, me, my_epoch, ctrl, ev) if p != a and p < defender]
+                _choose(t, ctrl, pool, cont)
+                return
+        else:
+            found = creatures(t, step.b, me, my_epoch, ctrl, ev)
+            if not found:
+                return
+            b = found[0]
+        if a != b and a < defender and b < defender:
+            trade(t, a, b)
+        return
+
+    if step.choose:
+        target = next(given, None)
+        if target is None:
+            pool = creatures(t, step.target, me, my_epoch, ctrl, ev)
+            if op == USE_ACTION:
+                pool = [p for p in pool if p < defender]
+            elif op == TURN_FACE_DOWN:
+                pool = [p for p in pool if t.ring_base <= p < defender]
+            _choose(t, ctrl, pool, cont)
+            return
+        targets = [target]
+    else:
+        targets = creatures(t, step.target, me, my_epoch, ctrl, ev)
+        if not targets:
+            return
+
+    if op == DAMAGE or op == HEAL or op == WARD:
+        amount = step.amount
+        if step.amount_stat >= 0:
+            value = stat_of(t, step.amount_stat, step.amount_of, me, my_epoch, ctrl, ev)
+            if value is None:
+                return
+            amount = value
+        source = live(t, me, my_epoch)
+        card = t.kind[me]
+        for pos in targets:
+            if t.occ[pos] == EMPTY:
+                continue
+            if op == DAMAGE:
+                landed = deal_damage(t, pos, amount, source)
+                if landed:
+                    counter(t, ctrl, card, K_EFFECT_DAMAGE, landed)
+            elif op == HEAL:
+                healed = heal(t, pos, amount, source)
+                if healed:
+                    counter(t, ctrl, card, K_EFFECT_HEALING, healed)
+            elif amount > 0:
+                t.ward[t.occ[pos]] += amount
+        return
+    if op == MODIFY:
+        mods = (t.mod_might, t.mod_endure, t.mod_nurture)[step.stat]
+        for pos in targets:
+            c = t.occ[pos]
+            mods[c] += step.amount
+            if not step.stay:
+                t.turn_mods.append((c, t.epoch[c], step.stat, step.amount))
+        t.dirty = True
+        return
+    if op == ESCAPE:
+        # the escape check collects these whatever their damage
+        forced = tuple(p for p in targets if p != defender or t.spec.defender_escapes)
+        if forced:
+            t.todo.append((T_ESCAPE_CHECK, forced))
+        return
+
+    pos = targets[0]  # the single-target ops
+    if op == USE_ACTION:
+        if pos >= defender:
+            return  # the Defender and the Support never act (G11)
+        c = t.occ[pos]
+        if step.action == ACT_ATTACK:
+            t.todo.append((T_ACT, c, t.epoch[c], ("attack",)))
+            return
+        options = action_options(t, pos, step.action)
+        if options:
+            decider = pos if pos < t.seats else t.turn_player
+            ask(t, decider, "effect_action", options, (T_ACT, c, t.epoch[c]))
+        return
+    if op == TURN_FACE_DOWN:
+        if t.ring_base <= pos < defender and pos != t.ring_base + t.face_down:
+            flip(t, pos - t.ring_base)
+        return
+    # REPLACE
+    if step.from_hand:
+        card = next(given, None)
+        if card is None:
+            options = tuple(("hand", k) for k in hand_cards(t, ctrl))
+            if options:
+                ask(t, ctrl, "effect_choice", options, cont)
+            return
+        new = take(t, ctrl, card)
+    else:
+        if not t.deck:
+            return
+        new = t.deck.pop()
+        deck_drawn(t)
+        if pos == t.ring_base + t.face_down:
+            t.known[new] = 0  # enters face down, unseen (§3)
+    old = leave(t, pos)
+    if step.to == TO_HAND:
+        to_hand(t, ctrl, old)
+    elif step.to == TO_DECK_BOTTOM:
+        t.deck.insert(0, old)
+    else:
+        t.known[old] = t.every_seat
+        t.discard.append(old)
+    enter(t, pos, new)
+
+
+def _choose(t: Table, ctrl: int, pool: list[int], cont: tuple[Any, ...]) -> None:
+    if pool:
+        ask(t, ctrl, "effect_choice", tuple(("choose", p) for p in pool), cont)
+
+
+def ask(t: Table, seat: int, kind: str, options: tuple[Any, ...], cont: tuple[Any, ...]) -> None:
+    """Pose a decision whose answer is appended to `cont`; one option is taken at once (§4.6)."""
+    if len(options) == 1:
+        t.todo.append((*cont, options[0]))
+        return
+    t.asking = Decision(seat, kind, options)
+    t.cont = cont
+

@@ -1,0 +1,1083 @@
+"""possession's rules: setup (§3), the turn (§4.1), actions (§4.2), escapes, refills and removal
+(§4.3-4.5), the trigger queue (§6.5) and the end of the game (§8).
+
+The game runs as tasks on `Table.todo` (see state.py). Each **step** (G6) is run by
+`begin_chain`: the step's work, an escape check, a scan of the step's events into the queue, and
+then `chain_next` resolves the queue's effects one by one, each a step of its own. Every decision
+is posed by `ask` with the task that takes its answer, so play stops and resumes at any point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from random import Random
+from typing import Any
+
+from balance.core.contract import OPENING, PLAYED, Result
+from balance.core.errors import ConfigError
+from balance.games.possession import heuristics
+from balance.games.possession.cards import MAX_SEATS, MIN_SEATS, PossessionSpec
+from balance.games.possession.effects import (
+    ATTACK,
+    COMMAND,
+    DISCARDED,
+    EFFECT_ROLE,
+    ESCAPED,
+    GLORY,
+    PLAYED as PLAYED_TRIGGER,
+    REMOVED,
+    REPLACED,
+    SOOTHE,
+    TURN_END,
+    TURN_START,
+    action_options,
+    ask,
+    counter,
+    deal_damage,
+    deck_drawn,
+    do_step,
+    draw_cards,
+    endure,
+    enter,
+    flip,
+    hand_cards,
+    heal,
+    holds,
+    leave,
+    live,
+    log,
+    might,
+    nurture,
+    ref,
+    scan_positions,
+    take,
+    to_hand,
+    trade,
+    turn_order,
+)
+from balance.games.possession.state import (
+    CHECK,
+    EMPTY,
+    G_CANCELLED,
+    G_CHAIN_CAPPED,
+    G_CHAINS,
+    G_DEFENDER_ESCAPES,
+    G_DROPPED,
+    G_ESCAPES_POSSESSED,
+    G_ESCAPES_SUPPORT,
+    G_ESCAPES_WILD,
+    G_MAX_CHAIN,
+    G_REMOVALS,
+    G_RETRIGGERED,
+    G_ROUNDS,
+    GAME_STATS,
+    K_ATTACKS_SURVIVED,
+    K_CANCELLED,
+    K_ESCAPES,
+    K_GLORY_YIELDED,
+    K_RESOLVED,
+    K_RETRIGGERED,
+    K_TURNS_POSSESSED,
+    NO_CREATURE,
+    NS,
+    POSSESSED,
+    S_ATTACKS,
+    S_COMMANDS,
+    S_DAMAGE_TAKEN,
+    S_DAMAGE_TO_DEFENDER,
+    S_DISCARDS,
+    S_DRAWS,
+    S_DRAWS_SKIPPED,
+    S_FINAL_HAND,
+    S_FIRST_PLAYER,
+    S_GLORY,
+    S_PLACEMENT,
+    S_PLAYS_POSSESSED,
+    S_PLAYS_SUPPORT,
+    S_PLAYS_WILD,
+    S_POSSESSED_ESCAPES,
+    S_POSSESSES,
+    S_REFILL_CARDS,
+    S_REMOVED_TURN,
+    S_SOOTHES,
+    SEAT_STATS,
+    SUPPORT,
+    T_ACT,
+    T_ACTION_DO,
+    T_ACTION_PHASE,
+    T_CHAIN_NEXT,
+    T_COUNTER,
+    T_DISCARD,
+    T_DISCARD_PICK,
+    T_DO,
+    T_DRAW_DO,
+    T_DRAW_PHASE,
+    T_EFFECT_GO,
+    T_END_TURN,
+    T_ENTER_P,
+    T_ENTER_W,
+    T_ESCAPE_CHECK,
+    T_ESCAPE_GO,
+    T_HAND_REPLACEMENT,
+    T_OP,
+    T_PLAY_DO,
+    T_PLAY_PHASE,
+    T_REFILL_D,
+    T_REFILL_P,
+    T_REFILL_S,
+    T_REFILL_W,
+    T_SCAN,
+    T_SWAP_DO,
+    T_SWAP_PHASE,
+    T_TURN_END_STEP,
+    T_TURN_START,
+    WILD,
+    Table,
+)
+
+# The decisions of the turn itself (§4.6); every other kind is nested inside a step.
+TURN_DECISIONS = frozenset({"draw", "play", "action", "swap"})
+PHASES = ("turn_start", "draw", "play", "action", "swap", "turn_end")
+
+DRAW_OR_SKIP = (("draw",), ("skip",))
+USE_OR_SKIP = (("use",), ("skip",))
+PASS = ("pass",)
+DECK = ("deck",)
+DECLINE = ("decline",)
+
+# The phases of a turn as tasks, bottom of the stack first, so Draw runs first (§4.1).
+TURN_TASKS = ((T_END_TURN,), (T_TURN_END_STEP,), (T_SWAP_PHASE,), (T_ACTION_PHASE,), (T_PLAY_PHASE,), (T_DRAW_PHASE,))
+CHAIN_TASKS = ((T_CHAIN_NEXT,), (T_SCAN,), CHECK)
+
+
+class Possession(Table):
+    """A game of possession: the table plus the contract (balance.core.contract.State)."""
+
+    __slots__ = ()
+
+    def decision(self) -> Any:
+        return self.asking
+
+    def apply(self, option: int) -> None:
+        asking = self.asking
+        if asking is None:
+            raise ValueError("no decision is pending")
+        chosen = asking.options[option]
+        self.asking = None
+        self.todo.append((*self.cont, chosen))
+        advance(self)
+
+    def result(self) -> Result:
+        return result_of(self)
+
+    def evaluate(self, seat: int) -> float:
+        return heuristics.evaluate(self, seat)
+
+    def describe(self, option: int) -> str:
+        if self.asking is None:
+            raise ValueError("no decision is pending")
+        return describe_option(self, self.asking.options[option])
+
+    def preview(self, option: int) -> Possession:
+        """A copy after `option`, with the nested choices that follow in this turn answered by
+        the default policy (heuristics.default_option), up to the next turn decision."""
+        copy = self.clone()
+        copy.apply(option)
+        turn = self.turn
+        while (d := copy.asking) is not None and copy.turn == turn and d.kind not in TURN_DECISIONS:
+            copy.apply(heuristics.default_option(copy, d))
+        return copy
+
+
+# --------------------------------------------------------------------------------------------
+# Setup (§3)
+
+
+def new_game(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
+    """A game for `len(lineup)` players on the shared deck the lineup names, at its first decision."""
+    t = deal(spec, lineup, seed)
+    begin(t)
+    return t
+
+
+def deck_for(spec: PossessionSpec, lineup: Sequence[str]) -> str:
+    """The shared deck of a lineup: the one name it repeats per seat, or `auto`, which is
+    rules.deck, or default_deck[players] when that is `auto` too."""
+    names = set(lineup)
+    if len(names) != 1:
+        raise ConfigError(None, None, f"possession's decks are shared, but the lineup names {sorted(names)}", "name one deck for every seat")
+    (name,) = names
+    seats = len(lineup)
+    if name == "auto":
+        name = spec.deck if spec.deck != "auto" else spec.default_deck.get(seats, "")
+        if not name:
+            raise ConfigError(None, None, f"no default_deck for {seats} players", "add it to decks.yaml")
+    if name not in spec.catalog.decks:
+        raise ConfigError(None, None, f"unknown deck '{name}'", f"known: {', '.join(sorted(spec.catalog.decks))}")
+    if seats not in spec.catalog.deck_seats.get(name, (seats,)):
+        raise ConfigError(None, None, f"deck '{name}' is made for {spec.catalog.deck_seats[name]} players, not {seats}", "choose another deck or --seats")
+    return name
+
+
+def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
+    """Setup (§3): shuffle the deck once, deal D, S, W0 face down, W1.., P0.., then the hands.
+    The game is not started: `begin` runs it to its first decision."""
+    seats = len(lineup)
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise ConfigError(None, None, f"possession is played by {MIN_SEATS}-{MAX_SEATS} players, not {seats}", "use --seats 2, 3 or 4")
+    contents = spec.catalog.decks[deck_for(spec, lineup)]
+    kind = [card for card, copies in sorted(contents.items()) for _ in range(copies)]
+    rng = Random(seed)
+    deck = list(range(len(kind)))
+    rng.shuffle(deck)
+    first = 0 if spec.first_player == "seat0" else rng.randrange(seats)
+    n = spec.wild_count
+    defender = seats + n
+    copies = len(kind)
+    every = (1 << seats) - 1
+    t = Possession(
+        spec=spec,
+        rng=rng,
+        seats=seats,
+        ring=n,
+        ring_base=seats,
+        defender=defender,
+        support=defender + 1,
+        role_of=(POSSESSED,) * seats + (WILD,) * n + (2, SUPPORT),
+        every_seat=every,
+        kind=kind,
+        known=[0] * copies,
+        deck=deck,
+        hands=[[] for _ in range(seats)],
+        occ=[EMPTY] * (defender + 2),
+        face_down=0,
+        discard=[],
+        glory=[[] for _ in range(seats)],
+        limbo=EMPTY,
+        damage=[0] * copies,
+        ward=[0] * copies,
+        mod_might=[0] * copies,
+        mod_endure=[0] * copies,
+        mod_nurture=[0] * copies,
+        epoch=[0] * copies,
+        last_hit=[-1] * copies,
+        turn_mods=[],
+        removed=[False] * seats,
+        removal_order=[],
+        first_seat=first,
+        turn_seat=first,
+        turn_player=first,
+        turn_cut=False,
+        round=1,
+        turn=0,
+        todo=[],
+        asking=None,
+        cont=(),
+        log=[],
+        log_mask=0,
+        queue=[],
+        chain_n=0,
+        dirty=False,
+        eff=None,
+        over=False,
+        winners=(),
+        end_reason="",
+        capped=False,
+        game_stats=[0] * len(GAME_STATS),
+        seat_stats=[0] * (seats * NS),
+        events=[],
+        watch=None,
+    )
+    if len(deck) < spec.setup_size(seats):
+        raise ConfigError(None, None, f"the deck holds {len(deck)} cards, setup deals {spec.setup_size(seats)}", "use a bigger deck")
+    for pos in (defender, defender + 1, *range(seats, seats + n), *range(seats)):
+        c = deck.pop()
+        t.occ[pos] = c
+        t.known[c] = 0 if pos == seats else every  # W0 enters face down, unseen
+    for seat in range(seats):
+        for _ in range(spec.starting_hand):
+            c = deck.pop()
+            t.hands[seat].append(c)
+            t.known[c] = 1 << seat
+            t.events.append((0, seat, kind[c], OPENING, 1))
+    t.seat_stats[first * NS + S_FIRST_PLAYER] = 1
+    return t
+
+
+def begin(t: Possession, phase: str = "turn_start") -> Possession:
+    """Start the Turn Player's turn at `phase` (tests start later phases on a set-up table)."""
+    if phase == "turn_start":
+        t.todo.append((T_TURN_START,))
+    else:
+        new_turn(t)
+        t.todo.extend(TURN_TASKS[: len(PHASES) - PHASES.index(phase)])
+    advance(t)
+    return t
+
+
+def advance(t: Table) -> None:
+    """Run tasks until a decision is pending or the game is over."""
+    todo = t.todo
+    handlers = HANDLERS
+    while todo and t.asking is None and not t.over:
+        task = todo.pop()
+        handlers[task[0]](t, task)
+    if t.over:
+        todo.clear()
+
+
+# --------------------------------------------------------------------------------------------
+# The turn (§4.1): turn_start, Draw, Play, Action, Swap, turn_end
+
+
+def new_turn(t: Table) -> None:
+    t.turn += 1
+    t.turn_player = t.turn_seat
+    t.turn_cut = False
+
+
+def begin_chain(t: Table) -> None:
+    """A new step whose trigger chain must resolve before the game moves on (§6.5)."""
+    t.chain_n = 0
+    t.todo.extend(CHAIN_TASKS)
+
+
+def turn_start(t: Table, task: tuple[Any, ...]) -> None:
+    new_turn(t)
+    t.todo.extend(TURN_TASKS)
+    begin_chain(t)
+    log(t, TURN_START, t.turn_player)
+
+
+def draw_phase(t: Table, task: tuple[Any, ...]) -> None:
+    """R20: with fewer than `draw_below` cards and a deck, the player may draw."""
+    seat = t.turn_player
+    if not t.turn_cut and len(t.hands[seat]) < t.spec.draw_below and t.deck:
+        ask(t, seat, "draw", DRAW_OR_SKIP, (T_DRAW_DO,))
+
+
+def draw_do(t: Table, task: tuple[Any, ...]) -> None:
+    seat = t.turn_player
+    if task[1][0] == "draw":
+        t.seat_stats[seat * NS + S_DRAWS] += 1
+        begin_chain(t)
+        draw_cards(t, seat, t.spec.draw_count)
+    else:
+        t.seat_stats[seat * NS + S_DRAWS_SKIPPED] += 1
+
+
+def play_phase(t: Table, task: tuple[Any, ...]) -> None:
+    """R21: with a card in hand, the player may play it over S, a face-up Wild or their P."""
+    seat = t.turn_player
+    if not t.turn_cut and t.hands[seat]:
+        ask(t, seat, "play", play_options(t, seat), (T_PLAY_DO,))
+
+
+def play_options(t: Table, seat: int) -> tuple[tuple[Any, ...], ...]:
+    cards = hand_cards(t, seat)
+    base, fd = t.ring_base, t.face_down
+    places = [seat, *(base + i for i in range(t.ring) if i != fd), t.support]
+    return (PASS, *(("play", pos, card) for pos in places for card in cards))
+
+
+def play_do(t: Table, task: tuple[Any, ...]) -> None:
+    option = task[1]
+    if option[0] == "play":
+        begin_chain(t)
+        play(t, t.turn_player, option[1], option[2])
+
+
+def play(t: Table, seat: int, pos: int, card: int) -> None:
+    """The card enters `pos` face up at 0 damage; the old one follows `replaced_card_to`."""
+    c = take(t, seat, card)
+    if t.occ[pos] != EMPTY:
+        old = leave(t, pos)
+        if t.spec.replaced_card_to == "hand":
+            to_hand(t, seat, old)
+        else:
+            t.known[old] = t.every_seat
+            t.discard.append(old)
+    t.occ[pos] = c
+    t.known[c] = t.every_seat
+    t.events.append((t.turn, seat, t.kind[c], PLAYED, 1))
+    role = t.role_of[pos]
+    stat = S_PLAYS_POSSESSED if role == POSSESSED else S_PLAYS_WILD if role == WILD else S_PLAYS_SUPPORT
+    t.seat_stats[seat * NS + stat] += 1
+    subject = ref(t, pos)
+    log(t, PLAYED_TRIGGER, seat, 0, NO_CREATURE, subject)
+    log(t, REPLACED, -1, 0, NO_CREATURE, subject)
+
+
+def action_phase(t: Table, task: tuple[Any, ...]) -> None:
+    """R22: the Turn Player's Possessed uses an action of their choice."""
+    if t.turn_cut:
+        return
+    seat = t.turn_player
+    c = t.occ[seat]
+    ask(t, seat, "action", action_options(t, seat), (T_ACTION_DO, c, t.epoch[c]))
+
+
+def action_do(t: Table, task: tuple[Any, ...]) -> None:
+    option = task[3]
+    verb = option[0]
+    stat = S_ATTACKS if verb == "attack" else S_COMMANDS if verb == "command" else S_SOOTHES
+    t.seat_stats[t.turn_player * NS + stat] += 1
+    begin_chain(t)
+    act(t, task)
+
+
+def swap_phase(t: Table, task: tuple[Any, ...]) -> None:
+    """R23: discard a hand card, or possess a Wild not adjacent to the face-down Wild."""
+    if not t.turn_cut:
+        seat = t.turn_player
+        ask(t, seat, "swap", swap_options(t, seat), (T_SWAP_DO,))
+
+
+def swap_options(t: Table, seat: int) -> tuple[tuple[Any, ...], ...]:
+    n, fd = t.ring, t.face_down
+    possess = [("possess", i) for i in range(n) if i != fd and (i - fd) % n not in (1, n - 1)]
+    return (*(("discard", card) for card in hand_cards(t, seat)), *possess)
+
+
+def swap_do(t: Table, task: tuple[Any, ...]) -> None:
+    option = task[1]
+    seat = t.turn_player
+    begin_chain(t)
+    if option[0] == "discard":
+        c = take(t, seat, option[1])
+        t.known[c] = t.every_seat
+        t.discard.append(c)
+        t.seat_stats[seat * NS + S_DISCARDS] += 1
+        log(t, DISCARDED, seat)
+    else:
+        possess(t, seat, option[1])
+
+
+def possess(t: Table, seat: int, i: int) -> None:
+    """The Possessed and Wild i trade places, then the former Possessed turns face down at i
+    as the face-down Wild turns up (R23, G10); the new Possessed keeps its damage."""
+    t.seat_stats[seat * NS + S_POSSESSES] += 1
+    trade(t, seat, t.ring_base + i)
+    flip(t, i)
+
+
+def turn_end_step(t: Table, task: tuple[Any, ...]) -> None:
+    if not t.turn_cut:
+        begin_chain(t)
+        log(t, TURN_END, t.turn_player)
+
+
+def end_turn(t: Table, task: tuple[Any, ...]) -> None:
+    """`turn` modifiers expire, the round cap is checked (§8), the next remaining seat plays."""
+    epoch = t.epoch
+    mods = (t.mod_might, t.mod_endure, t.mod_nurture)
+    for c, when, stat, amount in t.turn_mods:
+        if epoch[c] == when:
+            mods[stat][c] -= amount
+            t.dirty = True
+    t.turn_mods.clear()
+    occ, kind = t.occ, t.kind
+    for seat in range(t.seats):
+        if not t.removed[seat] and occ[seat] != EMPTY:
+            counter(t, seat, kind[occ[seat]], K_TURNS_POSSESSED)
+    following = t.turn_player if t.turn_cut else next_remaining(t, t.turn_seat)
+    first, n = t.first_seat, t.seats
+    if (following - first) % n <= (t.turn_seat - first) % n:  # the turn passes back: a round ends
+        if t.round >= t.spec.max_rounds:
+            finish_by_cap(t)
+            return
+        t.round += 1
+    t.turn_seat = following
+    t.todo.append((T_TURN_START,))
+
+
+def next_remaining(t: Table, seat: int) -> int:
+    n = t.seats
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if not t.removed[s]:
+            return s
+    return seat
+
+
+# --------------------------------------------------------------------------------------------
+# Actions (§4.2)
+
+
+def act(t: Table, task: tuple[Any, ...]) -> None:
+    """(T_ACT, copy, epoch, option): that creature acts, if it is still a P or face-up Wild."""
+    pos = live(t, task[1], task[2])
+    if pos == EMPTY or pos >= t.defender:
+        return
+    option = task[3]
+    verb = option[0]
+    if verb == "attack":
+        attack(t, pos)
+    elif verb == "command":
+        command(t, pos, option[1], option[2])
+    else:
+        soothe(t, pos, option[1])
+
+
+def attack(t: Table, pos: int) -> None:
+    """R16: the actor deals its Might to D; after the escape check, D strikes back (G9)."""
+    defender = t.defender
+    d = t.occ[defender]
+    c = t.occ[pos]
+    log(t, ATTACK, -1, 0, ref(t, pos), ref(t, defender))
+    t.todo.append((T_COUNTER, c, t.epoch[c], d, t.epoch[d]))
+    t.todo.append(CHECK)
+    landed = deal_damage(t, defender, might(t, c), pos)
+    if pos < t.seats:
+        t.seat_stats[pos * NS + S_DAMAGE_TO_DEFENDER] += landed
+
+
+def strike_back(t: Table, task: tuple[Any, ...]) -> None:
+    """Only the attacked card strikes back, and only if it is still the Defender (G9, R2)."""
+    _, c, epoch, d, d_epoch = task
+    defender = t.defender
+    if t.occ[defender] != d or t.epoch[d] != d_epoch:
+        return
+    counter(t, t.turn_player, t.kind[d], K_ATTACKS_SURVIVED)
+    pos = live(t, c, epoch)
+    if pos == EMPTY:
+        return
+    landed = deal_damage(t, pos, might(t, d), defender)
+    if pos < t.seats:
+        t.seat_stats[pos * NS + S_DAMAGE_TAKEN] += landed
+    t.todo.append(CHECK)
+
+
+def command(t: Table, pos: int, i: int, j: int) -> None:
+    """R17: two adjacent face-up Wilds trade places."""
+    base = t.ring_base
+    log(t, COMMAND, -1, 0, ref(t, pos), ref(t, base + i), ref(t, base + j))
+    trade(t, base + i, base + j)
+
+
+def soothe(t: Table, pos: int, target: int) -> None:
+    """R18: heal the target by the actor's Nurture, then D heals its own Nurture (G11)."""
+    log(t, SOOTHE, -1, 0, ref(t, pos), ref(t, target))
+    heal(t, target, nurture(t, t.occ[pos]), pos)
+    defender = t.defender
+    heal(t, defender, nurture(t, t.occ[defender]), defender)
+
+
+# --------------------------------------------------------------------------------------------
+# Escapes (§4.3), refills (§4.4) and removal (§4.5)
+
+
+def escape_check(t: Table, task: tuple[Any, ...]) -> None:
+    """Collect every face-up creature at damage >= Endure (and those an `escape` op names);
+    ask for a Defender replacement if none is sure to be left (§4.3 step 2); escape them."""
+    forced = task[1]
+    if not forced and not t.dirty:
+        return
+    t.dirty = False
+    occ, damage = t.occ, t.damage
+    collected = []
+    for seat in turn_order(t):
+        c = occ[seat]
+        if c != EMPTY and (damage[c] >= endure(t, c) or seat in forced):
+            collected.append(seat)
+    base, n, fd = t.ring_base, t.ring, t.face_down
+    for k in range(n):
+        pos = base + (fd + k) % n
+        c = occ[pos]
+        if c == EMPTY:
+            continue
+        if pos in forced or (k and damage[c] >= endure(t, c)):  # the face-down one only if named
+            collected.append(pos)
+    defender, support = t.defender, t.support
+    c = occ[defender]
+    if t.spec.defender_escapes and (damage[c] >= endure(t, c) or defender in forced):
+        collected.append(defender)
+    c = occ[support]
+    if c != EMPTY and (damage[c] >= endure(t, c) or support in forced):
+        collected.append(support)
+    if not collected:
+        return
+    if defender in collected and (occ[support] == EMPTY or support in collected):
+        lives = sum(1 for pos in collected if pos < defender)
+        if len(t.deck) <= lives:  # no deck card is sure to be left for the Defender
+            seat = t.turn_player
+            cards = hand_cards(t, seat)
+            if cards:
+                options = (*(("hand", card) for card in cards), DECLINE)
+                ask(t, seat, "defender_replacement", options, (T_ESCAPE_GO, tuple(collected)))
+                return
+            damage[occ[defender]] = 0  # no hand: the Defender drops to 0 damage and stays
+            collected.remove(defender)
+            if not collected:
+                return
+    escape(t, collected)
+
+
+def escape_go(t: Table, task: tuple[Any, ...]) -> None:
+    collected = list(task[1])
+    answer = task[2]
+    if answer[0] == "decline":
+        t.damage[t.occ[t.defender]] = 0
+        collected.remove(t.defender)
+        if not collected:
+            return
+    else:
+        seat = t.turn_player
+        t.limbo = take(t, seat, answer[1])
+        t.seat_stats[seat * NS + S_REFILL_CARDS] += 1
+    escape(t, collected)
+
+
+def escape(t: Table, collected: list[int]) -> None:
+    """All collected creatures escape together (§4.3 step 3), then refill in order (§4.4)."""
+    gs = t.game_stats
+    defender, support, base = t.defender, t.support, t.ring_base
+    glory_seat, glory_card, glory_ref = -1, EMPTY, NO_CREATURE
+    for pos in collected:
+        c = t.occ[pos]
+        who = ref(t, pos)
+        log(t, ESCAPED, -1, 0, NO_CREATURE, who)
+        owner = pos if pos < t.seats else t.turn_player
+        counter(t, owner, t.kind[c], K_ESCAPES)
+        if pos < base:
+            gs[G_ESCAPES_POSSESSED] += 1
+            t.seat_stats[pos * NS + S_POSSESSED_ESCAPES] += 1
+        elif pos < defender:
+            gs[G_ESCAPES_WILD] += 1
+        elif pos == support:
+            gs[G_ESCAPES_SUPPORT] += 1
+        if pos == defender:
+            glory_seat, glory_card, glory_ref = credited(t, c), c, who
+        leave(t, pos)
+        t.known[c] = t.every_seat
+        if pos == defender:
+            t.glory[glory_seat].append(c)
+        else:
+            t.discard.append(c)
+    if glory_seat >= 0:
+        gs[G_DEFENDER_ESCAPES] += 1
+        counter(t, glory_seat, t.kind[glory_card], K_GLORY_YIELDED)
+        log(t, GLORY, glory_seat, 0, NO_CREATURE, glory_ref)
+        goal = t.spec.glory_to_win
+        if goal and len(t.glory[glory_seat]) >= goal:
+            finish(t, (glory_seat,), "glory")
+            return
+    todo = t.todo
+    t.dirty = True
+    todo.append(CHECK)  # after the refills the check repeats (§4.4)
+    if defender in collected or support in collected:
+        todo.append((T_REFILL_S,))
+    if defender in collected:
+        todo.append((T_REFILL_D,))
+    for pos in reversed(collected):
+        if base <= pos < defender:
+            todo.append((T_REFILL_W, pos - base))
+    for pos in reversed(collected):
+        if pos < base:
+            todo.append((T_REFILL_P, pos))
+
+
+def credited(t: Table, d: int) -> int:
+    """Who gains the Glory for Defender `d` (G2)."""
+    if t.spec.glory_credit == "damage_source":
+        seat = t.last_hit[d]
+        if seat >= 0 and not t.removed[seat]:
+            return seat
+    return t.turn_player
+
+
+def refill_possessed(t: Table, task: tuple[Any, ...]) -> None:
+    """R12, R13: the owner refills from the deck or a hand card; with neither they are removed."""
+    seat = task[1]
+    if t.removed[seat] or t.occ[seat] != EMPTY:
+        return
+    options = (*((DECK,) if t.deck else ()), *(("hand", card) for card in hand_cards(t, seat)))
+    if not options:
+        remove(t, seat)
+        return
+    ask(t, seat, "possessed_replacement", options, (T_ENTER_P, seat))
+
+
+def enter_possessed(t: Table, task: tuple[Any, ...]) -> None:
+    seat, option = task[1], task[2]
+    if option[0] == "deck":
+        c = t.deck.pop()
+        deck_drawn(t)
+    else:
+        c = take(t, seat, option[1])
+        t.seat_stats[seat * NS + S_REFILL_CARDS] += 1
+    enter(t, seat, c)
+
+
+def refill_wild(t: Table, task: tuple[Any, ...]) -> None:
+    """The deck top refills a Wild (face down, unseen, in the face-down slot); with an empty deck
+    the Turn Player must place a hand card (R13, G5), then the next players (R14)."""
+    i = task[1]
+    pos = t.ring_base + i
+    if t.occ[pos] != EMPTY:
+        return
+    if t.deck:
+        c = t.deck.pop()
+        deck_drawn(t)
+        if i == t.face_down:
+            t.known[c] = 0
+        enter(t, pos, c)
+        return
+    t.todo.append((T_HAND_REPLACEMENT, i, t.turn_player))
+
+
+def hand_replacement(t: Table, task: tuple[Any, ...]) -> None:
+    i, seat = task[1], task[2]
+    if t.removed[seat]:
+        seat = next_remaining(t, seat)
+    cards = hand_cards(t, seat)
+    if cards:
+        ask(t, seat, "hand_replacement", tuple(("hand", card) for card in cards), (T_ENTER_W, i, seat))
+        return
+    following = next_remaining(t, seat)
+    remove(t, seat)
+    if not t.over:
+        t.todo.append((T_HAND_REPLACEMENT, i, following))
+
+
+def enter_wild(t: Table, task: tuple[Any, ...]) -> None:
+    i, seat, option = task[1], task[2], task[3]
+    c = take(t, seat, option[1])
+    t.seat_stats[seat * NS + S_REFILL_CARDS] += 1
+    enter(t, t.ring_base + i, c)
+
+
+def refill_defender(t: Table, task: tuple[Any, ...]) -> None:
+    """S moves up, keeping its damage (G2); else the hand card chosen in §4.3 step 2; else the
+    deck top (§4.3 step 2 makes sure one of them is there)."""
+    defender, support = t.defender, t.support
+    if t.occ[defender] != EMPTY:
+        return
+    if t.occ[support] != EMPTY:
+        t.occ[defender] = t.occ[support]  # moving up cancels nothing (G8)
+        t.occ[support] = EMPTY
+        log(t, REPLACED, -1, 0, NO_CREATURE, ref(t, defender))
+    elif t.limbo != EMPTY:
+        c, t.limbo = t.limbo, EMPTY
+        enter(t, defender, c)
+    elif t.deck:
+        enter(t, defender, t.deck.pop())
+        deck_drawn(t)
+    else:
+        raise RuntimeError("no card is left to become the Defender")
+
+
+def refill_support(t: Table, task: tuple[Any, ...]) -> None:
+    """The deck top, or S stays empty until a Play fills it (G2)."""
+    if t.occ[t.support] == EMPTY and t.deck:
+        enter(t, t.support, t.deck.pop())
+        deck_drawn(t)
+
+
+def remove(t: Table, seat: int) -> None:
+    """§4.5, G12: the player's hand and Possessed go to the discard pile, their pending triggers
+    are cancelled (at their turn in the queue), and the last player left wins."""
+    t.removed[seat] = True
+    t.removal_order.append(seat)
+    t.game_stats[G_REMOVALS] += 1
+    t.seat_stats[seat * NS + S_REMOVED_TURN] = t.turn
+    log(t, REMOVED, seat)
+    every = t.every_seat
+    hand = t.hands[seat]
+    for c in hand:
+        t.known[c] = every
+    t.discard += hand
+    hand.clear()
+    if t.occ[seat] != EMPTY:
+        c = leave(t, seat)
+        t.known[c] = every
+        t.discard.append(c)
+    remaining = [s for s in range(t.seats) if not t.removed[s]]
+    if len(remaining) == 1:
+        finish(t, (remaining[0],), "elimination")
+        return
+    if seat == t.turn_player:
+        t.turn_player = next_remaining(t, seat)
+        t.turn_cut = True
+
+
+# --------------------------------------------------------------------------------------------
+# The trigger queue (§6.5)
+
+
+def scan(t: Table, task: tuple[Any, ...]) -> None:
+    """After a step: each creature in scan order (R7) binds its active effect to the last event
+    of the step that matches its trigger and conditions (G7); a creature already waiting is
+    re-queued (R10, `retrigger_position`)."""
+    events = t.log
+    if not events:
+        return
+    mask = t.log_mask
+    effects, kind, occ, epoch, role_of = t.spec.effects, t.kind, t.occ, t.epoch, t.role_of
+    queue = t.queue
+    seats, turn_player = t.seats, t.turn_player
+    keep = t.spec.retrigger_position == "keep"
+    for pos in scan_positions(t):
+        c = occ[pos]
+        effect = effects[kind[c]][EFFECT_ROLE[role_of[pos]]]
+        if effect is None or not (mask >> effect.trigger) & 1:
+            continue
+        trigger, conditions = effect.trigger, effect.conditions
+        ctrl = pos if pos < seats else turn_player
+        bound = None
+        for event in reversed(events):
+            if event[0] == trigger and (not conditions or holds(t, conditions, c, ctrl, event)):
+                bound = event
+                break
+        if bound is None:
+            continue
+        now = epoch[c]
+        pending = (c, now, effect, bound, pos if pos < seats else -1)
+        for k, waiting in enumerate(queue):
+            if waiting[0] == c and waiting[1] == now:
+                t.game_stats[G_RETRIGGERED] += 1
+                counter(t, ctrl, effect.card, K_RETRIGGERED)
+                if keep:
+                    queue[k] = pending
+                else:
+                    del queue[k]
+                    queue.append(pending)
+                break
+        else:
+            queue.append(pending)
+    events.clear()
+    t.log_mask = 0
+    if t.watch is not None:
+        t.watch.append(tuple((p[0], p[3][0]) for p in queue))
+
+
+def chain_next(t: Table, task: tuple[Any, ...]) -> None:
+    """Resolve the queue's next effect as a step of its own, unless its creature escaped, was
+    replaced or turned face down since (R9), or the chain reached `max_chain` (G14)."""
+    queue = t.queue
+    if not queue:
+        chain_done(t)
+        return
+    gs = t.game_stats
+    if t.chain_n >= t.spec.max_chain:
+        gs[G_CHAIN_CAPPED] += 1
+        gs[G_DROPPED] += len(queue)
+        queue.clear()
+        chain_done(t)
+        return
+    pending = queue.pop(0)
+    t.chain_n += 1
+    todo = t.todo
+    todo.append((T_CHAIN_NEXT,))
+    c, epoch, effect, _, owner = pending
+    if t.epoch[c] != epoch or (owner >= 0 and t.removed[owner]):
+        gs[G_CANCELLED] += 1
+        counter(t, owner if owner >= 0 else t.turn_player, effect.card, K_CANCELLED)
+        return
+    todo.append((T_SCAN,))
+    todo.append(CHECK)
+    t.eff = pending
+    if effect.optional:
+        ask(t, owner if owner >= 0 else t.turn_player, "effect_optional", USE_OR_SKIP, (T_EFFECT_GO,))
+    else:
+        resolve(t)
+
+
+def chain_done(t: Table) -> None:
+    n = t.chain_n
+    if n:
+        gs = t.game_stats
+        gs[G_CHAINS] += 1
+        if n > gs[G_MAX_CHAIN]:
+            gs[G_MAX_CHAIN] = n
+        t.chain_n = 0
+
+
+def effect_go(t: Table, task: tuple[Any, ...]) -> None:
+    if task[1][0] == "use":
+        resolve(t)
+
+
+def resolve(t: Table) -> None:
+    _, _, effect, _, owner = t.eff  # type: ignore[misc]
+    counter(t, owner if owner >= 0 else t.turn_player, effect.card, K_RESOLVED)
+    op(t, (T_OP, 0))
+
+
+def op(t: Table, task: tuple[Any, ...]) -> None:
+    """Step `task[1]` of the resolving effect, then an escape check, then the next step."""
+    index = task[1]
+    _, _, effect, _, owner = t.eff  # type: ignore[misc]
+    if owner >= 0 and t.removed[owner]:
+        return  # its owner left the game: nobody is there to finish the effect (G12)
+    todo = t.todo
+    if index + 1 < len(effect.steps):
+        todo.append((T_OP, index + 1))
+    todo.append(CHECK)
+    do_step(t, index, ())
+
+
+def do(t: Table, task: tuple[Any, ...]) -> None:
+    """(T_DO, index, chosen[, answer]): a step resumed with one more answer."""
+    chosen = task[2]
+    if len(task) > 3:
+        chosen = (*chosen, task[3][1])
+    do_step(t, task[1], chosen)
+
+
+def discard_ask(t: Table, task: tuple[Any, ...]) -> None:
+    """The `discard` op: the player picks each card (fewer if the hand is short)."""
+    seat, count = task[1], task[2]
+    if count <= 0 or t.removed[seat] or not t.hands[seat]:
+        return
+    options = tuple(("discard", card) for card in hand_cards(t, seat))
+    ask(t, seat, "effect_discard", options, (T_DISCARD_PICK, seat, count))
+
+
+def discard_pick(t: Table, task: tuple[Any, ...]) -> None:
+    seat, count, option = task[1], task[2], task[3]
+    c = take(t, seat, option[1])
+    t.known[c] = t.every_seat
+    t.discard.append(c)
+    log(t, DISCARDED, seat)
+    t.todo.append((T_DISCARD, seat, count - 1))
+
+
+# --------------------------------------------------------------------------------------------
+# The end (§8)
+
+
+def finish(t: Table, winners: tuple[int, ...], reason: str, capped: bool = False) -> None:
+    """The game ends now: pending decisions and the queue are dropped."""
+    chain_done(t)
+    t.over = True
+    t.winners = winners
+    t.end_reason = reason
+    t.capped = capped
+    t.todo.clear()
+    t.queue.clear()
+    t.asking = None
+
+
+def finish_by_cap(t: Table) -> None:
+    remaining = [s for s in range(t.seats) if not t.removed[s]]
+    if t.spec.cap_result == "draw":
+        finish(t, tuple(remaining), "cap", capped=True)
+    else:
+        finish(t, leaders(t, remaining), "cap", capped=True)
+
+
+def tiebreak(t: Table, seat: int) -> tuple[int, int, int]:
+    """§8: Glory, then hand size, then the Possessed's remaining Endure; higher ranks first."""
+    c = t.occ[seat]
+    left = endure(t, c) - t.damage[c] if c != EMPTY else 0
+    return (len(t.glory[seat]), len(t.hands[seat]), left)
+
+
+def leaders(t: Table, seats: list[int]) -> tuple[int, ...]:
+    best = max(tiebreak(t, s) for s in seats)
+    return tuple(s for s in seats if tiebreak(t, s) == best)
+
+
+def placements(t: Table, winners: tuple[int, ...]) -> list[int]:
+    """Winners first; the other remaining players by the tiebreak; then the removed players,
+    a later removal ranking higher (§8)."""
+    place = [0] * t.seats
+    for s in winners:
+        place[s] = 1
+    rest = sorted((s for s in range(t.seats) if not t.removed[s] and s not in winners), key=lambda s: tiebreak(t, s), reverse=True)
+    previous, rank = None, 0
+    for k, s in enumerate(rest):
+        key = tiebreak(t, s)
+        if key != previous:
+            previous, rank = key, len(winners) + 1 + k
+        place[s] = rank
+    following = len(winners) + len(rest) + 1
+    for s in reversed(t.removal_order):
+        place[s] = following
+        following += 1
+    return place
+
+
+def result_of(t: Table) -> Result:
+    if t.over:
+        winners, reason, capped = t.winners, t.end_reason, t.capped
+    else:  # a game asked before its end: the standing as the cap would read it
+        winners = leaders(t, [s for s in range(t.seats) if not t.removed[s]])
+        reason, capped = "unfinished", False
+    stats = {name: float(value) for name, value in zip(GAME_STATS, t.game_stats, strict=True)}
+    stats[GAME_STATS[G_ROUNDS]] = float(t.round)
+    place = placements(t, winners)
+    for seat in range(t.seats):
+        row = t.seat_stats[seat * NS : (seat + 1) * NS]
+        row[S_GLORY] = len(t.glory[seat])
+        row[S_PLACEMENT] = place[seat]
+        row[S_FINAL_HAND] = len(t.hands[seat])
+        for k, name in enumerate(SEAT_STATS):
+            stats[f"{name}_{seat}"] = float(row[k])
+    return Result.shared(list(winners), t.seats, reason, t.turn, capped=capped, stats=stats)
+
+
+# --------------------------------------------------------------------------------------------
+# Words
+
+
+def position_name(t: Table, pos: int) -> str:
+    if pos < t.seats:
+        return f"P{pos}"
+    if pos < t.defender:
+        return f"W{pos - t.ring_base}"
+    return "D" if pos == t.defender else "S"
+
+
+def describe_option(t: Table, option: tuple[Any, ...]) -> str:
+    """An option in the game's words: `attack`, `soothe W3`, `play ember_imp on S`, ..."""
+    names = t.spec.catalog.cards
+    verb = option[0]
+    if verb == "play":
+        return f"play {names[option[2]]} on {position_name(t, option[1])}"
+    if verb == "command":
+        return f"command W{option[1]} W{option[2]}"
+    if verb == "soothe" or verb == "choose":
+        return f"{verb} {position_name(t, option[1])}"
+    if verb == "possess":
+        return f"possess W{option[1]}"
+    if verb == "discard" or verb == "hand":
+        return f"{verb} {names[option[1]]}"
+    return verb
+
+
+HANDLERS: list[Callable[[Table, tuple[Any, ...]], None]] = [None] * 29  # type: ignore[list-item]
+for _code, _handler in (
+    (T_TURN_START, turn_start),
+    (T_DRAW_PHASE, draw_phase),
+    (T_DRAW_DO, draw_do),
+    (T_PLAY_PHASE, play_phase),
+    (T_PLAY_DO, play_do),
+    (T_ACTION_PHASE, action_phase),
+    (T_ACTION_DO, action_do),
+    (T_SWAP_PHASE, swap_phase),
+    (T_SWAP_DO, swap_do),
+    (T_TURN_END_STEP, turn_end_step),
+    (T_END_TURN, end_turn),
+    (T_CHAIN_NEXT, chain_next),
+    (T_SCAN, scan),
+    (T_ESCAPE_CHECK, escape_check),
+    (T_ESCAPE_GO, escape_go),
+    (T_REFILL_P, refill_possessed),
+    (T_ENTER_P, enter_possessed),
+    (T_REFILL_W, refill_wild),
+    (T_HAND_REPLACEMENT, hand_replacement),
+    (T_ENTER_W, enter_wild),
+    (T_REFILL_D, refill_defender),
+    (T_REFILL_S, refill_support),
+    (T_EFFECT_GO, effect_go),
+    (T_OP, op),
+    (T_DO, do),
+    (T_ACT, act),
+    (T_COUNTER, strike_back),
+    (T_DISCARD, discard_ask),
+    (T_DISCARD_PICK, discard_pick),
+):
+    HANDLERS[_code] = _handler
+assert all(HANDLERS), "a task without a handler"

@@ -1,0 +1,337 @@
+"""possession's state: the table's zones and counters, and the continuation of the current step.
+
+Cards are physical copies `0..n-1` (a deck holds several copies of one card id); `kind[copy]`
+names the card id. Creature state (damage, ward, modifiers, epoch) belongs to the copy, so it
+travels with the card when creatures trade places, and the epoch (spec §3) tells a pending
+trigger whether its creature is still the one that triggered (R9, G8).
+
+Positions are integers: the Possessed `P0..P(n-1)` are `0..n-1` (seat = position), the ring
+`W0..W(N-1)` is `ring_base + i`, then the Defender `defender` and the Support `support`.
+
+The game is a state machine whose continuation is data: `todo` is a stack of small task tuples
+`(task, *args)` (the codes below), run by `rules.advance` until a decision is needed. A decision
+keeps its continuation in `cont`; the chosen option is appended to it and pushed back. So a
+`clone()` is a copy of plain lists and tuples, and a game resumes exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+from typing import TYPE_CHECKING, Any, Self
+
+from balance.core.contract import Decision, Event
+
+if TYPE_CHECKING:
+    from balance.games.possession.cards import PossessionSpec
+
+EMPTY = -1  # a position without a card
+
+# Roles of a position (an event records its creature's role as of logging, spec §6.1).
+NO_ROLE, POSSESSED, WILD, DEFENDER, SUPPORT = -1, 0, 1, 2, 3
+NO_CREATURE: tuple[int, int, int, int] = (EMPTY, 0, NO_ROLE, -1)  # (copy, epoch, role, owner)
+
+# The continuation's tasks. Handlers live in rules.HANDLERS; effects pushes a few of them.
+(
+    T_TURN_START,
+    T_DRAW_PHASE,
+    T_DRAW_DO,
+    T_PLAY_PHASE,
+    T_PLAY_DO,
+    T_ACTION_PHASE,
+    T_ACTION_DO,
+    T_SWAP_PHASE,
+    T_SWAP_DO,
+    T_TURN_END_STEP,
+    T_END_TURN,
+    T_CHAIN_NEXT,
+    T_SCAN,
+    T_ESCAPE_CHECK,
+    T_ESCAPE_GO,
+    T_REFILL_P,
+    T_ENTER_P,
+    T_REFILL_W,
+    T_HAND_REPLACEMENT,
+    T_ENTER_W,
+    T_REFILL_D,
+    T_REFILL_S,
+    T_EFFECT_GO,
+    T_OP,
+    T_DO,
+    T_ACT,
+    T_COUNTER,
+    T_DISCARD,
+    T_DISCARD_PICK,
+) = range(29)
+
+CHECK = (T_ESCAPE_CHECK, ())  # the escape check that follows every op and every step (§4.3)
+
+# Game-level statistics (spec §9), in Result.stats under these names.
+GAME_STATS = (
+    "rounds",
+    "defender_escapes",
+    "escapes_possessed",
+    "escapes_wild",
+    "escapes_support",
+    "removals",
+    "deck_out_turn",
+    "chains",
+    "max_chain",
+    "cancelled",
+    "retriggered",
+    "chain_capped",
+    "dropped_triggers",
+)
+(
+    G_ROUNDS,
+    G_DEFENDER_ESCAPES,
+    G_ESCAPES_POSSESSED,
+    G_ESCAPES_WILD,
+    G_ESCAPES_SUPPORT,
+    G_REMOVALS,
+    G_DECK_OUT_TURN,
+    G_CHAINS,
+    G_MAX_CHAIN,
+    G_CANCELLED,
+    G_RETRIGGERED,
+    G_CHAIN_CAPPED,
+    G_DROPPED,
+) = range(len(GAME_STATS))
+
+# Per-seat statistics (spec §9), in Result.stats as `<name>_<seat>`.
+SEAT_STATS = (
+    "glory",
+    "placement",
+    "first_player",
+    "removed_turn",
+    "final_hand",
+    "draws",
+    "draws_skipped",
+    "plays_possessed",
+    "plays_wild",
+    "plays_support",
+    "attacks",
+    "commands",
+    "soothes",
+    "possesses",
+    "discards",
+    "damage_to_defender",
+    "damage_taken",
+    "possessed_escapes",
+    "refill_cards",
+)
+(
+    S_GLORY,
+    S_PLACEMENT,
+    S_FIRST_PLAYER,
+    S_REMOVED_TURN,
+    S_FINAL_HAND,
+    S_DRAWS,
+    S_DRAWS_SKIPPED,
+    S_PLAYS_POSSESSED,
+    S_PLAYS_WILD,
+    S_PLAYS_SUPPORT,
+    S_ATTACKS,
+    S_COMMANDS,
+    S_SOOTHES,
+    S_POSSESSES,
+    S_DISCARDS,
+    S_DAMAGE_TO_DEFENDER,
+    S_DAMAGE_TAKEN,
+    S_POSSESSED_ESCAPES,
+    S_REFILL_CARDS,
+) = range(len(SEAT_STATS))
+NS = len(SEAT_STATS)
+
+# Per-card counters (Catalog.counters; event FIRST_COUNTER + k).
+COUNTERS = (
+    "turns_possessed",
+    "escapes",
+    "glory_yielded",
+    "attacks_survived",
+    "triggers_resolved",
+    "triggers_cancelled",
+    "triggers_retriggered",
+    "effect_damage",
+    "effect_healing",
+)
+(
+    K_TURNS_POSSESSED,
+    K_ESCAPES,
+    K_GLORY_YIELDED,
+    K_ATTACKS_SURVIVED,
+    K_RESOLVED,
+    K_CANCELLED,
+    K_RETRIGGERED,
+    K_EFFECT_DAMAGE,
+    K_EFFECT_HEALING,
+) = range(len(COUNTERS))
+
+
+@dataclass(slots=True)
+class Table:
+    """Everything on the table. Lists are owned by one state; tuples are shared freely."""
+
+    spec: PossessionSpec
+    rng: Random
+    seats: int
+    ring: int  # N, the number of Wilds
+    ring_base: int  # position of W0
+    defender: int  # position of D
+    support: int  # position of S
+    role_of: tuple[int, ...]  # position -> POSSESSED | WILD | DEFENDER | SUPPORT
+    every_seat: int  # the bit mask of all seats (a public card's `known`)
+
+    # cards
+    kind: list[int]  # copy -> card id; determinize permutes the hidden ones
+    known: list[int]  # copy -> bit mask of the seats that know which card it is (§3)
+    deck: list[int]  # top last; shuffled once, never reshuffled (G4)
+    hands: list[list[int]]
+    occ: list[int]  # position -> copy or EMPTY
+    face_down: int  # ring index of the face-down Wild
+    discard: list[int]
+    glory: list[list[int]]  # per seat: the glory pile (escaped Defenders)
+    limbo: int  # a hand card chosen to become the Defender (§4.3 step 2) until it enters
+
+    # creatures, per copy
+    damage: list[int]
+    ward: list[int]
+    mod_might: list[int]
+    mod_endure: list[int]
+    mod_nurture: list[int]
+    epoch: list[int]
+    last_hit: list[int]  # owner of the Possessed that dealt its latest damage, or -1
+    turn_mods: list[tuple[int, int, int, int]]  # (copy, epoch, stat, amount) to undo at turn end
+
+    # players and turns
+    removed: list[bool]
+    removal_order: list[int]
+    first_seat: int
+    turn_seat: int  # whose turn it is
+    turn_player: int  # who makes the Turn Player's choices (G12: the next one after a removal)
+    turn_cut: bool  # the Turn Player was removed: the turn ends with the current chain
+    round: int
+    turn: int
+
+    # the continuation
+    todo: list[tuple[Any, ...]]
+    asking: Decision | None
+    cont: tuple[Any, ...]  # the task that takes the answer to `asking`
+
+    # the trigger queue (§6.5)
+    log: list[tuple[Any, ...]]  # the current step's events
+    log_mask: int  # bit per trigger present in `log`
+    queue: list[tuple[Any, ...]]  # Pending(copy, epoch, effect, event, possessed owner or -1)
+    chain_n: int  # effect resolutions in the current chain
+    dirty: bool  # damage or Endure may have changed since the last escape check
+    eff: tuple[Any, ...] | None  # the Pending being resolved
+
+    # the end
+    over: bool
+    winners: tuple[int, ...]
+    end_reason: str
+    capped: bool
+
+    # statistics
+    game_stats: list[int]
+    seat_stats: list[int]  # seat * NS + k
+    events: list[Event]
+    watch: list[Any] | None  # tests set a list here to record the queue after each scan
+
+    def clone(self) -> Self:
+        """An exact copy: lists copied, tuples shared, the RNG state carried over."""
+        rng = Random()
+        rng.setstate(self.rng.getstate())
+        copy = object.__new__(type(self))
+        copy.spec = self.spec
+        copy.rng = rng
+        copy.seats = self.seats
+        copy.ring = self.ring
+        copy.ring_base = self.ring_base
+        copy.defender = self.defender
+        copy.support = self.support
+        copy.role_of = self.role_of
+        copy.every_seat = self.every_seat
+        copy.kind = self.kind[:]
+        copy.known = self.known[:]
+        copy.deck = self.deck[:]
+        copy.hands = [hand[:] for hand in self.hands]
+        copy.occ = self.occ[:]
+        copy.face_down = self.face_down
+        copy.discard = self.discard[:]
+        copy.glory = [pile[:] for pile in self.glory]
+        copy.limbo = self.limbo
+        copy.damage = self.damage[:]
+        copy.ward = self.ward[:]
+        copy.mod_might = self.mod_might[:]
+        copy.mod_endure = self.mod_endure[:]
+        copy.mod_nurture = self.mod_nurture[:]
+        copy.epoch = self.epoch[:]
+        copy.last_hit = self.last_hit[:]
+        copy.turn_mods = self.turn_mods[:]
+        copy.removed = self.removed[:]
+        copy.removal_order = self.removal_order[:]
+        copy.first_seat = self.first_seat
+        copy.turn_seat = self.turn_seat
+        copy.turn_player = self.turn_player
+        copy.turn_cut = self.turn_cut
+        copy.round = self.round
+        copy.turn = self.turn
+        copy.todo = self.todo[:]
+        copy.asking = self.asking
+        copy.cont = self.cont
+        copy.log = self.log[:]
+        copy.log_mask = self.log_mask
+        copy.queue = self.queue[:]
+        copy.chain_n = self.chain_n
+        copy.dirty = self.dirty
+        copy.eff = self.eff
+        copy.over = self.over
+        copy.winners = self.winners
+        copy.end_reason = self.end_reason
+        copy.capped = self.capped
+        copy.game_stats = self.game_stats[:]
+        copy.seat_stats = self.seat_stats[:]
+        copy.events = self.events[:]
+        copy.watch = None if self.watch is None else self.watch[:]
+        return copy
+
+    def inventory(self) -> tuple[int, ...]:
+        """Every card id in every zone: deck, hands, positions, discard, glory piles, limbo."""
+        copies = self.zone_copies()
+        kind = self.kind
+        return tuple(sorted(kind[c] for c in copies))
+
+    def zone_copies(self) -> list[int]:
+        """Every copy, read from the zones (a copy lost or doubled shows here)."""
+        copies = self.deck + [c for hand in self.hands for c in hand]
+        copies += [c for c in self.occ if c != EMPTY] + self.discard
+        copies += [c for pile in self.glory for c in pile]
+        if self.limbo != EMPTY:
+            copies.append(self.limbo)
+        return copies
+
+    def determinize(self, seat: int, rng: Random) -> Self:
+        """A copy in which the cards `seat` does not know are reshuffled among their places.
+
+        Those places are the deck, a face-down Wild that entered unseen, the other hands and a
+        hand card on its way to become the Defender; every place keeps its size (spec §3). The
+        copy's RNG is reseeded from `rng`. Meant for the seat that holds the pending decision:
+        its options and its evaluation read only what it knows, so they are unchanged.
+        """
+        copy = self.clone()
+        copy.rng = Random(rng.getrandbits(64))
+        bit = 1 << seat
+        known = copy.known
+        places = copy.deck + [copy.occ[copy.ring_base + copy.face_down]]
+        for other, hand in enumerate(copy.hands):
+            if other != seat:
+                places += hand
+        if copy.limbo != EMPTY:
+            places.append(copy.limbo)
+        hidden = [c for c in places if not known[c] & bit]
+        kinds = [copy.kind[c] for c in hidden]
+        rng.shuffle(kinds)
+        for c, k in zip(hidden, kinds, strict=True):
+            copy.kind[c] = k
+        return copy
