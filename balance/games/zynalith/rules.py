@@ -297,12 +297,41 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
 
 
 def run(g: Table) -> None:
-    """Perform pending steps until a decision is pending or the game is over."""
+    """Perform pending steps until a decision is pending or the game is over (or, in a state
+    built by hand for a scenario, until no step is left)."""
     stack = g.stack
     steps = STEPS
-    while g.pending is None and not g.over:
+    while g.pending is None and not g.over and stack:
         step = stack.pop()
         steps[step[0]](g, step)
+
+
+# Entry points for scenarios and tools: start a rule now on a state built by hand.
+
+
+def start_turn(g: Table, seat: int) -> None:
+    """The ACTION phase of the current round, `seat` to act; the round's combat and end follow."""
+    g.stack.extend([(S_ROUND_END,), (S_COMBAT,), (S_NEXT_TURN, 1)])
+    g.active = seat
+    run(g)
+
+
+def start_combat(g: Table) -> None:
+    """The COMBAT phase of the current round now: form the lines and fight them."""
+    g.stack.append((S_COMBAT,))
+    run(g)
+
+
+def start_round(g: Table, r: int) -> None:
+    """Round `r` from its start (income, start player, renewal) on."""
+    g.stack.append((S_ROUND, r))
+    run(g)
+
+
+def end_game(g: Table) -> None:
+    """After the last round: Spielende triggers, a state check, scoring."""
+    g.stack.append((S_GAME_END,))
+    run(g)
 
 
 def new_ctx(g: Table) -> int:
