@@ -18,7 +18,8 @@ ALLOWED = {
     "report": {"stats", "core"},
     "gate": {"sim", "stats", "report", "bots", "core"},
     "tune": {"sim", "stats", "report", "bots", "core"},
-    "cli": {"gate", "tune", "sim", "stats", "report", "bots", "core", "games"},
+    "ladder": {"sim", "stats", "report", "bots", "core"},
+    "cli": {"gate", "tune", "ladder", "sim", "stats", "report", "bots", "core", "games"},
 }
 
 

@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from balance.cli import bench, check, games, replay, report, simulate, sweep, tune, validate, vocab
+from balance.cli import bench, check, games, ladder, replay, report, simulate, sweep, tune, validate, vocab
 from balance.core.errors import ConfigError
 
 
@@ -64,6 +64,7 @@ app.command("report")(report.report)
 app.command("check")(check.check)
 app.command("sweep")(sweep.sweep)
 app.command("tune")(tune.tune)
+app.command("ladder")(ladder.ladder)
 app.command("bench")(bench.bench)
 
 

@@ -152,3 +152,38 @@ def convergence_plot(history: pd.DataFrame, path: Path) -> Path:
     ax.set_ylabel("best objective (lower is fairer)")
     ax.set_title("Tuning convergence")
     return _save(fig, path)
+
+
+def bot_heatmap(pairs: pd.DataFrame, path: Path) -> Path:
+    """Row bot's win rate against the column bot."""
+    rates = pairs.pivot(index="bot", columns="opponent", values="estimate")
+    fig, ax = plt.subplots(figsize=(1.3 * len(rates.columns) + 2.5, 1.0 * len(rates.index) + 1.8))
+    image = ax.imshow(rates.to_numpy(dtype=float), cmap="RdBu", vmin=0.0, vmax=1.0)
+    ax.set_xticks(range(len(rates.columns)), rates.columns)
+    ax.set_yticks(range(len(rates.index)), rates.index)
+    for i in range(len(rates.index)):
+        for j in range(len(rates.columns)):
+            value = rates.iat[i, j]
+            if pd.notna(value):
+                ax.text(j, i, f"{value:.0%}", ha="center", va="center")
+    ax.set_title("Bots: row bot's win rate")
+    fig.colorbar(image, ax=ax, shrink=0.8)
+    return _save(fig, path)
+
+
+def levels_plot(levels: pd.DataFrame, fair: float, path: Path) -> Path:
+    """Seat advantage and deck win rates at each skill level, with intervals."""
+    measures = list(dict.fromkeys(levels["measure"]))
+    bots = list(dict.fromkeys(levels["bot"]))
+    fig, ax = plt.subplots(figsize=(8, 0.5 * len(measures) * max(1, len(bots) / 2) + 1.5))
+    for k, bot in enumerate(bots):
+        rows = levels[levels["bot"] == bot].set_index("measure").reindex(measures)
+        y = np.arange(len(measures)) + (k - (len(bots) - 1) / 2) * 0.22
+        ax.errorbar(rows["estimate"], y, xerr=_errors(rows, "estimate", "ci_low", "ci_high"), fmt="o", capsize=3, label=bot)
+    ax.set_yticks(range(len(measures)), measures)
+    ax.axvline(0.0, color="grey", linewidth=0.8)
+    ax.axvline(fair, color="grey", linestyle="--", linewidth=0.8)
+    ax.set_xlabel("estimate (seat advantage around 0; win rates around the fair share)")
+    ax.legend()
+    ax.set_title("Balance at each skill level")
+    return _save(fig, path)
