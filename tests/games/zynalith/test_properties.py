@@ -1,0 +1,85 @@
+"""Properties of random zynalith games at every seat count (hypothesis draws seats and seed)."""
+
+from __future__ import annotations
+
+from random import Random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from balance.games.zynalith import rules
+from balance.games.zynalith.state import INIT
+
+PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETUPS = ("standard", "ohne_events", "rauferei")
+
+
+def check_invariants(g, start_inventory: tuple[int, ...]) -> None:
+    spec = g.spec
+    assert g.inventory() == start_inventory, "cards were lost or made"
+    for seat in range(g.seats):
+        assert g.silver[seat] >= 0 and g.zyn[seat] >= 0
+        assert g.hp[seat] <= spec.start_hp  # no overheal in the starter set
+        inits = [c.stat(INIT) for c in g.front[seat]]
+        assert inits == sorted(inits, reverse=True), "a front left INIT order"
+        for c in g.front[seat]:
+            assert 0 <= c.damage and c.hp_left() <= c.max_hp()
+    if g.lines is not None:
+        for seat in range(g.seats):
+            # line k holds the seat's k-th attacker: along the lines its INIT never rises
+            members = [g.by_uid[u] for line in g.lines for u, _ in line if u in g.by_uid and g.by_uid[u].owner == seat]
+            order = [g.front[seat].index(c) for c in members]
+            assert order == sorted(order)
+
+
+@PROPERTY
+@given(seats=st.integers(2, 5), seed=st.integers(0, 2**32 - 1), setup=st.sampled_from(SETUPS))
+def test_random_games_end_and_keep_the_invariants(shipped_spec, seats, seed, setup):
+    g = rules.new_game(shipped_spec, [setup] * seats, seed)
+    start = g.inventory()
+    chooser = Random(seed)
+    steps = 0
+    while (d := g.decision()) is not None:
+        assert d.options and 0 <= d.seat < seats
+        g.apply(chooser.randrange(len(d.options)))
+        check_invariants(g, start)
+        steps += 1
+        assert steps < shipped_spec.max_decisions
+    result = g.result()
+    assert abs(sum(result.scores) - 1.0) < 1e-9
+    assert result.end_reason in ("rounds", "elimination")
+    assert not result.capped
+
+
+@PROPERTY
+@given(seats=st.integers(2, 5), seed=st.integers(0, 2**32 - 1))
+def test_lines_are_formed_in_init_order(shipped_spec, seats, seed):
+    g = rules.new_game(shipped_spec, ["standard"] * seats, seed)
+    chooser = Random(seed)
+    while (d := g.decision()) is not None:
+        g.apply(chooser.randrange(len(d.options)))
+        if g.lines is not None:
+            for seat in range(seats):
+                inits = [g.by_uid[u].stat(INIT) for line in g.lines for u, _ in line if u in g.by_uid and g.by_uid[u].owner == seat]
+                assert inits == sorted(inits, reverse=True)
+
+
+@PROPERTY
+@given(seats=st.integers(2, 5), seed=st.integers(0, 2**32 - 1))
+def test_clones_never_change_and_replay_the_same(shipped_spec, seats, seed):
+    g = rules.new_game(shipped_spec, ["standard"] * seats, seed)
+    chooser = Random(seed)
+    kept = []
+    choices = []
+    while (d := g.decision()) is not None:
+        if len(choices) % 40 == 0:
+            copy = g.clone()
+            kept.append((len(choices), copy, list(copy.events), copy.inventory(), copy.decision()))
+        choice = chooser.randrange(len(d.options))
+        choices.append(choice)
+        g.apply(choice)
+    for step, copy, events, inventory, decision in kept:
+        assert copy.events == events and copy.inventory() == inventory and copy.decision() == decision
+        for choice in choices[step:]:
+            copy.apply(choice)
+        assert copy.events == g.events and copy.result() == g.result()
