@@ -1,13 +1,45 @@
-"""arrows' position features (§10) and the evaluation behind `State.evaluate(seat)`."""
+"""arrows' bot hooks (§10): position features, the evaluation behind `State.evaluate(seat)`, a
+one-ply `preview`, and the default policy for nested decisions.
+
+Everything a seat's evaluation reads is what that seat may know (§4): the board (an opponent's
+covered card only as "covered"), both players' credits and recorded scores, hand sizes, and its
+own hand. `threats` takes the opponent's hand as an argument: a sampled one, from `determinize`.
+"""
 
 from __future__ import annotations
 
-from balance.games.arrows.state import ArrowsState
+from collections.abc import Sequence
+
+from balance.games.arrows.state import (
+    ORTHOGONAL,
+    OPPOSITE,
+    ArrowsState,
+    Piece,
+    current_atk,
+    current_def,
+)
+
+# Weights of the evaluation: one face-up card is one point of score; the rest is tempo.
+COVERED_WEIGHT = 0.3
+CREDIT_WEIGHT = 0.02
+HAND_WEIGHT = 0.1
+SCALE = 3.0  # x / (|x| + SCALE): a lead of 3 cards reads as 0.5
 
 
 def evaluate(s: ArrowsState, seat: int) -> float:
+    """In [-1, 1]: the terminal score (2·score − 1) at the end, else a squashed weighted sum of
+    score lead, covered cards, credits and hand sizes, all public or the seat's own."""
     if s.over:
         return 2.0 * s.result().scores[seat] - 1.0
+    f = features(s, seat)
+    x = f["score_diff"] + COVERED_WEIGHT * f["covered_diff"]
+    x += CREDIT_WEIGHT * f["credit_diff"] + HAND_WEIGHT * f["hand_diff"]
+    return x / (abs(x) + SCALE)
+
+
+def features(s: ArrowsState, seat: int) -> dict[str, float]:
+    """Score difference (the board now), credit difference, empty cells, hand sizes, covered
+    cards per side: all from `seat`'s point of view."""
     other = 1 - seat
     score = [0, 0]
     covered = [0, 0]
@@ -16,6 +48,192 @@ def evaluate(s: ArrowsState, seat: int) -> float:
             score[piece.controller] += 1
         else:
             covered[piece.controller] += 1
-    x = (score[seat] - score[other]) + 0.3 * (covered[seat] - covered[other])
-    x += 0.02 * (s.credits[seat] - s.credits[other]) + 0.1 * (len(s.hands[seat]) - len(s.hands[other]))
-    return x / (abs(x) + 3.0)
+    return {
+        "score_diff": score[seat] - score[other],
+        "credit_diff": s.credits[seat] - s.credits[other],
+        "empty_cells": s.spec.cells - len(s.pieces),
+        "hand_size": len(s.hands[seat]),
+        "opponent_hand_size": len(s.hands[other]),
+        "hand_diff": len(s.hands[seat]) - len(s.hands[other]),
+        "covered": covered[seat],
+        "opponent_covered": covered[other],
+        "covered_diff": covered[seat] - covered[other],
+    }
+
+
+def _directions(s: ArrowsState) -> Sequence[int]:
+    return range(8) if s.spec.directions == 8 else ORTHOGONAL
+
+
+def exposure(s: ArrowsState, piece: Piece) -> int:
+    """The sides a card can be flipped from: neighbours that are empty or hold an opponent card,
+    in directions where the card has no arrow pointing back."""
+    spec = s.spec
+    sides = 0
+    for direction in _directions(s):
+        cell = spec.neighbor[piece.cell][direction]
+        if cell < 0 or (spec.fight_mask[piece.card] >> direction) & 1:
+            continue
+        other = s.grid[cell]
+        if other is None or other.controller != piece.controller:
+            sides += 1
+    return sides
+
+
+def threats(s: ArrowsState, cell: int, hand: Sequence[int]) -> int:
+    """How many of `hand`'s cards (known or sampled opponent cards) could flip or kill the card
+    on `cell` next turn, played active on an empty neighbour."""
+    spec = s.spec
+    target = s.grid[cell]
+    if target is None:
+        return 0
+    count = 0
+    for card in set(hand):
+        for direction in _directions(s):
+            spot = spec.neighbor[cell][direction]
+            if spot < 0 or s.grid[spot] is not None:
+                continue
+            toward = OPPOSITE[direction]  # the played card's arrow that points at `cell`
+            if not (spec.fight_mask[card] >> toward) & 1:
+                continue
+            if not target.face_up or not (spec.fight_mask[target.card] >> direction) & 1:
+                count += 1  # a flip (or a covered card destroyed)
+                break
+            if spec.atk[card] >= current_def(spec, target):
+                count += 1  # a kill in the conflict
+                break
+    return count
+
+
+def placement_outlook(s: ArrowsState, seat: int, card: int, cell: int) -> tuple[int, int, bool]:
+    """(flips, kills, self_loss) if `card` were played active on `cell` now, abilities aside:
+    conflicts it survives first, weakest defender first, then the flip step."""
+    spec = s.spec
+    atk, defence = spec.atk[card], spec.def_[card]
+    fights: list[Piece] = []
+    flips = kills = 0
+    for direction in spec.fight_arrows[card]:
+        spot = spec.neighbor[cell][direction]
+        other = s.grid[spot] if spot >= 0 else None
+        if other is None or other.controller == seat:
+            continue
+        if not other.face_up:
+            kills += s.spec.covered_hit == "destroy"
+        elif (spec.fight_mask[other.card] >> OPPOSITE[direction]) & 1:
+            fights.append(other)
+        else:
+            flips += 1
+    fights.sort(key=lambda p: (current_atk(spec, p) >= defence, current_def(spec, p)))
+    for other in fights:
+        defence -= current_atk(spec, other)
+        kills += atk >= current_def(spec, other)
+        if defence <= 0:
+            return 0, kills, True
+    return flips, kills, False
+
+
+def affordable_next_turn(s: ArrowsState, seat: int) -> int:
+    """Credits next turn after income and the deferred costs of the seat's own covered cards."""
+    due = sum(p.cost_due for p in s.pieces.values() if p.controller == seat and p.owner == seat and not p.face_up)
+    return s.credits[seat] + s.spec.credits_per_turn - due
+
+
+def flips_now(s: ArrowsState, piece: Piece) -> int:
+    """The opponent face-up cards this card's arrows reach with no arrow back."""
+    spec = s.spec
+    count = 0
+    for direction in spec.fight_arrows[piece.card]:
+        spot = spec.neighbor[piece.cell][direction]
+        other = s.grid[spot] if spot >= 0 else None
+        if (
+            other is not None
+            and other.face_up
+            and other.controller != piece.controller
+            and not (spec.fight_mask[other.card] >> OPPOSITE[direction]) & 1
+        ):
+            count += 1
+    return count
+
+
+# -- preview and the default nested policy -----------------------------------------------------
+
+
+def preview(s: ArrowsState, option: int) -> tuple[int, int]:
+    """`clone()` + `apply(option)`, nested decisions answered by `default_choice`, up to the next
+    `play` decision or the end of the turn: (score delta, material delta) for the deciding seat.
+    Material is the cards each side controls on the board, covered ones included."""
+    decision = s.decision()
+    assert decision is not None
+    seat = decision.seat
+    before = _standing(s, seat)
+    copy = s.clone()
+    copy.apply(option)
+    turn = s.turn
+    steps = 0
+    while (nested := copy.decision()) is not None and nested.kind != "play" and copy.turn == turn:
+        copy.apply(default_choice(copy, look_ahead=False))
+        steps += 1
+        if steps > copy.spec.decision_cap:  # pragma: no cover - the game's own caps end first
+            break
+    after = _standing(copy, seat)
+    return after[0] - before[0], after[1] - before[1]
+
+
+def _standing(s: ArrowsState, seat: int) -> tuple[int, int]:
+    score = material = 0
+    for piece in s.pieces.values():
+        sign = 1 if piece.controller == seat else -1
+        material += sign
+        if piece.face_up:
+            score += sign
+    return score, material
+
+
+def default_choice(s: ArrowsState, look_ahead: bool = True) -> int:
+    """§10's default policy for nested decisions: conflicts the active card survives first,
+    weakest defender first; an ability when its preview gains; `chain_order` by the largest
+    immediate flip count; discard the highest cost not affordable within 2 turns. Anything else
+    takes the first option (for `play`: the placement with the best outlook, else pass).
+    Without `look_ahead` (inside a preview) abilities are not used, so previews do not nest."""
+    decision = s.decision()
+    assert decision is not None
+    spec = s.spec
+    kind = decision.kind
+    options = decision.options
+    if kind == "conflict":
+        active = s.pieces[s.stack[-1].uid]  # type: ignore[union-attr]
+        own = current_def(spec, active)
+
+        def conflict_order(i: int) -> tuple[bool, int]:
+            defender = s.grid[spec.neighbor[active.cell][options[i]]]
+            assert defender is not None
+            return (current_atk(spec, defender) >= own, current_def(spec, defender))
+
+        return min(range(len(options)), key=conflict_order)
+    if kind == "ability":
+        if not look_ahead:
+            return 0
+        best, gain = 0, (0, 0)
+        for i in range(1, len(options)):
+            delta = preview(s, i)
+            if delta > gain:
+                best, gain = i, delta
+        return best
+    if kind == "chain_order":
+        return max(range(len(options)), key=lambda i: flips_now(s, s.grid[options[i]]))  # type: ignore[arg-type]
+    if kind == "discard":
+        budget = s.credits[s.active] + 2 * spec.credits_per_turn
+        dear = [i for i in range(len(options)) if spec.cost[options[i]] > budget]
+        pool = dear or list(range(len(options)))
+        return max(pool, key=lambda i: spec.cost[options[i]])
+    if kind == "play":
+        seat = decision.seat
+        best, value = 0, 0.0
+        for i, option in enumerate(options):
+            if isinstance(option, tuple) and option[1] == 0:
+                flips, kills, lost = placement_outlook(s, seat, option[0], option[2])
+                worth = 1 + flips + kills - (2 if lost else 0)
+                if worth > value:
+                    best, value = i, worth
+        return best
+    return 0
