@@ -13,12 +13,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from balance.core.config import fail, read_config, validate
-from balance.core.yamlio import line_of
 from balance.core.contract import Catalog
 from balance.core.errors import ConfigError, did_you_mean
+from balance.core.yamlio import line_of
 from balance.games.arrows.effects import (
     ABILITY,
     ACTIVATE,
+    AMOUNT_ATK,
     DAMAGE,
     DESTROYED,
     FLIPPED,
@@ -26,7 +27,6 @@ from balance.games.arrows.effects import (
     REACTIVATE,
     TURN_END,
     VOCABULARY,
-    AMOUNT_ATK,
     CardEffect,
     compile_effect,
 )
@@ -198,10 +198,20 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     ids: dict[str, int] = {}
     for index, card in enumerate(card_file.cards):
         if card.id in ids:
-            raise fail(raw_cards, (index, "id"), f"card '{card.id}' is defined twice", "give each card its own id")
+            raise fail(
+                raw_cards,
+                (index, "id"),
+                f"card '{card.id}' is defined twice",
+                "give each card its own id",
+            )
         ids[card.id] = index
         if rules.directions == 4 and any(a not in ("N", "E", "S", "W") for a in card.arrows):
-            raise fail(raw_cards, (index, "arrows"), f"card '{card.id}': only N, E, S, W arrows with directions: 4", "remove the diagonal arrows")
+            raise fail(
+                raw_cards,
+                (index, "arrows"),
+                f"card '{card.id}': only N, E, S, W arrows with directions: 4",
+                "remove the diagonal arrows",
+            )
 
     elements: dict[str, int] = {}
     compiled: list[list[CardEffect]] = []
@@ -219,11 +229,19 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
             try:
                 compiled_effect = compile_effect(effect, index, arrows, elements)
             except ConfigError as e:
-                raise ConfigError(e.path, e.line, f"card '{card.id}': {e.message}", e.hint) from None
+                raise ConfigError(
+                    e.path, e.line, f"card '{card.id}': {e.message}", e.hint
+                ) from None
+            arrow = compiled_effect.arrow
             if compiled_effect.trigger == ABILITY:
-                if compiled_effect.arrow in seen_arrows:
-                    raise ConfigError(effect.file, effect.line, f"card '{card.id}': arrow {DIRECTIONS[compiled_effect.arrow]} has two abilities", "an arrow carries at most one ability")
-                seen_arrows.add(compiled_effect.arrow)
+                if arrow in seen_arrows:
+                    raise ConfigError(
+                        effect.file,
+                        effect.line,
+                        f"card '{card.id}': arrow {DIRECTIONS[arrow]} has two abilities",
+                        "an arrow carries at most one ability",
+                    )
+                seen_arrows.add(arrow)
             own.append(compiled_effect)
         compiled.append(own)
         message = _cost_check(card, own)
@@ -236,12 +254,19 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     cols, rows = rules.board_cols, rules.board_rows
     cells = cols * rows
     if cells < 2:
-        raise fail(docs["rules"], ("board_cols",), "the board needs at least 2 cells", "raise board_cols or board_rows")
-    neighbor = tuple(
-        tuple(_step(cell, d, cols, rows) for d in range(8)) for cell in range(cells)
-    )
+        raise fail(
+            docs["rules"],
+            ("board_cols",),
+            "the board needs at least 2 cells",
+            "raise board_cols or board_rows",
+        )
+    neighbor = tuple(tuple(_step(cell, d, cols, rows) for d in range(8)) for cell in range(cells))
     fight_arrows = tuple(
-        tuple(a for a in _arrows_of(card) if rules.ability_arrows_fight or not _has_ability(effects, a))
+        tuple(
+            a
+            for a in _arrows_of(card)
+            if rules.ability_arrows_fight or not _has_ability(effects, a)
+        )
         for card, effects in zip(card_file.cards, compiled, strict=True)
     )
     n_cards = len(card_file.cards)
@@ -275,11 +300,16 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         arrows=tuple(_arrows_of(card) for card in card_file.cards),
         fight_arrows=fight_arrows,
         fight_mask=tuple(sum(1 << a for a in arrows) for arrows in fight_arrows),
-        element=tuple(elements[c.element] if c.element is not None else -1 for c in card_file.cards),
+        element=tuple(
+            elements[c.element] if c.element is not None else -1 for c in card_file.cards
+        ),
         elements=tuple(sorted(elements, key=elements.__getitem__)),
         abilities=by_trigger(ABILITY),
         ability_at=tuple(
-            tuple(next((e for e in own if e.trigger == ABILITY and e.arrow == d), None) for d in range(8))
+            tuple(
+                next((e for e in own if e.trigger == ABILITY and e.arrow == d), None)
+                for d in range(8)
+            )
             for own in compiled
         ),
         on_activate=by_trigger(ACTIVATE),
@@ -288,7 +318,10 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         on_destroyed=by_trigger(DESTROYED),
         on_turn_end=by_trigger(TURN_END),
         plays=tuple(
-            (tuple((card, 0, cell) for cell in range(cells)), tuple((card, 1, cell) for cell in range(cells)))
+            (
+                tuple((card, 0, cell) for cell in range(cells)),
+                tuple((card, 1, cell) for cell in range(cells)),
+            )
             for card in range(n_cards)
         ),
         cost_warnings=tuple(warned),
@@ -308,24 +341,46 @@ def _step(cell: int, direction: int, cols: int, rows: int) -> int:
     return row * cols + col if 0 <= col < cols and 0 <= row < rows else -1
 
 
-def _decks(docs: Any, deck_file: DeckFile, rules: Rules, ids: dict[str, int]) -> dict[str, dict[int, int]]:
+def _decks(
+    docs: Any, deck_file: DeckFile, rules: Rules, ids: dict[str, int]
+) -> dict[str, dict[int, int]]:
     """Construction rules (G13): known cards, at most `max_copies` each, exactly `deck_size`."""
     raw = docs["decks"]["decks"]
     decks: dict[str, dict[int, int]] = {}
     for index, deck in enumerate(deck_file.decks):
         if deck.id in decks:
-            raise fail(raw, (index, "id"), f"deck '{deck.id}' is defined twice", "give each deck its own id")
+            raise fail(
+                raw,
+                (index, "id"),
+                f"deck '{deck.id}' is defined twice",
+                "give each deck its own id",
+            )
         contents: dict[int, int] = {}
         for card_id, copies in deck.cards.items():
             where = (index, "cards", card_id)
             if card_id not in ids:
-                raise fail(raw, where, f"deck '{deck.id}': unknown card '{card_id}'", did_you_mean(card_id, list(ids)))
+                raise fail(
+                    raw,
+                    where,
+                    f"deck '{deck.id}': unknown card '{card_id}'",
+                    did_you_mean(card_id, list(ids)),
+                )
             if copies < 1 or copies > rules.max_copies:
-                raise fail(raw, where, f"deck '{deck.id}': {copies} copies of '{card_id}'", f"use 1 to {rules.max_copies} (max_copies)")
+                raise fail(
+                    raw,
+                    where,
+                    f"deck '{deck.id}': {copies} copies of '{card_id}'",
+                    f"use 1 to {rules.max_copies} (max_copies)",
+                )
             contents[ids[card_id]] = copies
         total = sum(contents.values())
         if total != rules.deck_size:
-            raise fail(raw, (index, "cards"), f"deck '{deck.id}' has {total} cards", f"a deck has exactly {rules.deck_size} (deck_size)")
+            raise fail(
+                raw,
+                (index, "cards"),
+                f"deck '{deck.id}' has {total} cards",
+                f"a deck has exactly {rules.deck_size} (deck_size)",
+            )
         decks[deck.id] = contents
     return decks
 

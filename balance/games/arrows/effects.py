@@ -137,14 +137,26 @@ _s.add("self", "the card carrying the effect")
 _s.add("arrow", "the card on the arrow cell (the default for abilities)")
 _s.add("controller", "the effect's controller (a player)")
 _s.add("opponent", "the effect controller's opponent (a player)")
-_s.add("adjacent", "cards on the 8 cells around this card; pick one (a decision) or all", CardFilter)
+_s.add(
+    "adjacent", "cards on the 8 cells around this card; pick one (a decision) or all", CardFilter
+)
 _s.add("board", "cards anywhere on the board; pick one (a decision) or all", CardFilter)
 
 _c = VOCABULARY.conditions
-_c.add("adjacent_count", "the number of matching cards around this card is within min..max", CountParams)
-_c.add("via", "this activation came from one of these: played, revealed, revived, moved", list[Literal["played", "revealed", "revived", "moved"]])
+_c.add(
+    "adjacent_count",
+    "the number of matching cards around this card is within min..max",
+    CountParams,
+)
+_c.add(
+    "via",
+    "this activation came from one of these: played, revealed, revived, moved",
+    list[Literal["played", "revealed", "revived", "moved"]],
+)
 _c.add("credits", "the controller's credits are within min..max", Range)
-_c.add("score_diff", "controller's last recorded score minus the opponent's, within min..max", Range)
+_c.add(
+    "score_diff", "controller's last recorded score minus the opponent's, within min..max", Range
+)
 _c.add("target", "the target card matches (owner, face, max_cost, max_atk, max_def)", TargetParams)
 
 # -- compiled form ------------------------------------------------------------------------------
@@ -152,7 +164,9 @@ _c.add("target", "the target card matches (owner, face, max_cost, max_atk, max_d
 TRIGGERS = tuple(word.name for word in VOCABULARY.triggers)
 ABILITY, ACTIVATE, REACTIVATE, FLIPPED, DESTROYED, TURN_END = range(6)
 OPS = tuple(word.name for word in VOCABULARY.ops)
-PUSH, PULL, SWAP, DESTROY, DAMAGE, PLACE_COVERED, REVIVE, MODIFY_STATS, GAIN_CREDITS, DRAW = range(10)
+PUSH, PULL, SWAP, DESTROY, DAMAGE, PLACE_COVERED, REVIVE, MODIFY_STATS, GAIN_CREDITS, DRAW = range(
+    10
+)
 SELECTORS = tuple(word.name for word in VOCABULARY.selectors)
 SELF, ARROW, CONTROLLER, OPPONENT, ADJACENT, BOARD = range(6)
 
@@ -216,7 +230,9 @@ class CardEffect:
     target_rule: TargetRule | None
 
 
-def compile_effect(effect: Effect, card: int, arrows: tuple[int, ...], elements: dict[str, int]) -> CardEffect:
+def compile_effect(
+    effect: Effect, card: int, arrows: tuple[int, ...], elements: dict[str, int]
+) -> CardEffect:
     """The fast form of one checked entry, with the cross-checks §5 asks for (file:line errors)."""
     trigger = TRIGGERS.index(effect.trigger or "")
     op = OPS.index(effect.op)
@@ -229,7 +245,9 @@ def compile_effect(effect: Effect, card: int, arrows: tuple[int, ...], elements:
         raise ConfigError(*where, f"arrow {fields.arrow} is not one of the card's arrows",
                           f"use one of {', '.join(DIRECTIONS[a] for a in arrows)}")  # fmt: skip
     if op in ABILITY_ONLY and trigger != ABILITY:
-        raise ConfigError(*where, f"'{effect.op}' may only be an arrow ability", "write on: ability")
+        raise ConfigError(
+            *where, f"'{effect.op}' may only be an arrow ability", "write on: ability"
+        )
 
     selector = _default_selector(trigger, op)
     filter_rule = None
@@ -239,8 +257,10 @@ def compile_effect(effect: Effect, card: int, arrows: tuple[int, ...], elements:
             filter_rule = _filter(effect.target.params, elements)
     allowed = _selectors_for(op)
     if selector not in allowed:
-        raise ConfigError(*where, f"'{effect.op}' cannot target '{SELECTORS[selector]}'",
-                          f"use one of {', '.join(SELECTORS[s] for s in sorted(allowed))}")  # fmt: skip
+        names = ", ".join(SELECTORS[s] for s in sorted(allowed))
+        raise ConfigError(
+            *where, f"'{effect.op}' cannot target '{SELECTORS[selector]}'", f"use one of {names}"
+        )
     if selector == ARROW and arrow < 0:
         raise ConfigError(*where, "target 'arrow' needs an arrow", "add arrow: <direction>")
 
@@ -249,7 +269,11 @@ def compile_effect(effect: Effect, card: int, arrows: tuple[int, ...], elements:
     for name, value in effect.conditions.items():
         if name == "target":
             if op not in CARD_OPS and op not in (PUSH, PULL, SWAP):
-                raise ConfigError(*where, f"'{effect.op}' has no target card to check", "remove the target condition")
+                raise ConfigError(
+                    *where,
+                    f"'{effect.op}' has no target card to check",
+                    "remove the target condition",
+                )
             target_rule = TargetRule(
                 OWNERS[value.owner], FACES[value.face], _limit(value.max_cost),
                 _limit(value.max_atk), _limit(value.max_def),
@@ -260,7 +284,9 @@ def compile_effect(effect: Effect, card: int, arrows: tuple[int, ...], elements:
                                   "use it with ability, activate or reactivate")  # fmt: skip
             conditions.append(Condition(VIA, 0, 0, vias=sum(1 << VIAS.index(v) for v in value)))
         elif name == "adjacent_count":
-            rule = CardFilterRule(OWNERS[value.owner], FACES[value.face], _element(value.element, elements), False)
+            rule = CardFilterRule(
+                OWNERS[value.owner], FACES[value.face], _element(value.element, elements), False
+            )
             conditions.append(Condition(ADJACENT_COUNT, _low(value.min), _high(value.max), rule))
         else:
             kind = CREDITS if name == "credits" else SCORE_DIFF
@@ -306,7 +332,12 @@ def _selectors_for(op: int) -> frozenset[int]:
 
 
 def _filter(params: CardFilter, elements: dict[str, int]) -> CardFilterRule:
-    return CardFilterRule(OWNERS[params.owner], FACES[params.face], _element(params.element, elements), params.pick == "one")
+    return CardFilterRule(
+        OWNERS[params.owner],
+        FACES[params.face],
+        _element(params.element, elements),
+        params.pick == "one",
+    )
 
 
 def _element(name: str | None, elements: dict[str, int]) -> int:
@@ -330,7 +361,9 @@ def _high(value: int | None) -> int:
 # -- conditions and targets --------------------------------------------------------------------
 
 
-def conditions_hold(s: ArrowsState, effect: CardEffect, controller: int, cell: int, via: int) -> bool:
+def conditions_hold(
+    s: ArrowsState, effect: CardEffect, controller: int, cell: int, via: int
+) -> bool:
     """The effect's `if:` conditions other than `target:` (that one filters targets)."""
     for condition in effect.conditions:
         kind = condition.kind
@@ -367,12 +400,15 @@ def matches(spec: ArrowsSpec, rule: CardFilterRule | None, controller: int, piec
         return False
     if rule.face == FACE_COVERED and piece.face_up:
         return False
-    if rule.element != NO_ELEMENT and (not piece.face_up or spec.element[piece.card] != rule.element):
-        return False
-    return True
+    # A covered card shows no element (G7).
+    return rule.element == NO_ELEMENT or (
+        piece.face_up and spec.element[piece.card] == rule.element
+    )
 
 
-def target_allowed(spec: ArrowsSpec, rule: TargetRule | None, controller: int, piece: Piece) -> bool:
+def target_allowed(
+    spec: ArrowsSpec, rule: TargetRule | None, controller: int, piece: Piece
+) -> bool:
     """The `target:` condition on a target card; a covered card has no cost, ATK or DEF to show."""
     if rule is None:
         return True
@@ -395,7 +431,9 @@ def target_allowed(spec: ArrowsSpec, rule: TargetRule | None, controller: int, p
     return True
 
 
-def card_targets(s: ArrowsState, effect: CardEffect, controller: int, uid: int, cell: int) -> list[Piece]:
+def card_targets(
+    s: ArrowsState, effect: CardEffect, controller: int, uid: int, cell: int
+) -> list[Piece]:
     """The legal target cards of a card op, in reading order (empty: it fizzles)."""
     spec = s.spec
     selector = effect.selector
@@ -407,14 +445,21 @@ def card_targets(s: ArrowsState, effect: CardEffect, controller: int, uid: int, 
         piece = s.grid[target_cell] if target_cell >= 0 else None
         candidates = [piece] if piece is not None else []
     elif selector == ADJACENT:
-        candidates = [s.grid[c] for c in spec.adjacent[cell] if s.grid[c] is not None]  # type: ignore[misc]
-        candidates = [p for p in candidates if matches(spec, effect.filter, controller, p)]
+        candidates = []
+        for neighbour in spec.adjacent[cell]:
+            piece = s.grid[neighbour]
+            if piece is not None and matches(spec, effect.filter, controller, piece):
+                candidates.append(piece)
     else:  # BOARD
-        candidates = [p for p in s.grid if p is not None and matches(spec, effect.filter, controller, p)]
+        candidates = [
+            p for p in s.grid if p is not None and matches(spec, effect.filter, controller, p)
+        ]
     if effect.op == MODIFY_STATS:
         candidates = [p for p in candidates if p.face_up]
     if effect.target_rule is not None:
-        candidates = [p for p in candidates if target_allowed(spec, effect.target_rule, controller, p)]
+        candidates = [
+            p for p in candidates if target_allowed(spec, effect.target_rule, controller, p)
+        ]
     if len(candidates) > 1:
         candidates.sort(key=_by_cell)
     return candidates
@@ -449,7 +494,9 @@ def ability_options(s: ArrowsState, frame: Frame, piece: Piece) -> list[tuple[in
         op = effect.op
         occupant = s.grid[arrow_cell]
         if op == PUSH or op == SWAP:
-            if occupant is not None and target_allowed(spec, effect.target_rule, controller, occupant):
+            if occupant is not None and target_allowed(
+                spec, effect.target_rule, controller, occupant
+            ):
                 options.append((arrow, op, -1))
         elif op == PULL:
             if occupant is None:
@@ -521,10 +568,10 @@ def use_ability(s: ArrowsState, frame: Frame, piece: Piece, option: tuple[int, i
         rules.queue_activation(s, revived, False, REVIVED)
     elif op in CARD_OPS:
         if choice >= 0:
-            targets = [s.grid[choice]]
+            targets = [_on(s, choice)]
         else:
-            targets = card_targets(s, effect, controller, piece.uid, piece.cell)  # type: ignore[assignment]
-        _card_op(s, effect, targets, piece.card, piece.owner, current_atk(spec, piece))  # type: ignore[arg-type]
+            targets = card_targets(s, effect, controller, piece.uid, piece.cell)
+        _card_op(s, effect, targets, piece.card, piece.owner, current_atk(spec, piece))
     else:
         _player_op(s, effect, controller)
 
@@ -553,9 +600,9 @@ def resolve_trigger(s: ArrowsState, trigger: Trigger, choice: object) -> None:
     effect = trigger.effect
     if effect.op in CARD_OPS:
         if isinstance(choice, int):
-            targets = [s.grid[choice]]
+            targets = [_on(s, choice)]
         else:
-            targets = card_targets(s, effect, trigger.controller, trigger.uid, trigger.cell)  # type: ignore[assignment]
+            targets = card_targets(s, effect, trigger.controller, trigger.uid, trigger.cell)
         source = s.pieces.get(trigger.uid)
         atk = current_atk(s.spec, source) if source is not None else trigger.atk
         _card_op(s, effect, targets, trigger.card, trigger.owner, atk)  # type: ignore[arg-type]
@@ -563,7 +610,15 @@ def resolve_trigger(s: ArrowsState, trigger: Trigger, choice: object) -> None:
         _player_op(s, effect, trigger.controller)
 
 
-def _card_op(s: ArrowsState, effect: CardEffect, targets: list[Piece], card: int, owner: int, atk: int) -> None:
+def _on(s: ArrowsState, cell: int) -> Piece:
+    piece = s.grid[cell]
+    assert piece is not None, "an offered target cell holds a card"
+    return piece
+
+
+def _card_op(
+    s: ArrowsState, effect: CardEffect, targets: list[Piece], card: int, owner: int, atk: int
+) -> None:
     spec = s.spec
     for target in targets:
         if target.uid not in s.pieces:  # destroyed earlier in this same effect
@@ -571,7 +626,9 @@ def _card_op(s: ArrowsState, effect: CardEffect, targets: list[Piece], card: int
         if effect.op == DESTROY:
             rules.destroy(s, target, card, owner)
         elif effect.op == DAMAGE:
-            rules.deal_damage(s, target, atk if effect.amount == AMOUNT_ATK else effect.amount, card, owner)
+            rules.deal_damage(
+                s, target, atk if effect.amount == AMOUNT_ATK else effect.amount, card, owner
+            )
         else:  # MODIFY_STATS
             if effect.permanent:
                 target.atk_perm += effect.atk
@@ -605,4 +662,4 @@ def describe_ability(spec: ArrowsSpec, option: tuple[int, int, int]) -> str:
 
 
 # Effects call the rules' verbs (destroy, move, place ...), which build on this module in turn.
-from balance.games.arrows import rules  # noqa: E402
+from balance.games.arrows import rules

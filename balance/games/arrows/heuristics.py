@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from balance.games.arrows.state import (
-    ORTHOGONAL,
     OPPOSITE,
+    ORTHOGONAL,
     ArrowsState,
     Piece,
     current_atk,
@@ -134,7 +134,11 @@ def placement_outlook(s: ArrowsState, seat: int, card: int, cell: int) -> tuple[
 
 def affordable_next_turn(s: ArrowsState, seat: int) -> int:
     """Credits next turn after income and the deferred costs of the seat's own covered cards."""
-    due = sum(p.cost_due for p in s.pieces.values() if p.controller == seat and p.owner == seat and not p.face_up)
+    due = sum(
+        p.cost_due
+        for p in s.pieces.values()
+        if p.controller == seat and p.owner == seat and not p.face_up
+    )
     return s.credits[seat] + s.spec.credits_per_turn - due
 
 
@@ -220,7 +224,8 @@ def default_choice(s: ArrowsState, look_ahead: bool = True) -> int:
                 best, gain = i, delta
         return best
     if kind == "chain_order":
-        return max(range(len(options)), key=lambda i: flips_now(s, s.grid[options[i]]))  # type: ignore[arg-type]
+        queued = [s.grid[cell] for cell in options]
+        return max(range(len(options)), key=lambda i: flips_now(s, queued[i]) if queued[i] else 0)
     if kind == "discard":
         budget = s.credits[s.active] + 2 * spec.credits_per_turn
         dear = [i for i in range(len(options)) if spec.cost[options[i]] > budget]

@@ -60,8 +60,12 @@ if TYPE_CHECKING:
 ACTIVE, COVERED = 0, 1  # the two ways to play a card (R6)
 MODES = ("active", "covered")
 
-(FLIPS, FLIPPED, KILLS, CONFLICTS_WON, CONFLICTS_LOST, ABILITIES_USED, REACTIVATIONS,
- PLAYED_COVERED, REVIVED_COUNT, SCORED_AT_END) = range(FIRST_COUNTER, FIRST_COUNTER + len(COUNTERS))  # fmt: skip
+# The per-card counters' event ids, in the order of state.COUNTERS.
+FLIPS, FLIPPED, KILLS, CONFLICTS_WON, CONFLICTS_LOST = range(FIRST_COUNTER, FIRST_COUNTER + 5)
+ABILITIES_USED, REACTIVATIONS, PLAYED_COVERED, REVIVED_COUNT, SCORED_AT_END = range(
+    FIRST_COUNTER + 5, FIRST_COUNTER + 10
+)
+assert len(COUNTERS) == 10
 
 
 # -- setup (§3) --------------------------------------------------------------------------------
@@ -74,7 +78,9 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
     rng = Random(seed)
     decks = []
     for name in lineup:
-        deck = [card for card, copies in sorted(spec.catalog.decks[name].items()) for _ in range(copies)]
+        deck = [
+            card for card, copies in sorted(spec.catalog.decks[name].items()) for _ in range(copies)
+        ]
         rng.shuffle(deck)
         decks.append(deck)
     first = {"p0": 0, "p1": 1}.get(spec.first_player)
@@ -140,7 +146,10 @@ def advance(s: ArrowsState) -> None:
             continue
         elif s.stack:
             top = s.stack[-1]
-            decision = step_queued(s, top) if type(top) is Queued else step_frame(s, top)  # type: ignore[arg-type]
+            if isinstance(top, Queued):
+                decision = step_queued(s, top)
+            else:
+                decision = step_frame(s, top)
         else:
             decision = step_turn(s)
         if decision is not None:
@@ -228,7 +237,9 @@ def gain_credits_and_draw(s: ArrowsState) -> None:
         s.tally.credits_gained[seat] += spec.credits_per_turn
     draw(s, seat, spec.draw_per_turn)
     # Step 3 reveals the cards covered when it begins; cards covered during it wait (G7).
-    s.to_reveal = [p.uid for p in s.grid if p is not None and not p.face_up and p.controller == seat]
+    s.to_reveal = [
+        p.uid for p in s.grid if p is not None and not p.face_up and p.controller == seat
+    ]
     s.step = REVEAL
 
 
@@ -549,7 +560,9 @@ def next_trigger(s: ArrowsState, batch: list[Trigger]) -> Decision | None:
     """Resolve the next triggered effect, or return its `target` decision."""
     trigger = batch[-1]
     effect = trigger.effect
-    if effect.conditions and not effects.conditions_hold(s, effect, trigger.controller, trigger.cell, trigger.via):
+    if effect.conditions and not effects.conditions_hold(
+        s, effect, trigger.controller, trigger.cell, trigger.via
+    ):
         batch.pop()
         return None
     options = effects.trigger_options(s, trigger)
@@ -598,7 +611,9 @@ def step_queued(s: ArrowsState, group: Queued) -> Decision | None:
             alive.append(entry)
     group.entries = alive
     if len(alive) > 1:
-        return Decision(seat, "chain_order", tuple(sorted(s.pieces[uid].cell for uid, _, _ in alive)))
+        return Decision(
+            seat, "chain_order", tuple(sorted(s.pieces[uid].cell for uid, _, _ in alive))
+        )
     s.stack.pop()
     if alive:
         start_activation(s, alive[0])
@@ -622,8 +637,7 @@ def start_activation(s: ArrowsState, entry: tuple[int, bool, int]) -> None:
     depth = sum(1 for level in s.stack if type(level) is Frame)
     if depth > 1:
         s.tally.chains += 1
-    if depth > s.tally.max_chain_depth:
-        s.tally.max_chain_depth = depth
+    s.tally.max_chain_depth = max(s.tally.max_chain_depth, depth)
     if reactivation:
         count(s, s.pieces[uid], REACTIVATIONS)
 
@@ -723,10 +737,14 @@ def after_moves(s: ArrowsState, moved: list[Piece]) -> None:
                 queue_activation(s, other, True, MOVED)
 
 
-def place(s: ArrowsState, seat: int, card: int, cell: int, face_up: bool, cost_due: int, placed_free: bool) -> Piece:
+def place(
+    s: ArrowsState, seat: int, card: int, cell: int, face_up: bool, cost_due: int, placed_free: bool
+) -> Piece:
     """A card onto an empty cell. With `board_full_end: immediate` the last cell ends the game
     at once, before anything else happens (G12)."""
-    piece = Piece(s.next_uid, card, seat, seat, cell, face_up, cost_due, placed_free, 0, 0, 0, 0, 0, False, 0)
+    piece = Piece(
+        s.next_uid, card, seat, seat, cell, face_up, cost_due, placed_free, 0, 0, 0, 0, 0, False, 0
+    )
     s.next_uid += 1
     s.grid[cell] = piece
     s.pieces[piece.uid] = piece
@@ -796,7 +814,9 @@ def game_stats(s: ArrowsState, scores: list[int]) -> dict[str, float]:
         stats[f"covered_plays_{seat}"] = t.covered_plays[seat]
         stats[f"unpaid_reveals_{seat}"] = t.unpaid_reveals[seat]
         stats[f"discards_{seat}"] = t.discards[seat]
-        stats[f"avg_hand_{seat}"] = t.hand_sizes[seat] / t.own_turns[seat] if t.own_turns[seat] else 0.0
+        stats[f"avg_hand_{seat}"] = (
+            t.hand_sizes[seat] / t.own_turns[seat] if t.own_turns[seat] else 0.0
+        )
     for arrow, name in enumerate(DIRECTIONS):
         stats[f"conflicts_{name}"] = t.conflicts_by_arrow[arrow]
         stats[f"flips_{name}"] = t.flips_by_arrow[arrow]

@@ -54,12 +54,12 @@ COUNTERS = (
 _PER_SEAT = ("credits_gained", "credits_spent", "credits_unspent", "active_plays",
              "covered_plays", "unpaid_reveals", "discards", "avg_hand")  # fmt: skip
 GAME_STATS = (
-    "first_player", "board_score_0", "board_score_1", "margin", "chains", "max_chain_depth", "conflicts",
-    "flips", "covered_destroyed", "dropped_triggers", "passes",
+    *("first_player", "board_score_0", "board_score_1", "margin", "chains", "max_chain_depth"),
+    *("conflicts", "flips", "covered_destroyed", "dropped_triggers", "passes"),
     *(f"{name}_{seat}" for name in _PER_SEAT for seat in (0, 1)),
     *(f"conflicts_{d}" for d in DIRECTIONS),
     *(f"flips_{d}" for d in DIRECTIONS),
-)  # fmt: skip
+)
 
 # Option words that are not tuples of numbers.
 PASS = "pass"
@@ -83,7 +83,9 @@ class Piece:
     cell: int  # its cell, or its last cell once it has left the board
     face_up: bool
     cost_due: int  # a covered card's deferred cost (G7)
-    placed_free: bool  # placed covered by `place_covered` with free: true (cost_due 0, not its cost)
+    placed_free: (
+        bool  # placed covered by `place_covered` with free: true (cost_due 0, not its cost)
+    )
     damage: int  # cleared at step 9 (G5)
     atk_turn: int  # modify_stats until end_of_turn
     def_turn: int
@@ -319,4 +321,4 @@ def _by_uid(piece: Piece) -> int:
 
 
 # The rules build on the classes above and the contract methods call them at run time.
-from balance.games.arrows import heuristics, rules  # noqa: E402
+from balance.games.arrows import heuristics, rules

@@ -47,7 +47,8 @@ def write_config(folder: Path, extra_rules: str = "") -> Path:
     for text in PLAIN:
         stats, arrows = text.split(" [")
         atk, def_ = stats.split("/")
-        lines.append(f"  - {{id: {card_id(text)}, name: '{text}', cost: 3, atk: {atk}, def: {def_}, arrows: [{arrows}}}")
+        stats = f"cost: 3, atk: {atk}, def: {def_}, arrows: [{arrows}"
+        lines.append(f"  - {{id: {card_id(text)}, name: '{text}', {stats}}}")
     with (folder / "cards.yaml").open("a") as f:
         f.write("\n  # -- test cards\n" + "\n".join(lines) + EXTRA)
     if extra_rules:
@@ -68,7 +69,9 @@ class Table:
     def __init__(self, spec: ArrowsSpec) -> None:
         self.spec = spec
 
-    def new(self, active: int = 0, turn: int | None = None, credits: Sequence[int] = (50, 50)) -> ArrowsState:
+    def new(
+        self, active: int = 0, turn: int | None = None, credits: Sequence[int] = (50, 50)
+    ) -> ArrowsState:
         s = rules.new_game(self.spec, ["vanguard", "undergrowth"], seed=7)
         s.decks = [s.decks[0] + s.hands[0], s.decks[1] + s.hands[1]]
         s.hands = [[], []]
@@ -130,7 +133,7 @@ def table(spec: ArrowsSpec) -> Table:
 
 @pytest.fixture
 def table_with(tmp_path: Path):
-    """A table on the test config with rules.yaml overrides: `table_with(board_full_end="end_of_turn")`."""
+    """A table on the test config with rules.yaml overrides: `table_with(tiebreak="credits")`."""
 
     def make(**rules_overrides: object) -> Table:
         folder = write_config(tmp_path / f"config{len(list(tmp_path.iterdir()))}")

@@ -55,7 +55,11 @@ def refused(folder: Path) -> ConfigError:
 
 def test_starter_set_uses_every_op_and_trigger(shipped) -> None:
     ops = {OPS[e.op] for card in range(len(shipped.catalog.cards)) for e in _effects(shipped, card)}
-    triggers = {TRIGGERS[e.trigger] for card in range(len(shipped.catalog.cards)) for e in _effects(shipped, card)}
+    triggers = {
+        TRIGGERS[e.trigger]
+        for card in range(len(shipped.catalog.cards))
+        for e in _effects(shipped, card)
+    }
     assert ops == set(OPS)
     assert triggers == set(TRIGGERS)
     conditions = (Path(GAME.config_dir) / "cards.yaml").read_text()
@@ -115,7 +119,9 @@ def test_a_wrong_type(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
     edit(folder, "cards", "cost: 3, atk: 2, def: 3", "cost: three, atk: 2, def: 3")
     error = refused(folder)
-    assert error.path.endswith("cards.yaml") and error.line == line_of(folder, "cards", "cost: three")
+    assert error.path.endswith("cards.yaml") and error.line == line_of(
+        folder, "cards", "cost: three"
+    )
     assert "whole number" in error.one_line()
 
 
@@ -123,64 +129,103 @@ def test_an_unknown_op(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
     edit(folder, "cards", "do: push}", "do: shove}")
     error = refused(folder)
-    assert error.line == line_of(folder, "cards", "do: shove") and "unknown op 'shove'" in error.message
+    assert (
+        error.line == line_of(folder, "cards", "do: shove")
+        and "unknown op 'shove'" in error.message
+    )
 
 
 def test_an_unknown_trigger(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
     edit(folder, "cards", "{on: turn_end,", "{on: turn_ends,")
     error = refused(folder)
-    assert error.line == line_of(folder, "cards", "on: turn_ends") and "did you mean 'turn_end'" in error.hint
+    assert (
+        error.line == line_of(folder, "cards", "on: turn_ends")
+        and "did you mean 'turn_end'" in error.hint
+    )
 
 
 def test_an_ability_on_an_arrow_the_card_lacks(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
-    edit(folder, "cards", "{on: ability, arrow: S, do: revive}]}", "{on: ability, arrow: E, do: revive}]}")
+    edit(
+        folder,
+        "cards",
+        "{on: ability, arrow: S, do: revive}]}",
+        "{on: ability, arrow: E, do: revive}]}",
+    )
     error = refused(folder)
-    assert error.line == line_of(folder, "cards", "arrow: E, do: revive") and "not one of the card's arrows" in error.message
+    assert (
+        error.line == line_of(folder, "cards", "arrow: E, do: revive")
+        and "not one of the card's arrows" in error.message
+    )
 
 
 def test_movement_only_as_an_ability(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
     edit(folder, "cards", "{on: ability, arrow: N, do: swap}", "{on: activate, do: swap}")
     error = refused(folder)
-    assert error.line == line_of(folder, "cards", "on: activate, do: swap") and "arrow ability" in error.message
+    assert (
+        error.line == line_of(folder, "cards", "on: activate, do: swap")
+        and "arrow ability" in error.message
+    )
 
 
 def test_an_unknown_card_field(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
     edit(folder, "cards", "name: Lancer Pup,", "name: Lancer Pup, power: 3,")
     error = refused(folder)
-    assert error.line == line_of(folder, "cards", "power: 3") and "unknown field 'power'" in error.message
+    assert (
+        error.line == line_of(folder, "cards", "power: 3")
+        and "unknown field 'power'" in error.message
+    )
 
 
 def test_a_deck_of_the_wrong_size(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
-    edit(folder, "decks", "cards: {spark_beetle: 4, ember_scout: 4,", "cards: {spark_beetle: 3, ember_scout: 4,")
+    edit(
+        folder,
+        "decks",
+        "cards: {spark_beetle: 4, ember_scout: 4,",
+        "cards: {spark_beetle: 3, ember_scout: 4,",
+    )
     error = refused(folder)
-    assert error.path.endswith("decks.yaml") and error.line == line_of(folder, "decks", "spark_beetle: 3")
+    assert error.path.endswith("decks.yaml") and error.line == line_of(
+        folder, "decks", "spark_beetle: 3"
+    )
     assert "59 cards" in error.message
 
 
 def test_too_many_copies(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
-    edit(folder, "decks", "cards: {spark_beetle: 4, ember_scout: 4,", "cards: {spark_beetle: 5, ember_scout: 3,")
+    edit(
+        folder,
+        "decks",
+        "cards: {spark_beetle: 4, ember_scout: 4,",
+        "cards: {spark_beetle: 5, ember_scout: 3,",
+    )
     error = refused(folder)
     assert error.line == line_of(folder, "decks", "spark_beetle: 5") and "max_copies" in error.hint
 
 
 def test_an_unknown_card_in_a_deck(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
-    edit(folder, "decks", "lancer_pup: 4,\n            bronze", "lancer_pupp: 4,\n            bronze")
+    edit(
+        folder, "decks", "lancer_pup: 4,\n            bronze", "lancer_pupp: 4,\n            bronze"
+    )
     error = refused(folder)
-    assert error.line == line_of(folder, "decks", "lancer_pupp") and "did you mean 'lancer_pup'" in error.hint
+    assert (
+        error.line == line_of(folder, "decks", "lancer_pupp")
+        and "did you mean 'lancer_pup'" in error.hint
+    )
 
 
 def test_a_bad_rule_value(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
     edit(folder, "rules", "covered_hit: destroy", "covered_hit: explode")
     error = refused(folder)
-    assert error.path.endswith("rules.yaml") and error.line == line_of(folder, "rules", "covered_hit:")
+    assert error.path.endswith("rules.yaml") and error.line == line_of(
+        folder, "rules", "covered_hit:"
+    )
 
 
 def test_diagonal_arrows_with_four_directions(tmp_path: Path) -> None:

@@ -294,7 +294,10 @@ def test_first_player(table_with) -> None:
     spec = table_with(first_player="p1").spec
     assert rules.new_game(spec, ["vanguard", "vanguard"], 3).active == 1
     spec = table_with(first_player="random").spec
-    assert {rules.new_game(spec, ["vanguard", "vanguard"], seed).first for seed in range(20)} == {0, 1}
+    assert {rules.new_game(spec, ["vanguard", "vanguard"], seed).first for seed in range(20)} == {
+        0,
+        1,
+    }
 
 
 def test_determinize_redeals_only_what_the_seat_cannot_see(table) -> None:

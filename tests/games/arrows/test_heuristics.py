@@ -60,7 +60,9 @@ def test_features_and_exposure(table) -> None:
     assert heuristics.exposure(s, pup) == 5  # 8 sides, less its N and E arrows and its own B3
     assert heuristics.threats(s, pup.cell, [table.card("2/2 [N]")]) == 1  # from C4: no S arrow back
     assert heuristics.threats(s, pup.cell, [table.card("1/2 [W]")]) == 0  # from D3: a lost conflict
-    assert heuristics.placement_outlook(s, 1, table.card("3/4 [E, S, W]"), table.spec.cell_names.index("C2")) == (0, 1, False)
+    assert heuristics.placement_outlook(
+        s, 1, table.card("3/4 [E, S, W]"), table.spec.cell_names.index("C2")
+    ) == (0, 1, False)
 
 
 def test_a_whole_game_by_the_default_policy(spec) -> None:

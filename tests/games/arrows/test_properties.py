@@ -32,9 +32,7 @@ def random_game(seed: int, lineup: list[str]):
 @given(games)
 def test_every_game_ends(game) -> None:
     seed, a, b = game
-    steps = 0
-    for state in random_game(seed, [a, b]):
-        steps += 1
+    for steps, state in enumerate(random_game(seed, [a, b])):
         assert steps < SPEC.decision_cap
     result = state.result()
     assert result.end_reason in ("board_full", "stall", "turn_cap")
@@ -46,7 +44,9 @@ def test_every_game_ends(game) -> None:
 @given(games)
 def test_cards_are_conserved(game) -> None:
     seed, a, b = game
-    expected = sorted([c for d in (a, b) for c, n in SPEC.catalog.decks[d].items() for _ in range(n)])
+    expected = sorted(
+        [c for d in (a, b) for c, n in SPEC.catalog.decks[d].items() for _ in range(n)]
+    )
     for state in random_game(seed, [a, b]):
         zones = [*state.decks, *state.hands, *state.graveyards, state.removed]
         cards = [c for zone in zones for c in zone] + [p.card for p in state.grid if p is not None]

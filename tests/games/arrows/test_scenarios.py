@@ -229,7 +229,9 @@ def test_10_push_off_the_grid(table) -> None:
 
 def test_11_revive_budget(table) -> None:
     s = table.new()
-    s.graveyards[0] = [table.card(n) for n in ("bronze_sentry", "lancer_pup", "ember_scout")]  # 4, 3, 2
+    s.graveyards[0] = [
+        table.card(n) for n in ("bronze_sentry", "lancer_pup", "ember_scout")
+    ]  # 4, 3, 2
     table.hand(s, 0, "x_reviver")
     table.go(s)
     table.play(s, "play x_reviver active at C2")
