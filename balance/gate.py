@@ -35,7 +35,12 @@ from balance.sim.records import CardTally
 from balance.sim.runner import play_range, resolve_jobs
 from balance.sim.schedule import Schedule, make_schedule
 from balance.stats.intervals import Z95, difference_interval, mean_interval, wilson
-from balance.stats.sequential import Band, band_verdict_bernoulli, band_verdict_normal, fixed_sample_verdict
+from balance.stats.sequential import (
+    Band,
+    band_verdict_bernoulli,
+    band_verdict_normal,
+    fixed_sample_verdict,
+)
 from balance.stats.units import deal_units
 
 ROUNDS_PER_STEP = 25  # deals of every lineup played between two looks at the SPRTs
@@ -122,15 +127,27 @@ def check(
     folder = config_dir or game.config_dir
     thresholds = read_thresholds(thresholds_path or folder / "balance.yaml")
     spec = game.load(folder, overrides or {})
-    baseline = _read_baseline(baseline_path, game.info.rules_version, force) if baseline_path else None
-    bots = split_bot_specs(thresholds.bots) if isinstance(thresholds.bots, str) else list(thresholds.bots)
+    baseline = (
+        _read_baseline(baseline_path, game.info.rules_version, force) if baseline_path else None
+    )
+    bots = (
+        split_bot_specs(thresholds.bots)
+        if isinstance(thresholds.bots, str)
+        else list(thresholds.bots)
+    )
     for bot in bots:
         make_bot(bot)
-    decks = thresholds.decks if thresholds.decks == "all" or isinstance(thresholds.decks, list) else [thresholds.decks]
+    decks = (
+        thresholds.decks
+        if thresholds.decks == "all" or isinstance(thresholds.decks, list)
+        else [thresholds.decks]
+    )
     seed = baseline["seed"] if baseline else thresholds.seed
     limit = baseline["games"] if baseline else (max_games or thresholds.max_games)
     schedule = make_schedule(game.info, spec.catalog, decks, bots, thresholds.seats, limit, seed)
-    planned = min(schedule.games, -(-limit // schedule.games_per_round()) * schedule.games_per_round())
+    planned = min(
+        schedule.games, -(-limit // schedule.games_per_round()) * schedule.games_per_round()
+    )
     if on_start is not None:
         on_start(planned)
 
@@ -143,7 +160,9 @@ def check(
     stopped_early = False
     for start in range(0, planned, step):
         stop = min(start + step, planned)
-        chunk, chunk_tally = play_range(game_name, spec, schedule, start, stop, jobs, progress=progress)
+        chunk, chunk_tally = play_range(
+            game_name, spec, schedule, start, stop, jobs, progress=progress
+        )
         games = pd.concat([games, chunk], ignore_index=True)
         tally.merge(chunk_tally)
         _measure(assertions, games, tally, spec.catalog, schedule, thresholds)
@@ -159,28 +178,63 @@ def check(
             _fallback(a, thresholds, len(games), "baseline" if baseline else "fixed-sample")
     if baseline is not None:
         assertions += _shifts(assertions, baseline, thresholds.tolerance, len(games))
-    return GateResult(game_name, assertions, len(games), planned, seed, game.info.rules_version, spec.config_hash, stopped_early, str(baseline_path or ""))
+    return GateResult(
+        game_name,
+        assertions,
+        len(games),
+        planned,
+        seed,
+        game.info.rules_version,
+        spec.config_hash,
+        stopped_early,
+        str(baseline_path or ""),
+    )
 
 
 def _assertions(t: Thresholds, schedule: Schedule) -> list[Assertion]:
     out: list[Assertion] = []
     seats = schedule.seats
     if t.seat_advantage is not None:
-        out.append(Assertion("seat advantage", Band(-t.seat_advantage, t.seat_advantage, t.margin), "normal"))
-    own_decks = sorted({d for lineup in schedule.lineups for d in lineup.decks if len(set(lineup.decks)) > 1})
+        out.append(
+            Assertion(
+                "seat advantage", Band(-t.seat_advantage, t.seat_advantage, t.margin), "normal"
+            )
+        )
+    own_decks = sorted(
+        {d for lineup in schedule.lineups for d in lineup.decks if len(set(lineup.decks)) > 1}
+    )
     if t.deck_win_rate is not None:
         low, high = t.deck_win_rate
-        out += [Assertion(f"deck {d} win rate", Band(low, high, t.margin), "normal") for d in own_decks]
+        out += [
+            Assertion(f"deck {d} win rate", Band(low, high, t.margin), "normal") for d in own_decks
+        ]
     if t.matchup_win_rate is not None and seats == 2:
         low, high = t.matchup_win_rate
-        pairs = sorted({tuple(sorted(lineup.decks)) for lineup in schedule.lineups if len(set(lineup.decks)) == 2})
-        out += [Assertion(f"matchup {a} vs {b}", Band(low, high, t.margin), "normal") for a, b in pairs]
+        pairs = sorted(
+            {
+                tuple(sorted(lineup.decks))
+                for lineup in schedule.lineups
+                if len(set(lineup.decks)) == 2
+            }
+        )
+        out += [
+            Assertion(f"matchup {a} vs {b}", Band(low, high, t.margin), "normal") for a, b in pairs
+        ]
     if t.cap_rate is not None:
-        out.append(Assertion("cap rate", Band(None, t.cap_rate, max(t.cap_rate, 0.005)), "bernoulli"))
+        out.append(
+            Assertion("cap rate", Band(None, t.cap_rate, max(t.cap_rate, 0.005)), "bernoulli")
+        )
     return out
 
 
-def _measure(assertions: list[Assertion], games: pd.DataFrame, tally: CardTally, catalog: Any, schedule: Schedule, t: Thresholds) -> None:
+def _measure(
+    assertions: list[Assertion],
+    games: pd.DataFrame,
+    tally: CardTally,
+    catalog: Any,
+    schedule: Schedule,
+    t: Thresholds,
+) -> None:
     """Refresh every undecided assertion's estimate from the games so far."""
     units = deal_units(games, schedule.seats)
     for a in assertions:
@@ -206,7 +260,9 @@ def _measure(assertions: list[Assertion], games: pd.DataFrame, tally: CardTally,
         _measure_cards(assertions, tally, catalog, t)
 
 
-def _measure_cards(assertions: list[Assertion], tally: CardTally, catalog: Any, t: Thresholds) -> None:
+def _measure_cards(
+    assertions: list[Assertion], tally: CardTally, catalog: Any, t: Thresholds
+) -> None:
     assert t.cards is not None
     rule = t.cards
     known = {a.name: a for a in assertions}
@@ -227,22 +283,32 @@ def _measure_cards(assertions: list[Assertion], tally: CardTally, catalog: Any, 
             p1, p2 = drawn_won / drawn, not_drawn_won / not_drawn
             a.estimate = p1 - p2
             a.ci_low, a.ci_high = difference_interval(drawn_won, drawn, not_drawn_won, not_drawn)
-            a.std_error = math.sqrt(max(p1 * (1 - p1), 1e-4) / drawn + max(p2 * (1 - p2), 1e-4) / not_drawn)
+            a.std_error = math.sqrt(
+                max(p1 * (1 - p1), 1e-4) / drawn + max(p2 * (1 - p2), 1e-4) / not_drawn
+            )
 
 
 def _sprt(a: Assertion, t: Thresholds, games: int) -> None:
     if a.kind == "bernoulli":
-        verdict = band_verdict_bernoulli(a.estimate * a.units, a.units, a.band, t.alpha, t.beta) if a.units else None
+        verdict = (
+            band_verdict_bernoulli(a.estimate * a.units, a.units, a.band, t.alpha, t.beta)
+            if a.units
+            else None
+        )
     elif a.kind == "iwd":
         if t.cards is None or a.units < t.cards.min_games or math.isnan(a.estimate):
             return
         # the estimate is a difference of two rates over many games: one normal observation
         # with its own variance
-        verdict = band_verdict_normal(a.estimate, a.std_error**2, 1, a.band, t.alpha, t.beta, min_units=1)
+        verdict = band_verdict_normal(
+            a.estimate, a.std_error**2, 1, a.band, t.alpha, t.beta, min_units=1
+        )
     else:
         if math.isnan(a.estimate) or math.isnan(a.std_error):
             return
-        verdict = band_verdict_normal(a.estimate, (a.std_error**2) * a.units, a.units, a.band, t.alpha, t.beta)
+        verdict = band_verdict_normal(
+            a.estimate, (a.std_error**2) * a.units, a.units, a.band, t.alpha, t.beta
+        )
     if verdict is not None:
         a.verdict, a.method, a.games = verdict, "sprt", games
 
@@ -258,7 +324,9 @@ def _fallback(a: Assertion, t: Thresholds, games: int, method: str) -> None:
     a.verdict, a.method = fixed_sample_verdict(a.ci_low, a.ci_high, a.band), method
 
 
-def _shifts(assertions: list[Assertion], baseline: dict[str, Any], tolerance: float, games: int) -> list[Assertion]:
+def _shifts(
+    assertions: list[Assertion], baseline: dict[str, Any], tolerance: float, games: int
+) -> list[Assertion]:
     """One assertion per metric of the baseline: |now - then| beyond the tolerance, significantly."""
     out = []
     now = {a.name: a for a in assertions}
@@ -277,7 +345,12 @@ def _shifts(assertions: list[Assertion], baseline: dict[str, Any], tolerance: fl
 
 def save_baseline(result: GateResult, path: Path) -> None:
     metrics = {
-        a.name: {"estimate": _num(a.estimate), "std_error": _num(a.std_error), "ci": [_num(a.ci_low), _num(a.ci_high)], "units": a.units}
+        a.name: {
+            "estimate": _num(a.estimate),
+            "std_error": _num(a.std_error),
+            "ci": [_num(a.ci_low), _num(a.ci_high)],
+            "units": a.units,
+        }
         for a in result.assertions
         if not a.name.startswith("shift of ")
     }
@@ -298,9 +371,13 @@ def _read_baseline(path: Path, rules_version: str, force: bool) -> dict[str, Any
     try:
         baseline = json.loads(path.read_text())
     except FileNotFoundError:
-        raise ConfigError(str(path), None, "baseline file not found", "save one with --save-baseline") from None
+        raise ConfigError(
+            str(path), None, "baseline file not found", "save one with --save-baseline"
+        ) from None
     except json.JSONDecodeError as e:
-        raise ConfigError(str(path), e.lineno, f"not a baseline file: {e.msg}", "save one with --save-baseline") from None
+        raise ConfigError(
+            str(path), e.lineno, f"not a baseline file: {e.msg}", "save one with --save-baseline"
+        ) from None
     if baseline.get("rules_version") != rules_version and not force:
         raise ConfigError(str(path), None, f"baseline is of rules_version {baseline.get('rules_version')}, the game is at {rules_version}",
                           "save a new baseline, or pass --force to compare anyway")  # fmt: skip
@@ -344,4 +421,3 @@ def result_dict(result: GateResult) -> dict[str, Any]:
     out = asdict(result)
     out["passed"] = result.passed
     return out
-

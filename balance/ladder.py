@@ -30,7 +30,9 @@ class LadderResult:
     game: str
     bots: list[str]
     pairs: pd.DataFrame  # bot, opponent, deals, estimate (the bot's win rate), ci_low, ci_high
-    levels: pd.DataFrame  # bot, measure (seat advantage / deck X win rate), deals, estimate, ci_low, ci_high
+    levels: (
+        pd.DataFrame
+    )  # bot, measure (seat advantage / deck X win rate), deals, estimate, ci_low, ci_high
     games: int
 
 
@@ -81,7 +83,9 @@ def ladder(
             others = seats - 1
             pair_rows.append({"bot": second, "opponent": first, "deals": row["deals"], "estimate": (1 - row["estimate"]) / others,
                               "ci_low": (1 - row["ci_high"]) / others, "ci_high": (1 - row["ci_low"]) / others})  # fmt: skip
-    return LadderResult(game_name, list(bots), pd.DataFrame(pair_rows), pd.DataFrame(level_rows), total)
+    return LadderResult(
+        game_name, list(bots), pd.DataFrame(pair_rows), pd.DataFrame(level_rows), total
+    )
 
 
 def _schedule(lineups: tuple[Lineup, ...], seats: int, games: int, seed: int) -> Schedule:
@@ -92,11 +96,16 @@ def _schedule(lineups: tuple[Lineup, ...], seats: int, games: int, seed: int) ->
 def _bot_units(table: pd.DataFrame, bot: str, seats: int) -> pd.Series:
     """Per deal: the mean score of `bot`'s seat across the deal's rotations."""
     finished = table[table["error"] == ""]
-    frames = [finished.loc[finished[f"bot_{s}"] == bot, ["seed", f"score_{s}"]].rename(columns={f"score_{s}": "score"}) for s in range(seats)]
+    frames = [
+        finished.loc[finished[f"bot_{s}"] == bot, ["seed", f"score_{s}"]].rename(
+            columns={f"score_{s}": "score"}
+        )
+        for s in range(seats)
+    ]
     scores = pd.concat(frames, ignore_index=True)
     return scores.groupby("seed")["score"].mean()
 
 
 def _mean(values: pd.Series) -> dict[str, Any]:
     low, high = mean_interval(float(values.sum()), float((values**2).sum()), len(values))
-    return {"deals": int(len(values)), "estimate": float(values.mean()), "ci_low": low, "ci_high": high}
+    return {"deals": len(values), "estimate": float(values.mean()), "ci_low": low, "ci_high": high}

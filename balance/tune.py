@@ -63,7 +63,9 @@ def parse_metric(text: str, catalog: Any, seats: int, target: float | None) -> M
         return Metric(text, unit="seat advantage", target=0.0 if target is None else target)
     if kind == "turns":
         if target is None:
-            raise ConfigError("--metric", None, "turns needs a --target", "e.g. --metric turns --target 20")
+            raise ConfigError(
+                "--metric", None, "turns needs a --target", "e.g. --metric turns --target 20"
+            )
         return Metric(text, unit="turns", target=target)
     if kind == "deck":
         _check_deck(rest, catalog)
@@ -74,25 +76,50 @@ def parse_metric(text: str, catalog: Any, seats: int, target: float | None) -> M
             _check_deck(deck, catalog)
         first, second = sorted((a, b))
         if (first, second) != (a, b):
-            raise ConfigError("--metric", None, f"write the matchup as matchup:{first}:{second}", "decks in alphabetical order")
+            raise ConfigError(
+                "--metric",
+                None,
+                f"write the matchup as matchup:{first}:{second}",
+                "decks in alphabetical order",
+            )
         return Metric(text, unit=f"matchup {a} vs {b}", target=0.5 if target is None else target)
     if kind == "card":
         card_part, _, measure = rest.rpartition(":")
         card, _, deck = card_part.partition("@")
         if card not in catalog.cards:
-            raise ConfigError("--metric", None, f"unknown card '{card}'", did_you_mean(card, list(catalog.cards)))
+            raise ConfigError(
+                "--metric", None, f"unknown card '{card}'", did_you_mean(card, list(catalog.cards))
+            )
         if measure not in CARD_MEASURES:
-            raise ConfigError("--metric", None, f"unknown card measure '{measure}'", did_you_mean(measure, list(CARD_MEASURES)))
+            raise ConfigError(
+                "--metric",
+                None,
+                f"unknown card measure '{measure}'",
+                did_you_mean(measure, list(CARD_MEASURES)),
+            )
         if deck:
             _check_deck(deck, catalog)
         default = 0.0 if measure == "iwd" else fair if measure != "play" else None
-        return Metric(text, card=card, deck=deck, measure=CARD_MEASURES[measure], target=default if target is None else target)
-    raise ConfigError("--metric", None, f"unknown metric '{text}'", "use seat, deck:NAME, matchup:A:B, turns or card:ID:iwd")
+        return Metric(
+            text,
+            card=card,
+            deck=deck,
+            measure=CARD_MEASURES[measure],
+            target=default if target is None else target,
+        )
+    raise ConfigError(
+        "--metric",
+        None,
+        f"unknown metric '{text}'",
+        "use seat, deck:NAME, matchup:A:B, turns or card:ID:iwd",
+    )
 
 
 def _check_deck(name: str, catalog: Any) -> None:
     if name not in catalog.decks:
-        raise ConfigError("--metric", None, f"unknown deck '{name}'", did_you_mean(name, list(catalog.decks)))
+        raise ConfigError(
+            "--metric", None, f"unknown deck '{name}'", did_you_mean(name, list(catalog.decks))
+        )
 
 
 def default_metric(vary: Sequence[tuple[str, list[Any]]], catalog: Any, seats: int) -> str:
@@ -101,7 +128,11 @@ def default_metric(vary: Sequence[tuple[str, list[Any]]], catalog: Any, seats: i
     parts = path.split(".")
     if parts[0] == "cards" and len(parts) > 2 and parts[1] in catalog.cards:
         card = catalog.cards.index(parts[1])
-        holders = [d for d, contents in catalog.decks.items() if card in contents and d not in catalog.shared]
+        holders = [
+            d
+            for d, contents in catalog.decks.items()
+            if card in contents and d not in catalog.shared
+        ]
         if holders:
             return f"deck:{holders[0]}"
     return "seat"
@@ -117,9 +148,17 @@ def parse_values(text: str) -> list[Any]:
         try:
             numbers = [int(p) for p in parts]
         except ValueError:
-            raise ConfigError(f"--vary ...={text}", None, "a range takes whole numbers", "e.g. 2:8 or 2:8:2") from None
-        if len(numbers) not in (2, 3) or (len(numbers) == 3 and numbers[2] <= 0) or numbers[1] < numbers[0]:
-            raise ConfigError(f"--vary ...={text}", None, "a range is LOW:HIGH or LOW:HIGH:STEP", "e.g. 2:8:2")
+            raise ConfigError(
+                f"--vary ...={text}", None, "a range takes whole numbers", "e.g. 2:8 or 2:8:2"
+            ) from None
+        if (
+            len(numbers) not in (2, 3)
+            or (len(numbers) == 3 and numbers[2] <= 0)
+            or numbers[1] < numbers[0]
+        ):
+            raise ConfigError(
+                f"--vary ...={text}", None, "a range is LOW:HIGH or LOW:HIGH:STEP", "e.g. 2:8:2"
+            )
         step = numbers[2] if len(numbers) == 3 else 1
         return list(range(numbers[0], numbers[1] + 1, step))
     return [parse_scalar(v.strip()) for v in text.split(",") if v.strip()]
@@ -130,10 +169,17 @@ def parse_vary(pairs: Sequence[str]) -> list[tuple[str, list[Any]]]:
     for pair in pairs:
         path, sep, values = pair.partition("=")
         if not sep or not values:
-            raise ConfigError(f"--vary {pair}", None, "expected PATH=VALUES", "e.g. --vary cards.ember_fox_3.power=2:6")
+            raise ConfigError(
+                f"--vary {pair}",
+                None,
+                "expected PATH=VALUES",
+                "e.g. --vary cards.ember_fox_3.power=2:6",
+            )
         out.append((path.strip(), parse_values(values)))
     if not out:
-        raise ConfigError("--vary", None, "nothing to vary", "e.g. --vary cards.ember_fox_3.power=2:6")
+        raise ConfigError(
+            "--vary", None, "nothing to vary", "e.g. --vary cards.ember_fox_3.power=2:6"
+        )
     return out
 
 
@@ -149,7 +195,12 @@ def parse_free(pairs: Sequence[str], current: Callable[[str], Any]) -> list[tupl
         else:
             value = current(path)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ConfigError(f"--free {pair}", None, f"{path} is {value!r}, not a whole number", "tune whole numbers only")
+                raise ConfigError(
+                    f"--free {pair}",
+                    None,
+                    f"{path} is {value!r}, not a whole number",
+                    "tune whole numbers only",
+                )
             low, high = max(0, value - 3), value + 3
         out.append((path, int(low), int(high)))
     return out
@@ -192,7 +243,9 @@ class Trial:
         total = min(self.schedule.games, -(-total // per_round) * per_round)
         if total <= done:
             return
-        games, tally = play_range(setup.game, self.spec, self.schedule, done, total, setup.jobs, progress=progress)
+        games, tally = play_range(
+            setup.game, self.spec, self.schedule, done, total, setup.jobs, progress=progress
+        )
         self.games = pd.concat([self.games, games], ignore_index=True)
         if self.tally is None:
             self.tally = tally
@@ -206,8 +259,17 @@ class Trial:
 def make_trial(setup: Setup, values: Mapping[str, Any], changed: int, max_games: int) -> Trial:
     game = load_game(setup.game)
     spec = game.load(setup.config_dir, {**setup.overrides, **values})
-    schedule = make_schedule(game.info, spec.catalog, setup.decks, setup.bots, setup.seats, max_games, setup.seed)
-    return Trial(dict(values), changed, catalog=spec.catalog, seats=schedule.seats, spec=spec, schedule=schedule)
+    schedule = make_schedule(
+        game.info, spec.catalog, setup.decks, setup.bots, setup.seats, max_games, setup.seed
+    )
+    return Trial(
+        dict(values),
+        changed,
+        catalog=spec.catalog,
+        seats=schedule.seats,
+        spec=spec,
+        schedule=schedule,
+    )
 
 
 def measure(trial: Trial, metric: Metric) -> tuple[float, float, float]:
@@ -228,13 +290,19 @@ def measure(trial: Trial, metric: Metric) -> tuple[float, float, float]:
         return math.nan, math.nan, math.nan
     row = chosen.sort_values("games", ascending=False).iloc[0]
     column = metric.measure
-    return float(row[column]), float(row.get(f"{column}_low", math.nan)), float(row.get(f"{column}_high", math.nan))
+    return (
+        float(row[column]),
+        float(row.get(f"{column}_low", math.nan)),
+        float(row.get(f"{column}_high", math.nan)),
+    )
 
 
 def bootstrap_weights(seeds: Sequence[int], seed: int, repeats: int = BOOTSTRAP) -> pd.DataFrame:
     """Poisson(1) bootstrap weights per deal, the same for every config (paired resampling)."""
     rng = np.random.default_rng(seed)
-    return pd.DataFrame(rng.poisson(1.0, size=(len(seeds), repeats)), index=pd.Index(seeds, name="seed"))
+    return pd.DataFrame(
+        rng.poisson(1.0, size=(len(seeds), repeats)), index=pd.Index(seeds, name="seed")
+    )
 
 
 def resampled_means(values: pd.Series, weights: pd.DataFrame) -> np.ndarray:
@@ -268,9 +336,16 @@ def sweep(
 ) -> SweepResult:
     paths = [path for path, _ in vary]
     grid = [dict(zip(paths, combo)) for combo in itertools.product(*(values for _, values in vary))]
-    trials = [make_trial(setup, point, 0, games) for point in grid]  # every point checked before any game
+    trials = [
+        make_trial(setup, point, 0, games) for point in grid
+    ]  # every point checked before any game
     first = trials[0]
-    metric = parse_metric(metric_text or default_metric(vary, first.catalog, first.seats), first.catalog, first.seats, target)
+    metric = parse_metric(
+        metric_text or default_metric(vary, first.catalog, first.seats),
+        first.catalog,
+        first.seats,
+        target,
+    )
     if metric.target is None:
         raise ConfigError("--target", None, f"{metric.text} has no natural target", "give --target")
     if on_start is not None:
@@ -285,7 +360,15 @@ def sweep(
             interrupted = True
             break
         estimate, low, high = measure(trial, metric)
-        rows.append({**trial.values, "estimate": estimate, "ci_low": low, "ci_high": high, "games": len(trial.games)})
+        rows.append(
+            {
+                **trial.values,
+                "estimate": estimate,
+                "ci_low": low,
+                "ci_high": high,
+                "games": len(trial.games),
+            }
+        )
         result = _sweep_result(metric, paths, rows, trials[: len(rows)], setup.seed)
         if on_point is not None:
             on_point(result)
@@ -293,7 +376,9 @@ def sweep(
     return result
 
 
-def _sweep_result(metric: Metric, paths: list[str], rows: list[dict[str, Any]], trials: list[Trial], seed: int) -> SweepResult:
+def _sweep_result(
+    metric: Metric, paths: list[str], rows: list[dict[str, Any]], trials: list[Trial], seed: int
+) -> SweepResult:
     points = pd.DataFrame(rows)
     distance = (points["estimate"] - metric.target).abs()
     if distance.isna().all():
@@ -346,7 +431,9 @@ def objective_terms(trial: Trial) -> list[tuple[pd.Series, float]]:
     return terms
 
 
-def balance_objective(trial: Trial, weights: pd.DataFrame | None = None) -> tuple[float, float, float]:
+def balance_objective(
+    trial: Trial, weights: pd.DataFrame | None = None
+) -> tuple[float, float, float]:
     """(objective, 95% low, 95% high): sum over terms of (mean - target)^2 - var(mean), the
     unbiased estimate of the squared deviation; the interval from the paired bootstrap."""
     terms = objective_terms(trial)
@@ -386,7 +473,9 @@ def tune(
     combos = [dict(zip(paths, combo)) for combo in itertools.product(*space)]
     rng = Random(setup.seed)
     if len(combos) > max_candidates:
-        near = sorted(combos, key=lambda c: sum(abs(c[p] - current[p]) for p in paths))[: max_candidates // 2]
+        near = sorted(combos, key=lambda c: sum(abs(c[p] - current[p]) for p in paths))[
+            : max_candidates // 2
+        ]
         rest = [c for c in combos if c not in near]
         combos = near + rng.sample(rest, max_candidates - len(near))
     if current not in combos:
@@ -423,7 +512,9 @@ def tune(
                 c.objective, _, _ = balance_objective(c.trial)
                 survived[id(c)] = round_number + 1
             alive.sort(key=lambda c: (c.objective, c.trial.changed))
-            history.append({"games": spent, "best_objective": alive[0].objective, "candidates": len(alive)})
+            history.append(
+                {"games": spent, "best_objective": alive[0].objective, "candidates": len(alive)}
+            )
             if round_number < rounds - 1:
                 alive = alive[: max(finalists, len(alive) // 2)]
                 if baseline not in alive:  # the current config plays on: a fair before/after
@@ -446,7 +537,9 @@ def tune(
         {**c.trial.values, "changed": c.trial.changed, "rounds": survived[id(c)], "games": len(c.trial.games), "objective": c.objective}
         for c in candidates
     ]).sort_values(["rounds", "objective"], ascending=[False, True])  # fmt: skip
-    return TuneResult(free, current, proposal, baseline, chosen, table, pd.DataFrame(history), spent, interrupted)
+    return TuneResult(
+        free, current, proposal, baseline, chosen, table, pd.DataFrame(history), spent, interrupted
+    )
 
 
 def _current_value(data: Mapping[str, Any], spec: Any, path: str) -> Any:

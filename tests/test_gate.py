@@ -25,7 +25,10 @@ def test_the_balanced_config_passes() -> None:
 
 def test_one_card_made_far_stronger_fails_naming_the_assertion(tmp_path: Path) -> None:
     junit = tmp_path / "gate.xml"
-    result = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--set", "cards.wild.value=9", "--junit", str(junit)])
+    result = runner.invoke(
+        app,
+        ["check", "tinyduel", "--jobs", "1", "--set", "cards.wild.value=9", "--junit", str(junit)],
+    )
     assert result.exit_code == 1, result.output
     assert "FAIL: deck plain win rate, deck wild win rate" in result.output
     suite = ElementTree.parse(junit).getroot()
@@ -44,24 +47,61 @@ def test_a_bad_thresholds_file_is_one_line_with_its_line(tmp_path: Path) -> None
 
 def test_baselines_pass_unchanged_fail_shifted_and_refuse_other_rules(tmp_path: Path) -> None:
     baseline = tmp_path / "baselines" / "tinyduel.json"
-    saved = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--max-games", "1200", "--save-baseline", str(baseline)])
+    saved = runner.invoke(
+        app,
+        [
+            "check",
+            "tinyduel",
+            "--jobs",
+            "1",
+            "--max-games",
+            "1200",
+            "--save-baseline",
+            str(baseline),
+        ],
+    )
     assert saved.exit_code == 0, saved.output
     record = json.loads(baseline.read_text())
-    assert record["games"] == 1200 and record["rules_version"] == "1" and "seat advantage" in record["metrics"]
+    assert (
+        record["games"] == 1200
+        and record["rules_version"] == "1"
+        and "seat advantage" in record["metrics"]
+    )
     same = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--baseline", str(baseline)])
     assert same.exit_code == 0, same.output
     assert "shift of seat advantage" in same.output
-    shifted = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--baseline", str(baseline), "--set", "rules.seat0_bonus=3"])
+    shifted = runner.invoke(
+        app,
+        [
+            "check",
+            "tinyduel",
+            "--jobs",
+            "1",
+            "--baseline",
+            str(baseline),
+            "--set",
+            "rules.seat0_bonus=3",
+        ],
+    )
     assert shifted.exit_code == 1 and "shift of seat advantage" in shifted.output.split("FAIL:")[1]
     record["rules_version"] = "0"
     baseline.write_text(json.dumps(record))
     refused = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--baseline", str(baseline)])
     assert refused.exit_code == 2 and "rules_version" in refused.output
-    forced = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--baseline", str(baseline), "--force"])
+    forced = runner.invoke(
+        app, ["check", "tinyduel", "--jobs", "1", "--baseline", str(baseline), "--force"]
+    )
     assert forced.exit_code == 0, forced.output
 
 
-def sequential_verdicts(p: float, band: Band, repeats: int, rng: np.random.Generator, look_every: int = 25, limit: int = 40_000) -> np.ndarray:
+def sequential_verdicts(
+    p: float,
+    band: Band,
+    repeats: int,
+    rng: np.random.Generator,
+    look_every: int = 25,
+    limit: int = 40_000,
+) -> np.ndarray:
     """Run the normal SPRT on streams of Bernoulli(p) units, looking every `look_every` units."""
     verdicts = []
     for _ in range(repeats):
@@ -70,7 +110,9 @@ def sequential_verdicts(p: float, band: Band, repeats: int, rng: np.random.Gener
         verdict = None
         for n in range(look_every, limit + 1, look_every):
             mean = sums[n - 1] / n
-            verdict = band_verdict_normal(mean, mean * (1 - mean) * n / (n - 1), n, band, 0.05, 0.05)
+            verdict = band_verdict_normal(
+                mean, mean * (1 - mean) * n / (n - 1), n, band, 0.05, 0.05
+            )
             if verdict:
                 break
         verdicts.append(verdict)

@@ -43,7 +43,9 @@ def test_sweep_of_a_rule_reads_the_seat_advantage() -> None:
 
 
 def test_tune_finds_the_fair_value_within_its_budget() -> None:
-    setup = setup_from("tinyduel", None, {"cards.wild.value": 7}, ["plain", "wild"], ["random"], 2, 0, 1)
+    setup = setup_from(
+        "tinyduel", None, {"cards.wild.value": 7}, ["plain", "wild"], ["random"], 2, 0, 1
+    )
     result = tune(setup, [("cards.wild.value", 0, 8)], 12000)
     assert result.games <= 12000
     assert result.proposal == {"cards.wild.value": 3}
@@ -65,9 +67,23 @@ def test_the_tune_command_writes_a_patch_that_check_accepts(tmp_path: Path) -> N
     patch = yaml.safe_load((out / "patch.yaml").read_text())
     assert patch == {"cards.wild.value": 3}
     assert (out / "convergence.png").exists() and (out / "tune.html").exists()
-    detuned = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--set", "cards.wild.value=8"])
+    detuned = runner.invoke(
+        app, ["check", "tinyduel", "--jobs", "1", "--set", "cards.wild.value=8"]
+    )
     assert detuned.exit_code == 1
-    fixed = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--set", "cards.wild.value=8", "--patch", str(out / "patch.yaml")])
+    fixed = runner.invoke(
+        app,
+        [
+            "check",
+            "tinyduel",
+            "--jobs",
+            "1",
+            "--set",
+            "cards.wild.value=8",
+            "--patch",
+            str(out / "patch.yaml"),
+        ],
+    )
     assert fixed.exit_code == 0, fixed.output
 
 
@@ -77,9 +93,13 @@ def test_the_sweep_command_writes_table_plot_and_page(tmp_path: Path) -> None:
                                  "--games", "400", "--jobs", "1", "--out", str(out)])  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "cards.wild.value = 3" in result.output
-    assert {"sweep.csv", "sweep.json", "sweep.png", "sweep.md", "sweep.html"} <= {p.name for p in out.iterdir()}
+    assert {"sweep.csv", "sweep.json", "sweep.png", "sweep.md", "sweep.html"} <= {
+        p.name for p in out.iterdir()
+    }
 
 
 def test_a_bad_metric_is_one_line() -> None:
-    result = runner.invoke(app, ["sweep", "tinyduel", "--vary", "cards.wild.value=2:4", "--metric", "deck:wyld"])
+    result = runner.invoke(
+        app, ["sweep", "tinyduel", "--vary", "cards.wild.value=2:4", "--metric", "deck:wyld"]
+    )
     assert result.exit_code == 2 and "did you mean 'wild'" in result.output

@@ -37,7 +37,9 @@ def split_bot_specs(text: str) -> list[str]:
     specs: list[str] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
-            raise ConfigError("--bots", None, f"empty bot name in '{text}'", "e.g. --bots random,greedy")
+            raise ConfigError(
+                "--bots", None, f"empty bot name in '{text}'", "e.g. --bots random,greedy"
+            )
         if "=" in part and ":" not in part and specs:
             specs[-1] += "," + part
         else:
@@ -58,9 +60,19 @@ def make_bot(spec: str) -> Bot:
         key, sep, value = pair.partition("=")
         key = key.strip()
         if not sep:
-            raise ConfigError("--bots", None, f"bot '{name}': expected key=value, got '{pair}'", f"e.g. {name}:{next(iter(fields), 'key')}=...")
+            raise ConfigError(
+                "--bots",
+                None,
+                f"bot '{name}': expected key=value, got '{pair}'",
+                f"e.g. {name}:{next(iter(fields), 'key')}=...",
+            )
         if key not in fields:
-            raise ConfigError("--bots", None, f"bot '{name}' has no parameter '{key}'", did_you_mean(key, list(fields)) if fields else "it takes none")
+            raise ConfigError(
+                "--bots",
+                None,
+                f"bot '{name}' has no parameter '{key}'",
+                did_you_mean(key, list(fields)) if fields else "it takes none",
+            )
         params[key] = _convert(name, key, value.strip(), fields[key].type)
     return cls(**params)
 
@@ -77,5 +89,10 @@ def _convert(bot: str, key: str, value: str, annotation: object) -> object:
                 raise ValueError(value)
             return value.lower() in ("true", "1")
     except ValueError:
-        raise ConfigError("--bots", None, f"bot '{bot}': {key}={value} is not a valid {kind}", f"give {key} a {kind}") from None
+        raise ConfigError(
+            "--bots",
+            None,
+            f"bot '{bot}': {key}={value} is not a valid {kind}",
+            f"give {key} a {kind}",
+        ) from None
     return value

@@ -48,7 +48,12 @@ class MctsBot:
         if self.rollout not in ("random", "greedy"):
             from balance.core.errors import ConfigError
 
-            raise ConfigError("--bots", None, f"mcts: unknown rollout '{self.rollout}'", "use rollout=random or rollout=greedy")
+            raise ConfigError(
+                "--bots",
+                None,
+                f"mcts: unknown rollout '{self.rollout}'",
+                "use rollout=random or rollout=greedy",
+            )
         self._greedy = GreedyBot(follow=0, max_options=8)
 
     def choose(self, state: State, decision: Decision, rng: Random) -> int:
@@ -57,11 +62,19 @@ class MctsBot:
         seats = {seat}
         deadline = time.perf_counter() + self.ms / 1000 if self.ms > 0 else 0.0
         done = 0
-        while (done < self.iterations) if not deadline else (time.perf_counter() < deadline or done == 0):
+        while (
+            (done < self.iterations)
+            if not deadline
+            else (time.perf_counter() < deadline or done == 0)
+        ):
             self._iterate(state.determinize(seat, rng), root, seats, rng)
             done += 1
         index_of = {option: i for i, option in reversed(list(enumerate(decision.options)))}
-        visited = [(child.visits, rng.random(), index_of[key]) for key, child in root.children.items() if key in index_of]
+        visited = [
+            (child.visits, rng.random(), index_of[key])
+            for key, child in root.children.items()
+            if key in index_of
+        ]
         if not visited:
             return rng.randrange(len(decision.options))
         return max(visited)[2]
@@ -106,7 +119,9 @@ class MctsBot:
         best, best_value = 0, -math.inf
         for i, option in enumerate(decision.options):
             child = node.children[option]
-            value = child.totals.get(seat, 0.0) / child.visits + self.c * math.sqrt(math.log(child.available) / child.visits)
+            value = child.totals.get(seat, 0.0) / child.visits + self.c * math.sqrt(
+                math.log(child.available) / child.visits
+            )
             value += rng.random() * 1e-9  # ties: the bot's own stream decides
             if value > best_value:
                 best, best_value = i, value

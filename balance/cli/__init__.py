@@ -15,7 +15,19 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from balance.cli import bench, check, games, ladder, replay, report, simulate, sweep, tune, validate, vocab
+from balance.cli import (
+    bench,
+    check,
+    games,
+    ladder,
+    replay,
+    report,
+    simulate,
+    sweep,
+    tune,
+    validate,
+    vocab,
+)
 from balance.core.errors import ConfigError
 
 
@@ -29,7 +41,9 @@ class BalanceGroup(TyperGroup):
         **extra: Any,
     ) -> Any:
         try:
-            code = super().main(args, prog_name or "balance", complete_var, standalone_mode=False, **extra)
+            code = super().main(
+                args, prog_name or "balance", complete_var, standalone_mode=False, **extra
+            )
         except ConfigError as e:
             _fail(e.one_line())
         except TyperException as e:  # the command line itself: unknown option, missing argument

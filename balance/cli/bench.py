@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import UTC
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -11,17 +12,38 @@ from balance.cli.options import BotsOpt
 
 
 def bench(
-    games: Annotated[Optional[list[str]], typer.Argument(help="Games to measure [default: every game].", show_default=False)] = None,
+    games: Annotated[
+        list[str] | None,
+        typer.Argument(help="Games to measure [default: every game].", show_default=False),
+    ] = None,
     bots: BotsOpt = "random",
-    seconds: Annotated[float, typer.Option("--seconds", min=0.5, help="Single-process time per game and bot (split over the repeats).")] = 6.0,
-    repeats: Annotated[int, typer.Option("--repeats", min=1, help="Repeats behind each median.")] = 3,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Workers for the parallel speed-up (1: skip it).")] = 2,
-    json_path: Annotated[Optional[Path], typer.Option("--json", help="Also write the figures as JSON, for tracking over time.", show_default=False)] = None,
+    seconds: Annotated[
+        float,
+        typer.Option(
+            "--seconds",
+            min=0.5,
+            help="Single-process time per game and bot (split over the repeats).",
+        ),
+    ] = 6.0,
+    repeats: Annotated[
+        int, typer.Option("--repeats", min=1, help="Repeats behind each median.")
+    ] = 3,
+    jobs: Annotated[
+        int, typer.Option("--jobs", min=1, help="Workers for the parallel speed-up (1: skip it).")
+    ] = 2,
+    json_path: Annotated[
+        Path | None,
+        typer.Option(
+            "--json",
+            help="Also write the figures as JSON, for tracking over time.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Measure games/s, decisions/s, µs per decision, clone() µs and the parallel speed-up."""
     import json
     from dataclasses import asdict
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from rich.console import Console
     from rich.table import Table
@@ -35,8 +57,26 @@ def bench(
     results = []
     for name in names:
         for bot in split_bot_specs(bots):
-            results.append(bench_game(name, bot, seconds, repeats, jobs, log=lambda line: console.print(line, style="dim")))
-    table = Table("game", "bot", "games/s", "decisions/s (min-max)", "µs/decision", "clone µs", f"speed-up ×{jobs}", box=None)
+            results.append(
+                bench_game(
+                    name,
+                    bot,
+                    seconds,
+                    repeats,
+                    jobs,
+                    log=lambda line: console.print(line, style="dim"),
+                )
+            )
+    table = Table(
+        "game",
+        "bot",
+        "games/s",
+        "decisions/s (min-max)",
+        "µs/decision",
+        "clone µs",
+        f"speed-up ×{jobs}",
+        box=None,
+    )
     for r in results:
         table.add_row(
             r.game, r.bot, f"{r.games_per_s.median:,.1f}",
@@ -45,7 +85,7 @@ def bench(
         )  # fmt: skip
     Console().print(table)
     if json_path is not None:
-        record = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": machine(),
+        record = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": machine(),
                   "settings": {"seconds": seconds, "repeats": repeats, "jobs": jobs}, "results": [asdict(r) for r in results]}  # fmt: skip
         json_path.write_text(json.dumps(record, indent=1))
         Console().print(f"wrote {json_path}")

@@ -3,24 +3,60 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from balance.cli.options import ConfigOpt, GameArg, JobsOpt, PatchOpt, SetOpt, overrides_from
 
-FileOpt = Optional[Path]
+FileOpt = Path | None
 
 
 def check(
     game: GameArg,
     config: ConfigOpt = None,
-    thresholds: Annotated[FileOpt, typer.Option("--thresholds", help="Thresholds file [default: <config>/balance.yaml].", show_default=False)] = None,
-    max_games: Annotated[Optional[int], typer.Option("--max-games", min=1, help="Stop here if not every assertion is decided [default: balance.yaml's].", show_default=False)] = None,
-    junit: Annotated[FileOpt, typer.Option("--junit", help="Write JUnit XML, one testcase per assertion.", show_default=False)] = None,
-    baseline: Annotated[FileOpt, typer.Option("--baseline", help="Compare against this baseline on its seeds; fail on a significant shift.", show_default=False)] = None,
-    save_baseline: Annotated[FileOpt, typer.Option("--save-baseline", help="Play every game up to --max-games and record the estimates here.", show_default=False)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Compare with a baseline of another rules_version.")] = False,
+    thresholds: Annotated[
+        FileOpt,
+        typer.Option(
+            "--thresholds",
+            help="Thresholds file [default: <config>/balance.yaml].",
+            show_default=False,
+        ),
+    ] = None,
+    max_games: Annotated[
+        int | None,
+        typer.Option(
+            "--max-games",
+            min=1,
+            help="Stop here if not every assertion is decided [default: balance.yaml's].",
+            show_default=False,
+        ),
+    ] = None,
+    junit: Annotated[
+        FileOpt,
+        typer.Option(
+            "--junit", help="Write JUnit XML, one testcase per assertion.", show_default=False
+        ),
+    ] = None,
+    baseline: Annotated[
+        FileOpt,
+        typer.Option(
+            "--baseline",
+            help="Compare against this baseline on its seeds; fail on a significant shift.",
+            show_default=False,
+        ),
+    ] = None,
+    save_baseline: Annotated[
+        FileOpt,
+        typer.Option(
+            "--save-baseline",
+            help="Play every game up to --max-games and record the estimates here.",
+            show_default=False,
+        ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Compare with a baseline of another rules_version.")
+    ] = False,
     jobs: JobsOpt = None,
     patch: PatchOpt = None,
     set_: SetOpt = None,
@@ -53,7 +89,10 @@ def check(
     console.print(table)
     early = " (stopped early: every assertion decided)" if result.stopped_early else ""
     failed = [a.name for a in result.assertions if a.verdict == "fail"]
-    console.print(f"{result.games:,} of at most {result.planned:,} games{early}: " + ("PASS" if not failed else f"FAIL: {', '.join(failed)}"))
+    console.print(
+        f"{result.games:,} of at most {result.planned:,} games{early}: "
+        + ("PASS" if not failed else f"FAIL: {', '.join(failed)}")
+    )
     if junit is not None:
         write_junit(result, junit)
         console.print(f"wrote {junit}")

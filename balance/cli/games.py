@@ -14,6 +14,10 @@ def games() -> None:
     for name in game_names():
         game = load_game(name)
         info = game.info
-        seats = str(info.min_seats) if info.min_seats == info.max_seats else f"{info.min_seats}-{info.max_seats}"
+        seats = (
+            str(info.min_seats)
+            if info.min_seats == info.max_seats
+            else f"{info.min_seats}-{info.max_seats}"
+        )
         table.add_row(name, seats, info.rules_version, str(game.config_dir))
     Console().print(table)

@@ -13,8 +13,12 @@ from balance.cli.options import GameArg, JobsOpt, OutOpt, SeatsOpt, SeedOpt
 
 def ladder(
     game: GameArg,
-    bots: Annotated[str, typer.Option("--bots", help="The skill levels, weakest first.")] = "random,greedy,mcts",
-    games: Annotated[int, typer.Option("--games", min=1, help="Games per pair of bots and per self-play level.")] = 400,
+    bots: Annotated[
+        str, typer.Option("--bots", help="The skill levels, weakest first.")
+    ] = "random,greedy,mcts",
+    games: Annotated[
+        int, typer.Option("--games", min=1, help="Games per pair of bots and per self-play level.")
+    ] = 400,
     seats: SeatsOpt = None,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
@@ -31,7 +35,9 @@ def ladder(
     with games_progress(f"ladder {game}") as (start, advance):
         result = run_ladder(game, names, games, seats, seed, jobs, advance, start)
     for _, row in result.pairs.iterrows():
-        typer.echo(f"{row['bot']:>24} vs {row['opponent']:<24} {row['estimate']:6.1%}  [{row['ci_low']:.1%}, {row['ci_high']:.1%}]  ({row['deals']} deals)")
+        typer.echo(
+            f"{row['bot']:>24} vs {row['opponent']:<24} {row['estimate']:6.1%}  [{row['ci_low']:.1%}, {row['ci_high']:.1%}]  ({row['deals']} deals)"
+        )
     seat_count = seats or 2
     render_ladder(folder, game, result.pairs, result.levels, result.games, seat_count)
     typer.echo(f"wrote {folder}")

@@ -3,36 +3,103 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-GameArg = Annotated[str, typer.Argument(help="The game, e.g. beings (see `balance games`).", show_default=False)]
+GameArg = Annotated[
+    str, typer.Argument(help="The game, e.g. beings (see `balance games`).", show_default=False)
+]
 ConfigOpt = Annotated[
-    Optional[Path],
-    typer.Option("--config", help="Config folder with rules.yaml, cards.yaml, decks.yaml [default: the game's shipped configs/<game>/].", show_default=False),
+    Path | None,
+    typer.Option(
+        "--config",
+        help="Config folder with rules.yaml, cards.yaml, decks.yaml [default: the game's shipped configs/<game>/].",
+        show_default=False,
+    ),
 ]
 SetOpt = Annotated[
-    Optional[list[str]],
-    typer.Option("--set", help="Override a config number: cards.<card>.<field>=4, rules.<name>=7 (repeatable).", show_default=False),
+    list[str] | None,
+    typer.Option(
+        "--set",
+        help="Override a config number: cards.<card>.<field>=4, rules.<name>=7 (repeatable).",
+        show_default=False,
+    ),
 ]
-GamesOpt = Annotated[int, typer.Option("--games", min=1, help="How many games (rounded up to whole seat rotations of every lineup).")]
-DecksOpt = Annotated[str, typer.Option("--decks", help="Lineup: A,B (one deck per seat, or one for all), or 'all' for every pairing.")]
-SeatsOpt = Annotated[Optional[int], typer.Option("--seats", min=1, help="Players per game [default: the number of --bots, else the game's minimum].", show_default=False)]
-BotsOpt = Annotated[str, typer.Option("--bots", help="Bot per seat, or one for all: random, greedy, mcts:iterations=200.")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Run seed: the same seed gives the same tables.")]
-JobsOpt = Annotated[Optional[int], typer.Option("--jobs", help="Worker processes [default: all cores].", show_default=False)]
-BatchOpt = Annotated[Optional[int], typer.Option("--batch-size", min=1, help="Games per task sent to a worker [default: automatic].", show_default=False)]
-BackendOpt = Annotated[str, typer.Option("--backend", help="Where games run: loky (this machine), dask, or ray.")]
-SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Cluster address for --backend dask (tcp://host:8786) or ray.", show_default=False)]
-OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Run folder [default: reports/<game>-<timestamp>].", show_default=False)]
+GamesOpt = Annotated[
+    int,
+    typer.Option(
+        "--games",
+        min=1,
+        help="How many games (rounded up to whole seat rotations of every lineup).",
+    ),
+]
+DecksOpt = Annotated[
+    str,
+    typer.Option(
+        "--decks",
+        help="Lineup: A,B (one deck per seat, or one for all), or 'all' for every pairing.",
+    ),
+]
+SeatsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seats",
+        min=1,
+        help="Players per game [default: the number of --bots, else the game's minimum].",
+        show_default=False,
+    ),
+]
+BotsOpt = Annotated[
+    str,
+    typer.Option(
+        "--bots", help="Bot per seat, or one for all: random, greedy, mcts:iterations=200."
+    ),
+]
+SeedOpt = Annotated[
+    int, typer.Option("--seed", help="Run seed: the same seed gives the same tables.")
+]
+JobsOpt = Annotated[
+    int | None,
+    typer.Option("--jobs", help="Worker processes [default: all cores].", show_default=False),
+]
+BatchOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--batch-size",
+        min=1,
+        help="Games per task sent to a worker [default: automatic].",
+        show_default=False,
+    ),
+]
+BackendOpt = Annotated[
+    str, typer.Option("--backend", help="Where games run: loky (this machine), dask, or ray.")
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="Cluster address for --backend dask (tcp://host:8786) or ray.",
+        show_default=False,
+    ),
+]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out", help="Run folder [default: reports/<game>-<timestamp>].", show_default=False
+    ),
+]
 PatchOpt = Annotated[
-    Optional[Path],
-    typer.Option("--patch", help="A patch file of PATH: VALUE overrides (as balance tune writes), applied after --set.", show_default=False),
+    Path | None,
+    typer.Option(
+        "--patch",
+        help="A patch file of PATH: VALUE overrides (as balance tune writes), applied after --set.",
+        show_default=False,
+    ),
 ]
 
 
-def overrides_from(patch: Optional[Path], sets: Optional[list[str]]) -> dict[str, object]:
+def overrides_from(patch: Path | None, sets: list[str] | None) -> dict[str, object]:
     """The overrides of --set PATH=VALUE, then --patch FILE: a tuning patch, proposed for a config
     changed by --set, wins over the --set it answers."""
     from balance.core.config import load_patch, parse_overrides

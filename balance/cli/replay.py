@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -11,12 +11,37 @@ from balance.cli.options import BotsOpt, ConfigOpt, SetOpt
 
 
 def replay(
-    target: Annotated[str, typer.Argument(help="A run folder (with --game I), or a game name (with --seed S).", show_default=False)],
-    game_index: Annotated[Optional[int], typer.Option("--game", help="The game's row in the run's games.parquet.", show_default=False)] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="The game's seed (a games.parquet `seed`).", show_default=False)] = None,
-    decks: Annotated[Optional[str], typer.Option("--decks", help="Deck per seat, seat 0 first [default: the first deck for every seat].", show_default=False)] = None,
+    target: Annotated[
+        str,
+        typer.Argument(
+            help="A run folder (with --game I), or a game name (with --seed S).", show_default=False
+        ),
+    ],
+    game_index: Annotated[
+        int | None,
+        typer.Option(
+            "--game", help="The game's row in the run's games.parquet.", show_default=False
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", help="The game's seed (a games.parquet `seed`).", show_default=False
+        ),
+    ] = None,
+    decks: Annotated[
+        str | None,
+        typer.Option(
+            "--decks",
+            help="Deck per seat, seat 0 first [default: the first deck for every seat].",
+            show_default=False,
+        ),
+    ] = None,
     bots: BotsOpt = "random",
-    seats: Annotated[Optional[int], typer.Option("--seats", help="Players [default: the game's minimum].", show_default=False)] = None,
+    seats: Annotated[
+        int | None,
+        typer.Option("--seats", help="Players [default: the game's minimum].", show_default=False),
+    ] = None,
     config: ConfigOpt = None,
     set_: SetOpt = None,
 ) -> None:
@@ -33,15 +58,28 @@ def replay(
         step[0] += 1
         choice = state.describe(option)
         others = len(decision.options) - 1
-        typer.echo(f"{step[0]:>5}  seat {decision.seat}  {decision.kind:<14} {choice}" + (f"   (of {others + 1})" if others else ""))
+        typer.echo(
+            f"{step[0]:>5}  seat {decision.seat}  {decision.kind:<14} {choice}"
+            + (f"   (of {others + 1})" if others else "")
+        )
 
     if Path(target).is_dir():
         if game_index is None:
-            raise ConfigError("balance replay", None, "a run folder needs --game I", "e.g. balance replay RUN --game 0")
+            raise ConfigError(
+                "balance replay",
+                None,
+                "a run folder needs --game I",
+                "e.g. balance replay RUN --game 0",
+            )
         record = replay_from_run(Path(target), game_index, show)
     else:
         if seed is None:
-            raise ConfigError("balance replay", None, f"'{target}' is not a run folder, so it needs --seed S", "e.g. balance replay beings --seed 7")
+            raise ConfigError(
+                "balance replay",
+                None,
+                f"'{target}' is not a run folder, so it needs --seed S",
+                "e.g. balance replay beings --seed 7",
+            )
         game = load_game(target)
         spec = game.load(config or game.config_dir, parse_overrides(set_ or []))
         n = seats or game.info.min_seats
@@ -57,4 +95,6 @@ def replay(
         typer.echo(f"the game crashed: {record.error}\n{record.trace}")
         raise typer.Exit(1)
     outcome = "a draw" if record.winner < 0 else f"seat {record.winner} wins"
-    typer.echo(f"{outcome} ({record.end_reason}) after {record.turns} turns, {record.decisions} decisions; scores {list(record.scores)}")
+    typer.echo(
+        f"{outcome} ({record.end_reason}) after {record.turns} turns, {record.decisions} decisions; scores {list(record.scores)}"
+    )

@@ -9,7 +9,9 @@ import typer
 
 
 def report(
-    run: Annotated[Path, typer.Argument(help="A run folder written by balance simulate.", show_default=False)],
+    run: Annotated[
+        Path, typer.Argument(help="A run folder written by balance simulate.", show_default=False)
+    ],
     format: Annotated[str, typer.Option("--format", help="html, md, or both.")] = "both",
 ) -> None:
     """Write summary.json, plots and report.md / report.html for a run."""
@@ -18,8 +20,15 @@ def report(
 
     choices = {"html": ("html",), "md": ("md",), "both": ("html", "md")}
     if format not in choices:
-        raise ConfigError("--format", None, f"unknown format '{format}'", did_you_mean(format, list(choices)))
+        raise ConfigError(
+            "--format", None, f"unknown format '{format}'", did_you_mean(format, list(choices))
+        )
     if not (run / "run.json").is_file():
-        raise ConfigError(str(run), None, "not a run folder (no run.json)", "pass a folder written by balance simulate")
+        raise ConfigError(
+            str(run),
+            None,
+            "not a run folder (no run.json)",
+            "pass a folder written by balance simulate",
+        )
     for path in render_report(run, choices[format]):
         typer.echo(f"wrote {path}")

@@ -7,8 +7,21 @@ import sys
 import typer
 
 from balance.cli.options import (
-    BackendOpt, BatchOpt, BotsOpt, ConfigOpt, DecksOpt, GameArg, GamesOpt, JobsOpt, OutOpt,
-    PatchOpt, SchedulerOpt, SeatsOpt, SeedOpt, SetOpt, overrides_from,
+    BackendOpt,
+    BatchOpt,
+    BotsOpt,
+    ConfigOpt,
+    DecksOpt,
+    GameArg,
+    GamesOpt,
+    JobsOpt,
+    OutOpt,
+    PatchOpt,
+    SchedulerOpt,
+    SeatsOpt,
+    SeedOpt,
+    SetOpt,
+    overrides_from,
 )  # fmt: skip
 
 
@@ -59,7 +72,9 @@ def simulate(
         f"{outcome.capped} capped{stopped}"
     )
     if outcome.crashed:
-        typer.echo(f"replay a crash: balance replay {outcome.folder} --game <game> (see crashes.json)")
+        typer.echo(
+            f"replay a crash: balance replay {outcome.folder} --game <game> (see crashes.json)"
+        )
     if not no_report and outcome.games:
         from balance.report.render import render_report, terminal_summary
 

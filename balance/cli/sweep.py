@@ -4,19 +4,52 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from balance.cli.options import BotsOpt, ConfigOpt, DecksOpt, GameArg, JobsOpt, OutOpt, PatchOpt, SeatsOpt, SeedOpt, SetOpt, overrides_from
+from balance.cli.options import (
+    BotsOpt,
+    ConfigOpt,
+    DecksOpt,
+    GameArg,
+    JobsOpt,
+    OutOpt,
+    PatchOpt,
+    SeatsOpt,
+    SeedOpt,
+    SetOpt,
+    overrides_from,
+)
 
 
 def sweep(
     game: GameArg,
-    vary: Annotated[list[str], typer.Option("--vary", help="PATH=VALUES: 3,4,5 or 2:8 or 2:8:2 (repeat for a grid).", show_default=False)],
+    vary: Annotated[
+        list[str],
+        typer.Option(
+            "--vary",
+            help="PATH=VALUES: 3,4,5 or 2:8 or 2:8:2 (repeat for a grid).",
+            show_default=False,
+        ),
+    ],
     games: Annotated[int, typer.Option("--games", min=1, help="Games per point.")] = 2000,
-    metric: Annotated[Optional[str], typer.Option("--metric", help="seat, deck:NAME, matchup:A:B, turns, card:ID[@DECK]:gih|gp|oh|iwd|play [default: the win rate of a deck holding the card, else seat].", show_default=False)] = None,
-    target: Annotated[Optional[float], typer.Option("--target", help="The value sought [default: the fair share for win rates, 0 for seat and IWD].", show_default=False)] = None,
+    metric: Annotated[
+        str | None,
+        typer.Option(
+            "--metric",
+            help="seat, deck:NAME, matchup:A:B, turns, card:ID[@DECK]:gih|gp|oh|iwd|play [default: the win rate of a deck holding the card, else seat].",
+            show_default=False,
+        ),
+    ] = None,
+    target: Annotated[
+        float | None,
+        typer.Option(
+            "--target",
+            help="The value sought [default: the fair share for win rates, 0 for seat and IWD].",
+            show_default=False,
+        ),
+    ] = None,
     config: ConfigOpt = None,
     decks: DecksOpt = "all",
     bots: BotsOpt = "random",
@@ -34,16 +67,38 @@ def sweep(
     from balance.tune import parse_vary, setup_from
     from balance.tune import sweep as run_sweep
 
-    setup = setup_from(game, config, overrides_from(patch, set_), "all" if decks == "all" else decks.split(","), split_bot_specs(bots), seats, seed, jobs)
+    setup = setup_from(
+        game,
+        config,
+        overrides_from(patch, set_),
+        "all" if decks == "all" else decks.split(","),
+        split_bot_specs(bots),
+        seats,
+        seed,
+        jobs,
+    )
     folder = out or Path("reports") / f"{game}-sweep-{datetime.now():%Y%m%d-%H%M%S}"
 
     def write(result) -> None:  # type: ignore[no-untyped-def]
         # after every point, so an interrupted sweep keeps what it finished
-        render_sweep(folder, game, result.points, result.paths, result.metric.text, result.metric.target, result.closest, result.sureness)
+        render_sweep(
+            folder,
+            game,
+            result.points,
+            result.paths,
+            result.metric.text,
+            result.metric.target,
+            result.closest,
+            result.sureness,
+        )
 
     with games_progress(f"sweep {game}") as (start, advance):
         result = run_sweep(setup, parse_vary(vary), games, metric, target, advance, start, write)
-    typer.echo(sweep_answer(result.paths, result.metric.text, result.metric.target, result.closest, result.sureness))
+    typer.echo(
+        sweep_answer(
+            result.paths, result.metric.text, result.metric.target, result.closest, result.sureness
+        )
+    )
     if result.interrupted:
         typer.echo("interrupted: the finished points are kept")
     typer.echo(f"wrote {folder}")

@@ -8,14 +8,39 @@ from typing import Annotated
 
 import typer
 
-from balance.cli.options import BotsOpt, ConfigOpt, DecksOpt, GameArg, JobsOpt, OutOpt, PatchOpt, SeatsOpt, SeedOpt, SetOpt, overrides_from
+from balance.cli.options import (
+    BotsOpt,
+    ConfigOpt,
+    DecksOpt,
+    GameArg,
+    JobsOpt,
+    OutOpt,
+    PatchOpt,
+    SeatsOpt,
+    SeedOpt,
+    SetOpt,
+    overrides_from,
+)
 
 
 def tune(
     game: GameArg,
-    free: Annotated[list[str], typer.Option("--free", help="A whole number to tune: PATH (current ±3) or PATH=LO:HI (repeatable).", show_default=False)],
+    free: Annotated[
+        list[str],
+        typer.Option(
+            "--free",
+            help="A whole number to tune: PATH (current ±3) or PATH=LO:HI (repeatable).",
+            show_default=False,
+        ),
+    ],
     budget: Annotated[int, typer.Option("--budget", min=1, help="Games to spend in all.")] = 20000,
-    objective: Annotated[str, typer.Option("--objective", help="What to minimise: balance (deck win rates off the fair share, squared, plus the seat advantage squared).")] = "balance",
+    objective: Annotated[
+        str,
+        typer.Option(
+            "--objective",
+            help="What to minimise: balance (deck win rates off the fair share, squared, plus the seat advantage squared).",
+        ),
+    ] = "balance",
     config: ConfigOpt = None,
     decks: DecksOpt = "all",
     bots: BotsOpt = "random",
@@ -38,7 +63,16 @@ def tune(
 
     if objective != "balance":
         raise ConfigError("--objective", None, f"unknown objective '{objective}'", "use balance")
-    setup = setup_from(game, config, overrides_from(patch, set_), "all" if decks == "all" else decks.split(","), split_bot_specs(bots), seats, seed, jobs)
+    setup = setup_from(
+        game,
+        config,
+        overrides_from(patch, set_),
+        "all" if decks == "all" else decks.split(","),
+        split_bot_specs(bots),
+        seats,
+        seed,
+        jobs,
+    )
     docs = read_config(setup.config_dir, overrides=setup.overrides)
     spec = load_game(game).load(setup.config_dir, setup.overrides)
     free_numbers = parse_free(free, lambda path: _current_value(docs.data, spec, path))
@@ -47,10 +81,27 @@ def tune(
         result = run_tune(setup, free_numbers, budget, progress=advance, on_start=start)
     before = (result.before.objective, result.before.ci_low, result.before.ci_high)
     after = (result.after.objective, result.after.ci_low, result.after.ci_high)
-    render_tune(folder, game, result.current, result.proposal, before, after, result.candidates, result.history, result.games)
-    change = ", ".join(f"{p}: {result.current[p]} -> {v}" for p, v in result.proposal.items()) or "no change"
+    render_tune(
+        folder,
+        game,
+        result.current,
+        result.proposal,
+        before,
+        after,
+        result.candidates,
+        result.history,
+        result.games,
+    )
+    change = (
+        ", ".join(f"{p}: {result.current[p]} -> {v}" for p, v in result.proposal.items())
+        or "no change"
+    )
     typer.echo(f"proposal: {change}")
-    typer.echo(f"objective before {before[0]:.4f} [{before[1]:.4f}, {before[2]:.4f}], after {after[0]:.4f} [{after[1]:.4f}, {after[2]:.4f}] ({result.games:,} games)")
+    typer.echo(
+        f"objective before {before[0]:.4f} [{before[1]:.4f}, {before[2]:.4f}], after {after[0]:.4f} [{after[1]:.4f}, {after[2]:.4f}] ({result.games:,} games)"
+    )
     if result.interrupted:
         typer.echo("interrupted: the proposal is from the games finished so far")
-    typer.echo(f"wrote {folder / 'patch.yaml'} (apply: balance check {game} --patch {folder / 'patch.yaml'})")
+    typer.echo(
+        f"wrote {folder / 'patch.yaml'} (apply: balance check {game} --patch {folder / 'patch.yaml'})"
+    )

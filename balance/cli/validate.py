@@ -16,4 +16,6 @@ def validate(game: GameArg, config: ConfigOpt = None, set_: SetOpt = None) -> No
     folder = config or loaded.config_dir
     spec = loaded.load(folder, parse_overrides(set_ or []))
     catalog = spec.catalog
-    typer.echo(f"ok: {folder}: {len(catalog.cards)} cards, {len(catalog.decks)} decks ({', '.join(catalog.decks)}), config hash {spec.config_hash}")
+    typer.echo(
+        f"ok: {folder}: {len(catalog.cards)} cards, {len(catalog.decks)} decks ({', '.join(catalog.decks)}), config hash {spec.config_hash}"
+    )

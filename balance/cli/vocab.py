@@ -15,7 +15,14 @@ def vocab(game: GameArg) -> None:
     vocabulary = load_game(game).vocabulary()
     console = Console()
     for section in vocabulary.sections():
-        table = Table("word", "parameters", "meaning", title=f"{section.kind}s", title_justify="left", box=None)
+        table = Table(
+            "word",
+            "parameters",
+            "meaning",
+            title=f"{section.kind}s",
+            title_justify="left",
+            box=None,
+        )
         for word in section:
             name = word.name + (f" ({', '.join(word.aliases)})" if word.aliases else "")
             table.add_row(name, word.params_text(), word.doc)

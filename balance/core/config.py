@@ -61,7 +61,9 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, object]:
     for pair in pairs:
         path, sep, text = pair.partition("=")
         if not sep or not path.strip():
-            raise ConfigError(f"--set {pair}", None, "expected PATH=VALUE", "e.g. rules.turn_limit=40")
+            raise ConfigError(
+                f"--set {pair}", None, "expected PATH=VALUE", "e.g. rules.turn_limit=40"
+            )
         try:
             overrides[path.strip()] = parse_scalar(text.strip())
         except ConfigError as e:
@@ -75,7 +77,9 @@ def load_patch(path: Path) -> dict[str, object]:
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise ConfigError(str(path), 1, "a patch is a mapping of PATH: VALUE", "e.g. cards.ember_fox_3.power: 4")
+        raise ConfigError(
+            str(path), 1, "a patch is a mapping of PATH: VALUE", "e.g. cards.ember_fox_3.power: 4"
+        )
     return {str(k): plain(v) for k, v in data.items()}
 
 
@@ -91,7 +95,9 @@ def apply_override(data: dict[str, Any], dotted: str, value: object) -> None:
     steps = dotted.split(".")
     document, path = steps[0], steps[1:]
     if document not in data:
-        raise ConfigError(shown, None, f"no document '{document}'", did_you_mean(document, list(data)))
+        raise ConfigError(
+            shown, None, f"no document '{document}'", did_you_mean(document, list(data))
+        )
     if not path:
         raise ConfigError(shown, None, "the path names no field", f"e.g. {document}.<name>=VALUE")
     node = data[document]
@@ -115,7 +121,9 @@ def apply_override(data: dict[str, Any], dotted: str, value: object) -> None:
             index = _list_index(node, step)
             if index is None:
                 ids = [str(item.get("id")) for item in node if isinstance(item, dict)]
-                raise ConfigError(shown, None, f"no '{step}' in {document}", did_you_mean(step, ids))
+                raise ConfigError(
+                    shown, None, f"no '{step}' in {document}", did_you_mean(step, ids)
+                )
             if last:
                 node[index] = value
                 node.overridden[index] = shown
@@ -131,7 +139,9 @@ def value_at(data: Mapping[str, Any], dotted: str) -> Any:
     steps = dotted.split(".")
     document, path = steps[0], steps[1:]
     if document not in data:
-        raise ConfigError(dotted, None, f"no document '{document}'", did_you_mean(document, list(data)))
+        raise ConfigError(
+            dotted, None, f"no document '{document}'", did_you_mean(document, list(data))
+        )
     node = data[document]
     for step in path:
         if isinstance(node, dict) and step not in node and document in node:
@@ -141,7 +151,13 @@ def value_at(data: Mapping[str, Any], dotted: str) -> Any:
         elif isinstance(node, list) and (index := _list_index(node, step)) is not None:
             node = node[index]
         else:
-            known = list(node) if isinstance(node, dict) else [str(i.get("id")) for i in node if isinstance(i, dict)] if isinstance(node, list) else []
+            known = (
+                list(node)
+                if isinstance(node, dict)
+                else [str(i.get("id")) for i in node if isinstance(i, dict)]
+                if isinstance(node, list)
+                else []
+            )
             raise ConfigError(dotted, None, f"no '{step}' in {document}", did_you_mean(step, known))
     return node
 
@@ -163,7 +179,9 @@ def validate(model: type[Model], data: Any) -> Model:
         raise _config_error(e, data, _field_names(model)) from None
 
 
-def validate_value(adapter: TypeAdapter[Any], data: Any, context: LineMap | LineList, key: Any) -> Any:
+def validate_value(
+    adapter: TypeAdapter[Any], data: Any, context: LineMap | LineList, key: Any
+) -> Any:
     """Validate `data`, found at `context[key]`, with a pydantic TypeAdapter."""
     try:
         return adapter.validate_python(data)
@@ -201,7 +219,9 @@ def _config_error_from(errors: list[Any], data: Any, known_fields: set[str]) -> 
         return ConfigError(file, line, f"{name}: missing", "add it")
     if kind == "extra_forbidden":
         field = str(loc[-1]) if loc else "?"
-        return ConfigError(file, line, f"unknown field '{field}'", did_you_mean(field, sorted(known_fields)))
+        return ConfigError(
+            file, line, f"unknown field '{field}'", did_you_mean(field, sorted(known_fields))
+        )
     if kind == "literal_error":
         expected = error.get("ctx", {}).get("expected", "")
         return ConfigError(file, line, f"{name}: '{got}' is not allowed", f"use {expected}")
@@ -257,8 +277,7 @@ def _field_names(model: type[BaseModel]) -> set[str]:
         seen.add(current)
         for name, info in current.model_fields.items():
             names.add(info.alias or name)
-            for inner in _models_in(info.annotation):
-                stack.append(inner)
+            stack.extend(_models_in(info.annotation))
     return names
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from balance.core.config import validate_value
 from balance.core.errors import ConfigError, did_you_mean
@@ -68,7 +68,9 @@ class Section:
             return self.words[name]
         where = f"{context}: " if context else ""
         known = [*self.words, *self._by_alias]
-        raise ConfigError(file, line, f"{where}unknown {self.kind} '{word}'", did_you_mean(str(word), known))
+        raise ConfigError(
+            file, line, f"{where}unknown {self.kind} '{word}'", did_you_mean(str(word), known)
+        )
 
     def __contains__(self, word: object) -> bool:
         return word in self.words or word in self._by_alias
@@ -137,15 +139,24 @@ class Vocabulary:
         core = [self.triggers, self.ops, self.selectors, self.conditions]
         return [s for s in core if len(s)] + list(self.kinds.values())
 
-    def parse_effect(self, entry: Any, context: str, file: str | None = None, line: int | None = None) -> Effect:
+    def parse_effect(
+        self, entry: Any, context: str, file: str | None = None, line: int | None = None
+    ) -> Effect:
         """Check one `{on: ..., do: ...}` entry of the card named in `context`."""
         entry = self._mapping(entry, context, file, line)
         if "on" not in entry:
-            raise ConfigError(entry.file, entry.line, f"{context}: effect has no 'on:' trigger", "add on: <trigger>")
+            raise ConfigError(
+                entry.file,
+                entry.line,
+                f"{context}: effect has no 'on:' trigger",
+                "add on: <trigger>",
+            )
         trigger = self.triggers.resolve(entry["on"], entry.file, entry.key_lines["on"], context)
         return self._parse(entry, context, trigger.name)
 
-    def parse_step(self, entry: Any, context: str, file: str | None = None, line: int | None = None) -> Effect:
+    def parse_step(
+        self, entry: Any, context: str, file: str | None = None, line: int | None = None
+    ) -> Effect:
         """Check one `{do: ...}` step that has no trigger of its own (a `then:` follow-up)."""
         entry = self._mapping(entry, context, file, line)
         return self._parse(entry, context, None)
@@ -157,7 +168,12 @@ class Vocabulary:
         if isinstance(value, str):
             word = self.selectors.resolve(value, where.file, line, context)
             if word.adapter is not None and not _accepts_none(word):
-                raise ConfigError(where.file, line, f"{context}: selector '{word.name}' needs parameters", f"write {{{word.name}: {word.params_text()}}}")
+                raise ConfigError(
+                    where.file,
+                    line,
+                    f"{context}: selector '{word.name}' needs parameters",
+                    f"write {{{word.name}: {word.params_text()}}}",
+                )
             return Target(word.name, None)
         if isinstance(value, dict):
             if len(value) == 1:
@@ -165,23 +181,45 @@ class Vocabulary:
                 if name in self.selectors:
                     word = self.selectors.resolve(name, where.file, line, context)
                     if word.adapter is None:
-                        raise ConfigError(where.file, line, f"{context}: selector '{word.name}' takes no parameters", f"write target: {word.name}")
+                        raise ConfigError(
+                            where.file,
+                            line,
+                            f"{context}: selector '{word.name}' takes no parameters",
+                            f"write target: {word.name}",
+                        )
                     inner = value if isinstance(value, LineMap) else _wrap(value, where.file, line)
                     return Target(word.name, validate_value(word.adapter, value[name], inner, name))
             if self._target_adapter is not None:
                 return Target("", validate_value(self._target_adapter, value, where, key))
             names = list(value)
             unknown = next((n for n in names if n not in self.selectors), names[0] if names else "")
-            raise ConfigError(where.file, line, f"{context}: unknown selector '{unknown}'", did_you_mean(str(unknown), [*self.selectors.words]))
+            raise ConfigError(
+                where.file,
+                line,
+                f"{context}: unknown selector '{unknown}'",
+                did_you_mean(str(unknown), [*self.selectors.words]),
+            )
         if self._target_adapter is not None:
             return Target("", validate_value(self._target_adapter, value, where, key))
-        raise ConfigError(where.file, line, f"{context}: a target is a selector name or {{selector: params}}", did_you_mean(str(value), [*self.selectors.words]))
+        raise ConfigError(
+            where.file,
+            line,
+            f"{context}: a target is a selector name or {{selector: params}}",
+            did_you_mean(str(value), [*self.selectors.words]),
+        )
 
-    def parse_conditions(self, value: Any, context: str, where: LineMap | LineList, key: Any) -> dict[str, Any]:
+    def parse_conditions(
+        self, value: Any, context: str, where: LineMap | LineList, key: Any
+    ) -> dict[str, Any]:
         """Check an `if:` mapping: every key a known condition, every value of its type."""
         line = _line(where, key)
         if not isinstance(value, dict):
-            raise ConfigError(where.file, line, f"{context}: 'if:' takes a mapping of conditions", "write if: {condition: value}")
+            raise ConfigError(
+                where.file,
+                line,
+                f"{context}: 'if:' takes a mapping of conditions",
+                "write if: {condition: value}",
+            )
         node = value if isinstance(value, LineMap) else _wrap(value, where.file, line)
         checked: dict[str, Any] = {}
         for name, raw in node.items():
@@ -193,7 +231,9 @@ class Vocabulary:
 
     def _parse(self, entry: LineMap, context: str, trigger: str | None) -> Effect:
         if "do" not in entry:
-            raise ConfigError(entry.file, entry.line, f"{context}: effect has no 'do:' op", "add do: <op>")
+            raise ConfigError(
+                entry.file, entry.line, f"{context}: effect has no 'do:' op", "add do: <op>"
+            )
         op = self.ops.resolve(entry["do"], entry.file, entry.key_lines.get("do"), context)
         entry_keys = _field_keys(self.entry_fields)
         own = LineMap(entry.file, entry.line)
@@ -208,25 +248,50 @@ class Vocabulary:
                 bucket.overridden[key] = entry.overridden[key]
         if params and op.adapter is None:
             key = next(iter(params))
-            raise ConfigError(entry.file, params.key_lines[key], f"{context}: op '{op.name}' takes no parameter '{key}'", did_you_mean(str(key), sorted(entry_keys)))
+            raise ConfigError(
+                entry.file,
+                params.key_lines[key],
+                f"{context}: op '{op.name}' takes no parameter '{key}'",
+                did_you_mean(str(key), sorted(entry_keys)),
+            )
         checked_params = None
         if op.adapter is not None:
             known = sorted({*_field_keys(op.params), *entry_keys})
             for key in params:
                 if _is_model(op.params) and key not in _field_keys(op.params):
-                    raise ConfigError(entry.file, params.key_lines[key], f"{context}: op '{op.name}' has no parameter '{key}'", did_you_mean(str(key), known))
+                    raise ConfigError(
+                        entry.file,
+                        params.key_lines[key],
+                        f"{context}: op '{op.name}' has no parameter '{key}'",
+                        did_you_mean(str(key), known),
+                    )
             checked_params = _validate_mapping(op.adapter, params)
-        fields = _validate_mapping(TypeAdapter(self.entry_fields), own) if self.entry_fields else None
-        target = self.parse_target(entry["target"], context, entry, "target") if "target" in entry else None
-        conditions = self.parse_conditions(entry["if"], context, entry, "if") if "if" in entry else {}
-        return Effect(trigger, op.name, checked_params, target, conditions, fields, entry.file, entry.line)
+        fields = (
+            _validate_mapping(TypeAdapter(self.entry_fields), own) if self.entry_fields else None
+        )
+        target = (
+            self.parse_target(entry["target"], context, entry, "target")
+            if "target" in entry
+            else None
+        )
+        conditions = (
+            self.parse_conditions(entry["if"], context, entry, "if") if "if" in entry else {}
+        )
+        return Effect(
+            trigger, op.name, checked_params, target, conditions, fields, entry.file, entry.line
+        )
 
     def _mapping(self, entry: Any, context: str, file: str | None, line: int | None) -> LineMap:
         if isinstance(entry, LineMap):
             return entry
         if isinstance(entry, dict):
             return _wrap(entry, file, line)
-        raise ConfigError(file, line, f"{context}: an effect is a mapping like {{on: ..., do: ...}}", "check the indentation")
+        raise ConfigError(
+            file,
+            line,
+            f"{context}: an effect is a mapping like {{on: ..., do: ...}}",
+            "check the indentation",
+        )
 
 
 def _validate_mapping(adapter: TypeAdapter[Any], data: LineMap) -> Any:
@@ -268,7 +333,7 @@ def _accepts_none(word: Word) -> bool:
         assert word.adapter is not None
         word.adapter.validate_python(None)
         return True
-    except Exception:
+    except (ValidationError, AssertionError):
         return False
 
 
@@ -284,4 +349,6 @@ def _type_text(annotation: Any) -> str:
 
 
 def _default_text(value: Any) -> str:
-    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+    return (
+        "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+    )

@@ -33,7 +33,9 @@ def builtin_names() -> list[str]:
 def game_names() -> list[str]:
     """Every game's name: the built-in packages, then the installed plug-ins."""
     names = builtin_names()
-    plugins = sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in names)
+    plugins = sorted(
+        ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in names
+    )
     return names + plugins
 
 

@@ -20,7 +20,7 @@ from balance.core.errors import ConfigError
 class LineMap(dict):
     """A YAML mapping that knows where it and each of its keys stand in their file."""
 
-    __slots__ = ("file", "line", "key_lines", "overridden")
+    __slots__ = ("file", "key_lines", "line", "overridden")
 
     def __init__(self, file: str, line: int) -> None:
         super().__init__()
@@ -33,7 +33,7 @@ class LineMap(dict):
 class LineList(list):
     """A YAML sequence that knows where it and each of its items stand in their file."""
 
-    __slots__ = ("file", "line", "item_lines", "overridden")
+    __slots__ = ("file", "item_lines", "line", "overridden")
 
     def __init__(self, file: str, line: int) -> None:
         super().__init__()

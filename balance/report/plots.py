@@ -8,9 +8,9 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only: no display, no GUI toolkit
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
 DPI = 110
 
@@ -23,7 +23,9 @@ def _save(fig: plt.Figure, path: Path) -> Path:
 
 
 def _errors(table: pd.DataFrame, value: str, low: str, high: str) -> np.ndarray:
-    return np.vstack([(table[value] - table[low]).clip(lower=0), (table[high] - table[value]).clip(lower=0)])
+    return np.vstack(
+        [(table[value] - table[low]).clip(lower=0), (table[high] - table[value]).clip(lower=0)]
+    )
 
 
 def deck_forest(decks: pd.DataFrame, fair: float, path: Path) -> Path:
@@ -31,7 +33,14 @@ def deck_forest(decks: pd.DataFrame, fair: float, path: Path) -> Path:
     table = decks.sort_values("win_rate")
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(table) + 1.4))
     y = np.arange(len(table))
-    ax.errorbar(table["win_rate"], y, xerr=_errors(table, "win_rate", "ci_low", "ci_high"), fmt="o", color="#1f4e79", capsize=3)
+    ax.errorbar(
+        table["win_rate"],
+        y,
+        xerr=_errors(table, "win_rate", "ci_low", "ci_high"),
+        fmt="o",
+        color="#1f4e79",
+        capsize=3,
+    )
     ax.axvline(fair, color="grey", linestyle="--", linewidth=1)
     ax.set_yticks(y, [f"{d}  (n={n:,})" for d, n in zip(table["deck"], table["games"])])
     ax.set_xlabel("win rate against the field (95% interval)")
@@ -52,7 +61,14 @@ def matchup_heatmap(matchups: pd.DataFrame, path: Path) -> Path:
         for j in range(len(rates.columns)):
             value = rates.iat[i, j]
             if pd.notna(value):
-                ax.text(j, i, f"{value:.0%}\nn={int(games.iat[i, j]):,}", ha="center", va="center", fontsize=8)
+                ax.text(
+                    j,
+                    i,
+                    f"{value:.0%}\nn={int(games.iat[i, j]):,}",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                )
     ax.set_xlabel("opponent")
     ax.set_ylabel("deck")
     ax.set_title("Matchups: row deck's win rate")
@@ -64,7 +80,13 @@ def seat_plot(seats: pd.DataFrame, advantage: dict[str, float], path: Path) -> P
     """Each seat's win rate (seat 0 moves first) against the fair share 1/N."""
     n = len(seats)
     fig, ax = plt.subplots(figsize=(1.2 * n + 3, 3.2))
-    ax.bar(seats["seat"].astype(str), seats["win_rate"], yerr=_errors(seats, "win_rate", "ci_low", "ci_high"), color="#4a7ab5", capsize=4)
+    ax.bar(
+        seats["seat"].astype(str),
+        seats["win_rate"],
+        yerr=_errors(seats, "win_rate", "ci_low", "ci_high"),
+        color="#4a7ab5",
+        capsize=4,
+    )
     ax.axhline(1.0 / n, color="grey", linestyle="--", linewidth=1)
     ax.set_xlabel("seat (0 moves first)")
     ax.set_ylabel("win rate")
@@ -92,9 +114,25 @@ def card_scatter(metrics: pd.DataFrame, path: Path) -> Path:
     table = metrics.dropna(subset=["gih_wr", "play_rate"])
     fig, ax = plt.subplots(figsize=(8, 5.5))
     limit = max(0.05, float(table["iwd"].abs().max()) if len(table) else 0.05)
-    points = ax.scatter(table["play_rate"], table["gih_wr"], c=table["iwd"], cmap="RdBu", vmin=-limit, vmax=limit, s=28, edgecolors="grey", linewidths=0.4)
+    points = ax.scatter(
+        table["play_rate"],
+        table["gih_wr"],
+        c=table["iwd"],
+        cmap="RdBu",
+        vmin=-limit,
+        vmax=limit,
+        s=28,
+        edgecolors="grey",
+        linewidths=0.4,
+    )
     for _, row in pd.concat([table.nlargest(4, "iwd"), table.nsmallest(4, "iwd")]).iterrows():
-        ax.annotate(f"{row['card']} ({row['deck']})", (row["play_rate"], row["gih_wr"]), fontsize=7, xytext=(3, 3), textcoords="offset points")
+        ax.annotate(
+            f"{row['card']} ({row['deck']})",
+            (row["play_rate"], row["gih_wr"]),
+            fontsize=7,
+            xytext=(3, 3),
+            textcoords="offset points",
+        )
     ax.set_xlabel("play rate")
     ax.set_ylabel("GIH WR (win rate when in hand)")
     ax.set_title("Cards")
@@ -107,7 +145,9 @@ def iwd_bars(metrics: pd.DataFrame, path: Path, count: int = 12) -> Path:
     unless every card is low-sample)."""
     table = metrics.dropna(subset=["iwd"])
     sure = table[~table["low_sample"]]
-    title = "Improvement when drawn" if len(sure) else "Improvement when drawn (every card: low sample)"
+    title = (
+        "Improvement when drawn" if len(sure) else "Improvement when drawn (every card: low sample)"
+    )
     table = sure if len(sure) else table
     if len(table) > 2 * count:
         table = pd.concat([table.nsmallest(count, "iwd"), table.nlargest(count, "iwd")])
@@ -115,7 +155,9 @@ def iwd_bars(metrics: pd.DataFrame, path: Path, count: int = 12) -> Path:
     fig, ax = plt.subplots(figsize=(7.5, 0.32 * len(table) + 1.4))
     y = np.arange(len(table))
     colours = ["#b2182b" if v < 0 else "#2166ac" for v in table["iwd"]]
-    ax.barh(y, table["iwd"], xerr=_errors(table, "iwd", "iwd_low", "iwd_high"), color=colours, capsize=2)
+    ax.barh(
+        y, table["iwd"], xerr=_errors(table, "iwd", "iwd_low", "iwd_high"), color=colours, capsize=2
+    )
     ax.set_yticks(y, [f"{c} ({d})" for c, d in zip(table["card"], table["deck"])], fontsize=8)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_xlabel("IWD = GIH WR − GND WR (95% interval)")
@@ -123,15 +165,29 @@ def iwd_bars(metrics: pd.DataFrame, path: Path, count: int = 12) -> Path:
     return _save(fig, path)
 
 
-def sweep_plot(points: pd.DataFrame, paths: list[str], metric: str, target: float, path: Path) -> Path:
+def sweep_plot(
+    points: pd.DataFrame, paths: list[str], metric: str, target: float, path: Path
+) -> Path:
     """The metric against the first varied number, one line per value of the others."""
     x = paths[0]
     groups = points.groupby(paths[1:]) if len(paths) > 1 else [((), points)]
     fig, ax = plt.subplots(figsize=(7, 4))
     for key, rows in groups:
         rows = rows.sort_values(x)
-        label = ", ".join(f"{p}={v}" for p, v in zip(paths[1:], key if isinstance(key, tuple) else (key,))) or None
-        ax.errorbar(rows[x], rows["estimate"], yerr=_errors(rows, "estimate", "ci_low", "ci_high"), marker="o", capsize=3, label=label)
+        label = (
+            ", ".join(
+                f"{p}={v}" for p, v in zip(paths[1:], key if isinstance(key, tuple) else (key,))
+            )
+            or None
+        )
+        ax.errorbar(
+            rows[x],
+            rows["estimate"],
+            yerr=_errors(rows, "estimate", "ci_low", "ci_high"),
+            marker="o",
+            capsize=3,
+            label=label,
+        )
     ax.axhline(target, color="grey", linestyle="--", linewidth=1, label=f"target {target:g}")
     ax.set_xlabel(x)
     ax.set_ylabel(metric)
@@ -146,7 +202,13 @@ def convergence_plot(history: pd.DataFrame, path: Path) -> Path:
     if len(history):
         ax.plot(history["games"], history["best_objective"], marker="o")
         for _, row in history.iterrows():
-            ax.annotate(f"{int(row['candidates'])} left", (row["games"], row["best_objective"]), fontsize=7, xytext=(3, 3), textcoords="offset points")
+            ax.annotate(
+                f"{int(row['candidates'])} left",
+                (row["games"], row["best_objective"]),
+                fontsize=7,
+                xytext=(3, 3),
+                textcoords="offset points",
+            )
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xlabel("games played")
     ax.set_ylabel("best objective (lower is fairer)")
@@ -179,7 +241,14 @@ def levels_plot(levels: pd.DataFrame, fair: float, path: Path) -> Path:
     for k, bot in enumerate(bots):
         rows = levels[levels["bot"] == bot].set_index("measure").reindex(measures)
         y = np.arange(len(measures)) + (k - (len(bots) - 1) / 2) * 0.22
-        ax.errorbar(rows["estimate"], y, xerr=_errors(rows, "estimate", "ci_low", "ci_high"), fmt="o", capsize=3, label=bot)
+        ax.errorbar(
+            rows["estimate"],
+            y,
+            xerr=_errors(rows, "estimate", "ci_low", "ci_high"),
+            fmt="o",
+            capsize=3,
+            label=bot,
+        )
     ax.set_yticks(range(len(measures)), measures)
     ax.axvline(0.0, color="grey", linewidth=0.8)
     ax.axvline(fair, color="grey", linestyle="--", linewidth=0.8)

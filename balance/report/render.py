@@ -21,10 +21,19 @@ from balance.stats.outcomes import end_reasons, game_statistics, lineup_outcomes
 from balance.stats.run import Run, load_run, summarize
 
 DEFINITIONS = (
-    ("score", "1 for a win, 1/k for a k-way shared win or draw, 0 for a loss; a win rate is a mean score."),
-    ("interval", "Wilson 95% score interval on the mean score; IWD uses Newcombe's interval for a difference."),
+    (
+        "score",
+        "1 for a win, 1/k for a k-way shared win or draw, 0 for a loss; a win rate is a mean score.",
+    ),
+    (
+        "interval",
+        "Wilson 95% score interval on the mean score; IWD uses Newcombe's interval for a difference.",
+    ),
     ("seat", "Seat 0 moves first. Every deal is played in every seat rotation on the same seed."),
-    ("seat advantage", "Seat 0's win rate minus the fair share 1/N, on paired seeds (deck strength cancels)."),
+    (
+        "seat advantage",
+        "Seat 0's win rate minus the fair share 1/N, on paired seeds (deck strength cancels).",
+    ),
     ("deck win rate", "The deck's mean score against the field; mirror games are left out."),
     ("matchup", "Row deck's mean score against the column deck, both seat orders pooled."),
     ("play rate", "Share of the deck's games in which the card was played."),
@@ -37,7 +46,10 @@ DEFINITIONS = (
     ("balance", "1 − the largest gap between seats' win rates (Ludii)."),
     ("completion", "Share of games that ended by the rules: not capped, not crashed (Ludii)."),
     ("drawishness", "Share of draws and shared wins (Ludii)."),
-    ("capped", "Games ended by a safety cap (turn limit, decision cap); counted apart from natural ends."),
+    (
+        "capped",
+        "Games ended by a safety cap (turn limit, decision cap); counted apart from natural ends.",
+    ),
 )
 
 SEAT_COLUMNS = (
@@ -95,9 +107,15 @@ def build_sections(run: Run, summary: dict[str, Any], plot_dir: Path) -> list[Se
     n = len(seats)
     sections = [Section("At a glance", _headline(run, summary, decks, metrics))]
 
-    seat_section = Section("Seats", "Does the first player win too often? Seat 0 moves first.", [shape(seats, SEAT_COLUMNS)])
+    seat_section = Section(
+        "Seats",
+        "Does the first player win too often? Seat 0 moves first.",
+        [shape(seats, SEAT_COLUMNS)],
+    )
     if len(seats):
-        seat_section.plots.append(plots.seat_plot(seats, summary["seat_advantage"], plot_dir / "seats.png"))
+        seat_section.plots.append(
+            plots.seat_plot(seats, summary["seat_advantage"], plot_dir / "seats.png")
+        )
     sections.append(seat_section)
 
     if len(decks):
@@ -114,7 +132,12 @@ def build_sections(run: Run, summary: dict[str, Any], plot_dir: Path) -> list[Se
         {"what": "capped", "rate": summary["rates"]["cap_rate"], "low": summary["rates"]["cap_ci"][0], "high": summary["rates"]["cap_ci"][1]},
         {"what": "draw or shared win", "rate": summary["rates"]["draw_rate"], "low": summary["rates"]["draw_ci"][0], "high": summary["rates"]["draw_ci"][1]},
     ])  # fmt: skip
-    lengths = pd.DataFrame([{"measure": k, **v} for k, v in (("turns", summary["turns"]), ("decisions", summary["decisions"]))])
+    lengths = pd.DataFrame(
+        [
+            {"measure": k, **v}
+            for k, v in (("turns", summary["turns"]), ("decisions", summary["decisions"]))
+        ]
+    )
     metric_rows = pd.DataFrame([{"metric": k, "value": v} for k, v in summary["metrics"].items()])
     ends = end_reasons(run.games)
     by_lineup = lineup_outcomes(run.games)
@@ -139,7 +162,18 @@ def build_sections(run: Run, summary: dict[str, Any], plot_dir: Path) -> list[Se
                            [shape(metrics.sort_values("iwd", ascending=False), CARD_COLUMNS)])  # fmt: skip
     counters = [c for c in metrics.columns if c.endswith("_per_game_played")]
     if counters:
-        counter_columns = (Column("deck", "deck"), Column("card", "card"), *(Column(c, c.removesuffix("_per_game_played").replace("_", " ") + " / game played", "num") for c in counters))
+        counter_columns = (
+            Column("deck", "deck"),
+            Column("card", "card"),
+            *(
+                Column(
+                    c,
+                    c.removesuffix("_per_game_played").replace("_", " ") + " / game played",
+                    "num",
+                )
+                for c in counters
+            ),
+        )
         card_section.tables.append(shape(metrics, counter_columns))
     if len(metrics.dropna(subset=["gih_wr"])):
         card_section.plots.append(plots.card_scatter(metrics, plot_dir / "cards.png"))
@@ -153,9 +187,22 @@ def build_sections(run: Run, summary: dict[str, Any], plot_dir: Path) -> list[Se
                                 [shape(extra, (Column("statistic", "statistic"), Column("mean", "mean", "num"), Column("p10", "p10", "num"),
                                                Column("p50", "median", "num"), Column("p90", "p90", "num")))]))  # fmt: skip
     definitions = pd.DataFrame(DEFINITIONS, columns=["term", "definition"])
-    sections.append(Section("Definitions", "", [shape(definitions, (Column("term", "term"), Column("definition", "definition")))]))
-    manifest = pd.DataFrame([{"field": k, "value": json.dumps(v) if isinstance(v, (list, dict)) else str(v)} for k, v in run.manifest.items()])
-    sections.append(Section("Run", "", [shape(manifest, (Column("field", "field"), Column("value", "value")))]))
+    sections.append(
+        Section(
+            "Definitions",
+            "",
+            [shape(definitions, (Column("term", "term"), Column("definition", "definition")))],
+        )
+    )
+    manifest = pd.DataFrame(
+        [
+            {"field": k, "value": json.dumps(v) if isinstance(v, (list, dict)) else str(v)}
+            for k, v in run.manifest.items()
+        ]
+    )
+    sections.append(
+        Section("Run", "", [shape(manifest, (Column("field", "field"), Column("value", "value")))])
+    )
     return sections
 
 
@@ -163,18 +210,27 @@ def _headline(run: Run, summary: dict[str, Any], decks: pd.DataFrame, metrics: p
     m = run.manifest
     adv = summary["seat_advantage"]
     lines = [
-        f"{summary['games']:,} games of {m.get('game')} (rules_version {m.get('rules_version')}, config {m.get('config_hash')}), "
-        f"seed {m.get('seed')}: {summary['crashed']} crashed, {summary['capped']} capped, {summary['draws']} draws.",
+        (
+            f"{summary['games']:,} games of {m.get('game')} (rules_version {m.get('rules_version')}, "
+            f"config {m.get('config_hash')}), seed {m.get('seed')}: {summary['crashed']} crashed, "
+            f"{summary['capped']} capped, {summary['draws']} draws."
+        ),
     ]
     if adv.get("value") is not None:
-        lines.append(f"Seat advantage (seat 0 − fair share): {adv['value']:+.3f} [{adv['ci_low']:+.3f}, {adv['ci_high']:+.3f}] over {adv['deals']:,} paired deals.")
+        lines.append(
+            f"Seat advantage (seat 0 − fair share): {adv['value']:+.3f} [{adv['ci_low']:+.3f}, {adv['ci_high']:+.3f}] over {adv['deals']:,} paired deals."
+        )
     if len(decks) > 1 and decks["win_rate"].nunique() > 1:
         best, worst = decks.loc[decks["win_rate"].idxmax()], decks.loc[decks["win_rate"].idxmin()]
-        lines.append(f"Strongest deck: {best['deck']} {best['win_rate']:.1%} [{best['ci_low']:.1%}, {best['ci_high']:.1%}]; weakest: {worst['deck']} {worst['win_rate']:.1%}.")
+        lines.append(
+            f"Strongest deck: {best['deck']} {best['win_rate']:.1%} [{best['ci_low']:.1%}, {best['ci_high']:.1%}]; weakest: {worst['deck']} {worst['win_rate']:.1%}."
+        )
     sure = metrics[~metrics["low_sample"]].dropna(subset=["iwd"])
     if len(sure):
         top, bottom = sure.loc[sure["iwd"].idxmax()], sure.loc[sure["iwd"].idxmin()]
-        lines.append(f"Highest IWD: {top['card']} ({top['deck']}) {top['iwd']:+.3f}; lowest: {bottom['card']} ({bottom['deck']}) {bottom['iwd']:+.3f}.")
+        lines.append(
+            f"Highest IWD: {top['card']} ({top['deck']}) {top['iwd']:+.3f}; lowest: {bottom['card']} ({bottom['deck']}) {bottom['iwd']:+.3f}."
+        )
     return "\n".join(lines)
 
 
@@ -242,7 +298,9 @@ def _write_html(path: Path, run: Run, sections: list[Section]) -> Path:
         for table in section.tables:
             table_number += 1
             wrapped = html_table(table, f"t{table_number}")
-            parts.append(f"<div class='scroll'>{wrapped}</div>" if len(table.rows) > 25 else wrapped)
+            parts.append(
+                f"<div class='scroll'>{wrapped}</div>" if len(table.rows) > 25 else wrapped
+            )
         for plot in section.plots:
             data = base64.b64encode(plot.read_bytes()).decode()
             parts.append(f"<img alt='{html.escape(plot.stem)}' src='data:image/png;base64,{data}'>")
@@ -259,25 +317,70 @@ def terminal_summary(folder: Path) -> None:
     console = Console()
     seats = run.seats()
     adv = summarize_advantage(run)
-    table = RichTable("seat", "games", "win rate", "95% interval", title=f"Seats (seat 0 moves first; advantage {adv})", title_justify="left", box=None)
+    table = RichTable(
+        "seat",
+        "games",
+        "win rate",
+        "95% interval",
+        title=f"Seats (seat 0 moves first; advantage {adv})",
+        title_justify="left",
+        box=None,
+    )
     for _, row in seats.iterrows():
-        table.add_row(str(int(row["seat"])), f"{int(row['games']):,}", f"{row['win_rate']:.1%}", f"[{row['ci_low']:.1%}, {row['ci_high']:.1%}]")
+        table.add_row(
+            str(int(row["seat"])),
+            f"{int(row['games']):,}",
+            f"{row['win_rate']:.1%}",
+            f"[{row['ci_low']:.1%}, {row['ci_high']:.1%}]",
+        )
     console.print(table)
     decks = run.decks()
     if len(decks):
-        table = RichTable("deck", "games", "win rate", "95% interval", title="Decks against the field", title_justify="left", box=None)
+        table = RichTable(
+            "deck",
+            "games",
+            "win rate",
+            "95% interval",
+            title="Decks against the field",
+            title_justify="left",
+            box=None,
+        )
         for _, row in decks.sort_values("win_rate", ascending=False).iterrows():
-            table.add_row(row["deck"], f"{int(row['games']):,}", f"{row['win_rate']:.1%}", f"[{row['ci_low']:.1%}, {row['ci_high']:.1%}]")
+            table.add_row(
+                row["deck"],
+                f"{int(row['games']):,}",
+                f"{row['win_rate']:.1%}",
+                f"[{row['ci_low']:.1%}, {row['ci_high']:.1%}]",
+            )
         console.print(table)
     metrics = run.card_metrics()
-    sure = metrics[~metrics["low_sample"]].dropna(subset=["iwd"]).sort_values("iwd", ascending=False)
+    sure = (
+        metrics[~metrics["low_sample"]].dropna(subset=["iwd"]).sort_values("iwd", ascending=False)
+    )
     if not len(sure) and len(metrics):
-        console.print("Cards by IWD: no card has 200 games both in and out of hand yet; run more games.")
+        console.print(
+            "Cards by IWD: no card has 200 games both in and out of hand yet; run more games."
+        )
     if len(sure):
-        table = RichTable("card", "deck", "IWD", "GIH WR", "play rate", title="Cards by IWD: top and bottom 5", title_justify="left", box=None)
+        table = RichTable(
+            "card",
+            "deck",
+            "IWD",
+            "GIH WR",
+            "play rate",
+            title="Cards by IWD: top and bottom 5",
+            title_justify="left",
+            box=None,
+        )
         shown = pd.concat([sure.head(5), sure.tail(5)]).drop_duplicates(subset=["deck", "card"])
         for _, row in shown.iterrows():
-            table.add_row(row["card"], row["deck"], f"{row['iwd']:+.3f}", f"{row['gih_wr']:.1%}", f"{row['play_rate']:.1%}")
+            table.add_row(
+                row["card"],
+                row["deck"],
+                f"{row['iwd']:+.3f}",
+                f"{row['gih_wr']:.1%}",
+                f"{row['play_rate']:.1%}",
+            )
         console.print(table)
 
 

@@ -14,7 +14,9 @@ import pandas as pd
 class Column:
     source: str  # the column of the statistics table
     title: str
-    kind: str = "text"  # text | int | pct | num | num3 | num4 | signed | interval | interval3 ("low,high")
+    kind: str = (
+        "text"  # text | int | pct | num | num3 | num4 | signed | interval | interval3 ("low,high")
+    )
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,10 @@ def _missing(value: object) -> bool:
 def markdown(table: Table) -> str:
     titles = [c.title for c in table.columns]
     right = [c.kind != "text" for c in table.columns]
-    lines = ["| " + " | ".join(titles) + " |", "|" + "|".join("---:" if r else "---" for r in right) + "|"]
+    lines = [
+        "| " + " | ".join(titles) + " |",
+        "|" + "|".join("---:" if r else "---" for r in right) + "|",
+    ]
     lines += ["| " + " | ".join(row) + " |" for row in table.rows]
     return "\n".join(lines)
 
@@ -87,6 +92,8 @@ def html_table(table: Table, table_id: str) -> str:
         for text, key, column in zip(row, keys, table.columns):
             numeric = column.kind != "text"
             data = "" if isinstance(key, float) and math.isnan(key) else html.escape(str(key))
-            cells.append(f'<td class="{"num" if numeric else "txt"}" data-key="{data}">{html.escape(text)}</td>')
+            cells.append(
+                f'<td class="{"num" if numeric else "txt"}" data-key="{data}">{html.escape(text)}</td>'
+            )
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f'<table class="sortable" id="{table_id}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'

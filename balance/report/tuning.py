@@ -20,30 +20,62 @@ def render_sweep(folder: Path, game: str, points: pd.DataFrame, paths: list[str]
     points.to_csv(folder / "sweep.csv", index=False)
     plot = plots.sweep_plot(points, paths, metric, target, folder / "sweep.png")
     answer = sweep_answer(paths, metric, target, closest, sureness)
-    record = {"game": game, "metric": metric, "target": target, "closest": closest, "sureness": sureness, "points": points.to_dict(orient="records")}
+    record = {
+        "game": game,
+        "metric": metric,
+        "target": target,
+        "closest": closest,
+        "sureness": sureness,
+        "points": points.to_dict(orient="records"),
+    }
     (folder / "sweep.json").write_text(json.dumps(record, indent=1, default=_plain))
-    columns = [*(Column(p, p) for p in paths), Column("estimate", metric, "num3"), Column("ci_low,ci_high", "95% interval", "interval3"), Column("games", "games", "int")]
+    columns = [
+        *(Column(p, p) for p in paths),
+        Column("estimate", metric, "num3"),
+        Column("ci_low,ci_high", "95% interval", "interval3"),
+        Column("games", "games", "int"),
+    ]
     table = shape(points, columns)
     _write(folder, "sweep", f"Sweep of {game}: {metric}", answer, [table], [plot])
-    return [folder / "sweep.csv", folder / "sweep.json", folder / "sweep.md", folder / "sweep.html", plot]
+    return [
+        folder / "sweep.csv",
+        folder / "sweep.json",
+        folder / "sweep.md",
+        folder / "sweep.html",
+        plot,
+    ]
 
 
-def sweep_answer(paths: list[str], metric: str, target: float, closest: dict[str, Any], sureness: float | None) -> str:
+def sweep_answer(
+    paths: list[str], metric: str, target: float, closest: dict[str, Any], sureness: float | None
+) -> str:
     if not closest:
         return "No point could be measured."
     values = ", ".join(f"{p} = {closest[p]}" for p in paths)
-    sure = f"; it stays the closest in {sureness:.0%} of paired bootstrap resamples" if sureness is not None else ""
-    return f"Closest to the target {metric} = {target:g}: {values} ({closest['estimate']:.3f}){sure}."
+    sure = (
+        f"; it stays the closest in {sureness:.0%} of paired bootstrap resamples"
+        if sureness is not None
+        else ""
+    )
+    return (
+        f"Closest to the target {metric} = {target:g}: {values} ({closest['estimate']:.3f}){sure}."
+    )
 
 
 def render_tune(folder: Path, game: str, current: dict[str, Any], proposal: dict[str, Any], before: tuple[float, float, float],
                 after: tuple[float, float, float], candidates: pd.DataFrame, history: pd.DataFrame, games: int) -> list[Path]:  # fmt: skip
     folder.mkdir(parents=True, exist_ok=True)
     patch = folder / "patch.yaml"
-    lines = [f"# balance tune {game}: objective {before[0]:.4f} [{before[1]:.4f}, {before[2]:.4f}] -> "
-             f"{after[0]:.4f} [{after[1]:.4f}, {after[2]:.4f}] over {games:,} games",
-             "# apply with: balance check GAME --patch patch.yaml (or one --set per line)"]  # fmt: skip
-    lines += [f"{path}: {json.dumps(value)}" for path, value in proposal.items()] or ["{}  # no change: the current numbers are within noise of the best"]
+    lines = [
+        (
+            f"# balance tune {game}: objective {before[0]:.4f} [{before[1]:.4f}, {before[2]:.4f}] -> "
+            f"{after[0]:.4f} [{after[1]:.4f}, {after[2]:.4f}] over {games:,} games"
+        ),
+        "# apply with: balance check GAME --patch patch.yaml (or one --set per line)",
+    ]
+    lines += [f"{path}: {json.dumps(value)}" for path, value in proposal.items()] or [
+        "{}  # no change: the current numbers are within noise of the best"
+    ]
     patch.write_text("\n".join(lines) + "\n")
     candidates.to_csv(folder / "candidates.csv", index=False)
     plot = plots.convergence_plot(history, folder / "convergence.png")
@@ -60,12 +92,22 @@ def render_tune(folder: Path, game: str, current: dict[str, Any], proposal: dict
     return [patch, folder / "tune.json", folder / "tune.md", folder / "tune.html", plot]
 
 
-def _write(folder: Path, stem: str, title: str, answer: str, tables: list[Any], images: list[Path]) -> None:
-    md = [f"# {title}", answer.replace("\n", "  \n"), *(markdown(t) for t in tables), *(f"![{p.stem}]({p.name})" for p in images)]
+def _write(
+    folder: Path, stem: str, title: str, answer: str, tables: list[Any], images: list[Path]
+) -> None:
+    md = [
+        f"# {title}",
+        answer.replace("\n", "  \n"),
+        *(markdown(t) for t in tables),
+        *(f"![{p.stem}]({p.name})" for p in images),
+    ]
     (folder / f"{stem}.md").write_text("\n\n".join(md) + "\n")
     body = [f"<h1>{html.escape(title)}</h1>", f"<p class='lead'>{html.escape(answer)}</p>"]
     body += [html_table(t, f"t{i}") for i, t in enumerate(tables)]
-    body += [f"<img alt='{p.stem}' src='data:image/png;base64,{base64.b64encode(p.read_bytes()).decode()}'>" for p in images]
+    body += [
+        f"<img alt='{p.stem}' src='data:image/png;base64,{base64.b64encode(p.read_bytes()).decode()}'>"
+        for p in images
+    ]
     from balance.report.render import page
 
     (folder / f"{stem}.html").write_text(page(title, "".join(body)), encoding="utf-8")

@@ -55,7 +55,9 @@ def bench_game(
 ) -> GameBench:  # fmt: skip
     game = load_game(name)
     spec = game.load(game.config_dir)
-    schedule = make_schedule(game.info, spec.catalog, "all", [bot], seats, games=10**9, run_seed=12345)
+    schedule = make_schedule(
+        game.info, spec.catalog, "all", [bot], seats, games=10**9, run_seed=12345
+    )
     next_game = 0
     games_rate, decision_rate, per_decision = [], [], []
     total_games = 0
@@ -65,9 +67,13 @@ def bench_game(
         while True:
             slot = schedule.slot(next_game)
             next_game += 1
-            record = play_game(game, spec, slot.lineup.decks, [make_bot(b) for b in slot.lineup.bots], slot.seed)
+            record = play_game(
+                game, spec, slot.lineup.decks, [make_bot(b) for b in slot.lineup.bots], slot.seed
+            )
             if record.error:
-                raise RuntimeError(f"{name}: game {slot.index} crashed while benchmarking: {record.error}")
+                raise RuntimeError(
+                    f"{name}: game {slot.index} crashed while benchmarking: {record.error}"
+                )
             played += 1
             decisions += record.decisions
             elapsed = time.perf_counter() - start
@@ -78,9 +84,15 @@ def bench_game(
         per_decision.append(elapsed / decisions * 1e6)
         total_games += played
         if log is not None:
-            log(f"{name} {bot}: {played / elapsed:,.1f} games/s, {decisions / elapsed:,.0f} decisions/s")
+            log(
+                f"{name} {bot}: {played / elapsed:,.1f} games/s, {decisions / elapsed:,.0f} decisions/s"
+            )
     clone = _clone_us(game, spec, schedule)
-    speedup = _speedup(name, spec, schedule, jobs, statistics.median(games_rate), seconds) if jobs > 1 else None
+    speedup = (
+        _speedup(name, spec, schedule, jobs, statistics.median(games_rate), seconds)
+        if jobs > 1
+        else None
+    )
     return GameBench(name, bot, schedule.seats, total_games, Spread.of(games_rate), Spread.of(decision_rate),
                      Spread.of(per_decision), clone, jobs, speedup)  # fmt: skip
 
@@ -108,7 +120,9 @@ def _clone_us(game: Any, spec: Any, schedule: Any, states: int = 12, copies: int
     return Spread.of(timings)
 
 
-def _speedup(name: str, spec: Any, schedule: Any, jobs: int, single_rate: float, seconds: float) -> float:
+def _speedup(
+    name: str, spec: Any, schedule: Any, jobs: int, single_rate: float, seconds: float
+) -> float:
     """Parallel games/s over single-process games/s, on warm workers."""
     per_batch = max(1, int(single_rate * 0.25))
     warm = list(run_batches(batches(name, spec, schedule, per_batch, 0, per_batch * jobs), jobs))
@@ -132,4 +146,9 @@ def machine() -> dict[str, Any]:
                     break
     except OSError:
         pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()}
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }

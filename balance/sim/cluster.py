@@ -24,15 +24,27 @@ def run_dask(work: Iterator[Batch], scheduler: str | None, jobs: int) -> Iterato
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise ConfigError("--backend dask", None, "dask.distributed is not installed", "pip install 'balance[cluster]'") from None
+        raise ConfigError(
+            "--backend dask",
+            None,
+            "dask.distributed is not installed",
+            "pip install 'balance[cluster]'",
+        ) from None
     cluster: Any = None
     if scheduler:
         try:
             client = Client(scheduler, timeout="20s")
         except OSError as e:
-            raise ConfigError("--scheduler", None, f"cannot reach the dask scheduler at {scheduler}: {e}", "check the address and that the scheduler runs") from None
+            raise ConfigError(
+                "--scheduler",
+                None,
+                f"cannot reach the dask scheduler at {scheduler}: {e}",
+                "check the address and that the scheduler runs",
+            ) from None
     else:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = LocalCluster(
+            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
+        )
         client = Client(cluster)
     workers = max(1, len(client.scheduler_info().get("workers", {})) or jobs)
     pending: deque[Any] = deque()
@@ -57,10 +69,17 @@ def run_ray(work: Iterator[Batch], address: str | None, jobs: int) -> Iterator[B
     try:
         import ray
     except ImportError:
-        raise ConfigError("--backend ray", None, "ray is not installed", "pip install 'balance[ray]'") from None
+        raise ConfigError(
+            "--backend ray", None, "ray is not installed", "pip install 'balance[ray]'"
+        ) from None
     started_here = not ray.is_initialized()
     if started_here:
-        ray.init(address=address, num_cpus=None if address else jobs, include_dashboard=False, log_to_driver=False)
+        ray.init(
+            address=address,
+            num_cpus=None if address else jobs,
+            include_dashboard=False,
+            log_to_driver=False,
+        )
     remote = ray.remote(play_batch)
     pending: deque[Any] = deque()
     workers = max(1, int(ray.available_resources().get("CPU", jobs)))

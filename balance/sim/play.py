@@ -72,7 +72,7 @@ def play_game(
             decisions += 1
             decision = state.decision()
         result = state.result()
-    except Exception as e:  # a rules bug must not end the run: record it with what replays it
+    except Exception as e:  # noqa: BLE001 - a rules bug must not end the run: record what replays it
         return GameRecord(
             seed=seed,
             decks=tuple(decks),

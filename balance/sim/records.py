@@ -73,7 +73,9 @@ class CardTally:
     decks: dict[str, list[int]] = field(default_factory=dict)  # deck -> [seat-games, score units]
     cards: dict[tuple[str, int], list[int]] = field(default_factory=dict)
 
-    def add_game(self, decks: tuple[str, ...], scores: tuple[float, ...], events: list[Event]) -> None:
+    def add_game(
+        self, decks: tuple[str, ...], scores: tuple[float, ...], events: list[Event]
+    ) -> None:
         units = [round(score * SCORE_UNITS) for score in scores]
         for seat, deck in enumerate(decks):
             totals = self.decks.get(deck)

@@ -18,16 +18,31 @@ def replay_from_run(folder: Path, index: int, trace: Trace | None = None) -> Gam
 
     manifest_path = folder / "run.json"
     if not manifest_path.is_file():
-        raise ConfigError(str(folder), None, "not a run folder (no run.json)", "pass a folder written by balance simulate")
+        raise ConfigError(
+            str(folder),
+            None,
+            "not a run folder (no run.json)",
+            "pass a folder written by balance simulate",
+        )
     manifest = json.loads(manifest_path.read_text())
     table = pq.read_table(folder / "games.parquet", filters=[("game", "=", index)]).to_pylist()
     if not table:
-        raise ConfigError(str(folder), None, f"the run has no game {index}", f"choose 0-{manifest['games'] - 1}")
+        raise ConfigError(
+            str(folder), None, f"the run has no game {index}", f"choose 0-{manifest['games'] - 1}"
+        )
     row = table[0]
     seats = row["seats"]
     decks = [row[f"deck_{s}"] for s in range(seats)]
     bots = [row[f"bot_{s}"] for s in range(seats)]
-    return replay_seed(manifest["game"], Path(manifest["config"]), manifest["overrides"], row["seed"], decks, bots, trace)
+    return replay_seed(
+        manifest["game"],
+        Path(manifest["config"]),
+        manifest["overrides"],
+        row["seed"],
+        decks,
+        bots,
+        trace,
+    )
 
 
 def replay_seed(
@@ -43,4 +58,6 @@ def replay_seed(
     """One game on `seed`: the bots decide (their streams derive from the seed), or `choices` do."""
     game = load_game(game_name)
     spec = game.load(config_dir or game.config_dir, overrides)
-    return play_game(game, spec, decks, [make_bot(b) for b in bots], seed, trace=trace, forced=choices)
+    return play_game(
+        game, spec, decks, [make_bot(b) for b in bots], seed, trace=trace, forced=choices
+    )

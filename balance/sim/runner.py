@@ -57,7 +57,9 @@ def play_batch(batch: Batch) -> BatchResult:
     bots = {name: make_bot(name) for lineup in schedule.lineups for name in lineup.bots}
     for index in range(batch.start, batch.stop):
         slot = schedule.slot(index)
-        record = play_game(game, spec, slot.lineup.decks, [bots[name] for name in slot.lineup.bots], slot.seed)
+        record = play_game(
+            game, spec, slot.lineup.decks, [bots[name] for name in slot.lineup.bots], slot.seed
+        )
         rows.add(slot, record)
         result.decisions += record.decisions
         if record.error:
@@ -78,7 +80,12 @@ def play_batch(batch: Batch) -> BatchResult:
 
 
 def batches(
-    game: str, spec: GameSpec, schedule: Schedule, batch_size: int, start: int = 0, stop: int | None = None
+    game: str,
+    spec: GameSpec,
+    schedule: Schedule,
+    batch_size: int,
+    start: int = 0,
+    stop: int | None = None,
 ) -> Iterator[Batch]:
     """Games start..stop-1 of the schedule (to its end by default) in batches."""
     end = schedule.games if stop is None else min(stop, schedule.games)
@@ -104,7 +111,9 @@ def play_range(
     size = max(1, (stop - start) // (jobs * 4))
     frames = []
     tally = CardTally(len(spec.catalog.counters))
-    for result in run_batches(batches(game, spec, schedule, size, start, stop), jobs, backend, scheduler):
+    for result in run_batches(
+        batches(game, spec, schedule, size, start, stop), jobs, backend, scheduler
+    ):
         frames.append(pd.DataFrame(result.rows.columns))
         tally.merge(result.tally)
         if progress is not None:
@@ -130,7 +139,9 @@ def run_batches(
 ) -> Iterator[BatchResult]:
     """The results of `work`, in order, computed on `backend`. Closing the iterator stops it."""
     if backend not in BACKENDS:
-        raise ConfigError("--backend", None, f"unknown backend '{backend}'", did_you_mean(backend, BACKENDS))
+        raise ConfigError(
+            "--backend", None, f"unknown backend '{backend}'", did_you_mean(backend, BACKENDS)
+        )
     if backend == "loky":
         yield from _run_loky(work, jobs)
     elif backend == "dask":

@@ -60,7 +60,14 @@ class Schedule:
         deal, rotation = divmod(index, self.seats)
         lineup_index = deal % len(self.lineups)
         lineup = self.lineups[lineup_index]
-        return GameSlot(index, deal, lineup_index, rotation, deal_seed(self.run_seed, deal), lineup.rotated(rotation))
+        return GameSlot(
+            index,
+            deal,
+            lineup_index,
+            rotation,
+            deal_seed(self.run_seed, deal),
+            lineup.rotated(rotation),
+        )
 
     def games_per_round(self) -> int:
         """Games in one round: one deal of every lineup, in every rotation."""
@@ -79,9 +86,19 @@ def make_schedule(
     """The schedule for `--decks`, `--bots`, `--seats`, `--games` (at least `games` games)."""
     seats = seats if seats is not None else _default_seats(info, len(bots))
     if not info.min_seats <= seats <= info.max_seats:
-        raise ConfigError("--seats", None, f"{info.name} is played by {info.min_seats}-{info.max_seats} players, not {seats}", f"use --seats {info.min_seats}")
+        raise ConfigError(
+            "--seats",
+            None,
+            f"{info.name} is played by {info.min_seats}-{info.max_seats} players, not {seats}",
+            f"use --seats {info.min_seats}",
+        )
     if len(bots) not in (1, seats):
-        raise ConfigError("--bots", None, f"{len(bots)} bots for {seats} seats", f"give one bot for all seats or {seats}")
+        raise ConfigError(
+            "--bots",
+            None,
+            f"{len(bots)} bots for {seats} seats",
+            f"give one bot for all seats or {seats}",
+        )
     seat_bots = tuple(bots) * seats if len(bots) == 1 else tuple(bots)
     deck_sets = lineup_decks(catalog, decks, seats)
     lineups = tuple(Lineup(d, seat_bots) for d in deck_sets)
@@ -94,22 +111,41 @@ def lineup_decks(catalog: Catalog, decks: str | Sequence[str], seats: int) -> li
     usable = [d for d in catalog.decks if seats in catalog.deck_seats.get(d, (seats,))]
     if decks == "all" or decks == ["all"]:
         if not usable:
-            raise ConfigError("--decks", None, f"no deck is made for {seats} players", "choose another --seats")
+            raise ConfigError(
+                "--decks", None, f"no deck is made for {seats} players", "choose another --seats"
+            )
         shared = [(d,) * seats for d in usable if d in catalog.shared]
         own = [d for d in usable if d not in catalog.shared]
         return shared + list(combinations_with_replacement(own, seats))
     names = [decks] if isinstance(decks, str) else list(decks)
     for name in names:
         if name not in catalog.decks:
-            raise ConfigError("--decks", None, f"unknown deck '{name}'", did_you_mean(name, list(catalog.decks)))
+            raise ConfigError(
+                "--decks", None, f"unknown deck '{name}'", did_you_mean(name, list(catalog.decks))
+            )
         if name not in usable:
-            raise ConfigError("--decks", None, f"deck '{name}' is not made for {seats} players", f"it is for {catalog.deck_seats[name]}")
+            raise ConfigError(
+                "--decks",
+                None,
+                f"deck '{name}' is not made for {seats} players",
+                f"it is for {catalog.deck_seats[name]}",
+            )
     if len(names) == 1:
         return [(names[0],) * seats]
     if len(names) != seats:
-        raise ConfigError("--decks", None, f"{len(names)} decks for {seats} seats", f"name one deck for all seats or {seats}")
+        raise ConfigError(
+            "--decks",
+            None,
+            f"{len(names)} decks for {seats} seats",
+            f"name one deck for all seats or {seats}",
+        )
     if any(n in catalog.shared for n in names) and len(set(names)) > 1:
-        raise ConfigError("--decks", None, "a shared setup serves every seat at once", "name it alone, e.g. --decks " + names[0])
+        raise ConfigError(
+            "--decks",
+            None,
+            "a shared setup serves every seat at once",
+            "name it alone, e.g. --decks " + names[0],
+        )
     return [tuple(names)]
 
 

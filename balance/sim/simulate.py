@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,9 @@ class RunOutcome:
     decisions: int
 
 
-def simulate(options: RunOptions, progress: Progress | None = None, on_start: Any = None) -> RunOutcome:
+def simulate(
+    options: RunOptions, progress: Progress | None = None, on_start: Any = None
+) -> RunOutcome:
     """Play the run `options` describe and write its folder. `on_start(planned)` is called once
     the schedule is known, `progress(n)` after each batch of n games."""
     game = load_game(options.game)
@@ -63,7 +65,15 @@ def simulate(options: RunOptions, progress: Progress | None = None, on_start: An
     spec = game.load(config_dir, options.overrides)
     for bot in options.bots:
         make_bot(bot)  # a bad bot spec is the user's mistake: say so before any work starts
-    schedule = make_schedule(game.info, spec.catalog, options.decks, options.bots, options.seats, options.games, options.seed)
+    schedule = make_schedule(
+        game.info,
+        spec.catalog,
+        options.decks,
+        options.bots,
+        options.seats,
+        options.games,
+        options.seed,
+    )
     jobs = resolve_jobs(options.jobs)
     batch_size = options.batch_size or default_batch_size(schedule.games, jobs)
     folder = options.out or _new_run_folder(options.game)
@@ -76,7 +86,7 @@ def simulate(options: RunOptions, progress: Progress | None = None, on_start: An
     crashes: list[dict[str, Any]] = []
     capped = decisions = 0
     interrupted = False
-    started = datetime.now(timezone.utc)
+    started = datetime.now(UTC)
     clock = time.perf_counter()
     try:
         work = batches(options.game, spec, schedule, batch_size)
@@ -106,7 +116,7 @@ def simulate(options: RunOptions, progress: Progress | None = None, on_start: An
         "jobs": jobs,
         "backend": options.backend,
         "started": started.isoformat(timespec="seconds"),
-        "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         "wall_seconds": round(wall, 3),
         "games": writer.rows,
         "crashed": len(crashes),
@@ -118,7 +128,9 @@ def simulate(options: RunOptions, progress: Progress | None = None, on_start: An
         "interrupted": interrupted,
     }
     (folder / "run.json").write_text(json.dumps(manifest, indent=2, default=str))
-    return RunOutcome(folder, writer.rows, schedule.games, len(crashes), capped, interrupted, wall, decisions)
+    return RunOutcome(
+        folder, writer.rows, schedule.games, len(crashes), capped, interrupted, wall, decisions
+    )
 
 
 def _write_cards(path: Path, rows: list[dict[str, Any]], counters: tuple[str, ...]) -> None:
@@ -149,9 +161,9 @@ def _git_commit() -> str:
             capture_output=True,
             text=True,
             timeout=5,
+            check=False,
             cwd=Path(balance.__file__).parent,  # the code's commit, wherever the run is started
         )
     except (OSError, subprocess.TimeoutExpired):
         return ""
     return done.stdout.strip() if done.returncode == 0 else ""
-

@@ -45,14 +45,18 @@ def card_metrics(cards: pd.DataFrame, min_games: int = MIN_GAMES) -> pd.DataFram
     out["iwd"] = out["gih_wr"] - out["gnd_wr"]
     bounds = [
         difference_interval(a, n, b, m)
-        for a, n, b, m in zip(cards["drawn_won"], cards["drawn"], cards["not_drawn_won"], cards["not_drawn"])
+        for a, n, b, m in zip(
+            cards["drawn_won"], cards["drawn"], cards["not_drawn_won"], cards["not_drawn"]
+        )
     ]
     out["iwd_low"] = [b[0] for b in bounds]
     out["iwd_high"] = [b[1] for b in bounds]
     out["mean_turn_played"] = _ratio(cards["turn_played_sum"], cards["played"])
     for column in cards.columns:
         if column.endswith("_sum") and column != "turn_played_sum":
-            out[column.removesuffix("_sum") + "_per_game_played"] = _ratio(cards[column], cards["played"])
+            out[column.removesuffix("_sum") + "_per_game_played"] = _ratio(
+                cards[column], cards["played"]
+            )
     out["low_sample"] = (cards["drawn"] < min_games) | (cards["not_drawn"] < min_games)
     return out
 

@@ -28,7 +28,9 @@ def rate(successes: float, n: float) -> float:
     return successes / n if n > 0 else math.nan
 
 
-def difference_interval(s1: float, n1: float, s2: float, n2: float, z: float = Z95) -> tuple[float, float]:
+def difference_interval(
+    s1: float, n1: float, s2: float, n2: float, z: float = Z95
+) -> tuple[float, float]:
     """Newcombe's interval for rate1 - rate2 from two independent samples."""
     if n1 <= 0 or n2 <= 0:
         return math.nan, math.nan
@@ -36,7 +38,9 @@ def difference_interval(s1: float, n1: float, s2: float, n2: float, z: float = Z
     l1, u1 = wilson(s1, n1, z)
     l2, u2 = wilson(s2, n2, z)
     d = p1 - p2
-    return d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt(
+        (u1 - p1) ** 2 + (p2 - l2) ** 2
+    )
 
 
 def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tuple[float, float]:

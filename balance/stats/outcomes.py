@@ -12,7 +12,18 @@ from balance.stats.intervals import wilson
 from balance.stats.winrates import finished, seat_count
 
 # The games table's own columns; any other column is a statistic the game declared.
-BASE_COLUMNS = ("game", "seed", "rotation", "seats", "winner", "turns", "decisions", "capped", "end_reason", "error")
+BASE_COLUMNS = (
+    "game",
+    "seed",
+    "rotation",
+    "seats",
+    "winner",
+    "turns",
+    "decisions",
+    "capped",
+    "end_reason",
+    "error",
+)
 
 
 def outcome_rates(games: pd.DataFrame) -> dict[str, Any]:
@@ -41,7 +52,12 @@ def game_length(games: pd.DataFrame) -> dict[str, dict[str, float]]:
             out[column] = {"mean": math.nan, "p10": math.nan, "p50": math.nan, "p90": math.nan}
             continue
         q = values.quantile([0.1, 0.5, 0.9])
-        out[column] = {"mean": float(values.mean()), "p10": float(q[0.1]), "p50": float(q[0.5]), "p90": float(q[0.9])}
+        out[column] = {
+            "mean": float(values.mean()),
+            "p10": float(q[0.1]),
+            "p50": float(q[0.5]),
+            "p90": float(q[0.9]),
+        }
     return out
 
 
@@ -66,21 +82,33 @@ def lineup_outcomes(games: pd.DataFrame) -> pd.DataFrame:
     if not seats:
         return pd.DataFrame(columns=["lineup", "games", "cap_rate", "draw_rate", "crash_rate"])
     decks = games[[f"deck_{s}" for s in range(seats)]].to_numpy()
-    frame = pd.DataFrame({
-        "lineup": [" vs ".join(sorted(row)) for row in decks],
-        "capped": games["capped"].to_numpy(),
-        "draw": ((games["winner"] < 0) & (games["error"] == "")).to_numpy(),
-        "crashed": (games["error"] != "").to_numpy(),
-    })
-    table = frame.groupby("lineup").agg(games=("capped", "size"), cap_rate=("capped", "mean"),
-                                        draw_rate=("draw", "mean"), crash_rate=("crashed", "mean"))
+    frame = pd.DataFrame(
+        {
+            "lineup": [" vs ".join(sorted(row)) for row in decks],
+            "capped": games["capped"].to_numpy(),
+            "draw": ((games["winner"] < 0) & (games["error"] == "")).to_numpy(),
+            "crashed": (games["error"] != "").to_numpy(),
+        }
+    )
+    table = frame.groupby("lineup").agg(
+        games=("capped", "size"),
+        cap_rate=("capped", "mean"),
+        draw_rate=("draw", "mean"),
+        crash_rate=("crashed", "mean"),
+    )
     return table.reset_index()
 
 
 def end_reasons(games: pd.DataFrame) -> pd.DataFrame:
     """How often each end reason occurred."""
     counts = games["end_reason"].value_counts()
-    return pd.DataFrame({"end_reason": counts.index, "games": counts.to_numpy(), "share": (counts / len(games)).to_numpy()})
+    return pd.DataFrame(
+        {
+            "end_reason": counts.index,
+            "games": counts.to_numpy(),
+            "share": (counts / len(games)).to_numpy(),
+        }
+    )
 
 
 def game_statistics(games: pd.DataFrame) -> pd.DataFrame:
@@ -96,5 +124,13 @@ def game_statistics(games: pd.DataFrame) -> pd.DataFrame:
         if not len(values):
             continue
         q = values.quantile([0.1, 0.5, 0.9])
-        rows.append({"statistic": column, "mean": values.mean(), "p10": q[0.1], "p50": q[0.5], "p90": q[0.9]})
+        rows.append(
+            {
+                "statistic": column,
+                "mean": values.mean(),
+                "p10": q[0.1],
+                "p50": q[0.5],
+                "p90": q[0.9],
+            }
+        )
     return pd.DataFrame(rows, columns=["statistic", "mean", "p10", "p50", "p90"])

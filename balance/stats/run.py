@@ -1,9 +1,9 @@
 """A run's tables for notebooks and reports: `load_run(path)` and the summary it answers with.
 
-    >>> from balance.stats import load_run
-    >>> run = load_run("reports/beings-20261122-101500")
-    >>> run.games, run.cards, run.manifest          # the files, as pandas tables and a dict
-    >>> run.decks(), run.matchups(), run.card_metrics(), run.summary()
+>>> from balance.stats import load_run
+>>> run = load_run("reports/beings-20261122-101500")
+>>> run.games, run.cards, run.manifest          # the files, as pandas tables and a dict
+>>> run.decks(), run.matchups(), run.card_metrics(), run.summary()
 """
 
 from __future__ import annotations
@@ -48,7 +48,12 @@ def load_run(path: str | Path) -> Run:
     """The run written by `balance simulate` into `path`."""
     folder = Path(path)
     manifest = json.loads((folder / "run.json").read_text())
-    return Run(folder, pd.read_parquet(folder / "games.parquet"), pd.read_parquet(folder / "cards.parquet"), manifest)
+    return Run(
+        folder,
+        pd.read_parquet(folder / "games.parquet"),
+        pd.read_parquet(folder / "cards.parquet"),
+        manifest,
+    )
 
 
 def summarize(run: Run) -> dict[str, Any]:
@@ -65,7 +70,9 @@ def summarize(run: Run) -> dict[str, Any]:
         "crashed": rates["crashed"],
         "capped": rates["capped"],
         "draws": rates["draws"],
-        "seats": _records(seats[["seat", "games", "win_rate", "ci_low", "ci_high", "decided_win_rate"]]),
+        "seats": _records(
+            seats[["seat", "games", "win_rate", "ci_low", "ci_high", "decided_win_rate"]]
+        ),
         "decks": _records(run.decks()[["deck", "games", "win_rate", "ci_low", "ci_high"]]),
         "matchups": _records(run.matchups()),
         "cards": _records(metrics[card_columns]),

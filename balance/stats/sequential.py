@@ -62,14 +62,22 @@ def bernoulli_llr(events: float, n: float, p0: float, p1: float) -> float:
 
 
 def band_verdict_normal(
-    mean: float, variance: float, n: int, band: Band, alpha: float, beta: float, min_units: int = MIN_UNITS
+    mean: float,
+    variance: float,
+    n: int,
+    band: Band,
+    alpha: float,
+    beta: float,
+    min_units: int = MIN_UNITS,
 ) -> Verdict:
     if n < min_units:
         return None
     return _combine([normal_llr(mean, variance, n, h0, h1) for h0, h1 in band.sides()], alpha, beta)
 
 
-def band_verdict_bernoulli(events: float, n: float, band: Band, alpha: float, beta: float) -> Verdict:
+def band_verdict_bernoulli(
+    events: float, n: float, band: Band, alpha: float, beta: float
+) -> Verdict:
     if n <= 0:
         return None
     sides = [(h0, h1) for h0, h1 in band.sides() if 0 < h1 < 1 or h1 in (0.0, 1.0)]

@@ -23,7 +23,12 @@ def deal_units(games: pd.DataFrame, seats: int) -> dict[str, pd.Series]:
     out["seat advantage"] = by_seed["score_0"].mean() - 1.0 / seats
     out["turns"] = by_seed["turns"].mean()
     long = pd.concat(
-        [pd.DataFrame({"seed": played["seed"], "deck": played[f"deck_{s}"], "score": played[f"score_{s}"]}) for s in range(seats)],
+        [
+            pd.DataFrame(
+                {"seed": played["seed"], "deck": played[f"deck_{s}"], "score": played[f"score_{s}"]}
+            )
+            for s in range(seats)
+        ],
         ignore_index=True,
     )
     mixed = long[long.groupby("seed")["deck"].transform("nunique") > 1]

@@ -36,7 +36,9 @@ def by_seat(games: pd.DataFrame) -> pd.DataFrame:
         frame["score"] = games[f"score_{seat}"]
         frames.append(frame)
     if not frames:
-        return pd.DataFrame(columns=["game", "seed", "rotation", "capped", "winner", "seat", "deck", "bot", "score"])
+        return pd.DataFrame(
+            columns=["game", "seed", "rotation", "capped", "winner", "seat", "deck", "bot", "score"]
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -83,10 +85,14 @@ def matchup_table(games: pd.DataFrame) -> pd.DataFrame:
     rows["opponent"] = np.concatenate([played["deck_1"].to_numpy(), played["deck_0"].to_numpy()])
     table = _rate_rows(rows.groupby(["deck", "opponent"]), ["deck", "opponent"])
     for name, seat in (("first", 0), ("second", 1)):
-        part = rows[rows["seat"] == seat].groupby(["deck", "opponent"])["score"].agg(["count", "mean"])
+        part = (
+            rows[rows["seat"] == seat].groupby(["deck", "opponent"])["score"].agg(["count", "mean"])
+        )
         part.columns = [f"{name}_games", f"{name}_win_rate"]
         table = table.merge(part, left_on=["deck", "opponent"], right_index=True, how="left")
-    table[["first_games", "second_games"]] = table[["first_games", "second_games"]].fillna(0).astype(int)
+    table[["first_games", "second_games"]] = (
+        table[["first_games", "second_games"]].fillna(0).astype(int)
+    )
     return table[columns]
 
 

@@ -6,7 +6,10 @@ from balance.core.errors import ConfigError
 
 def test_commas_separate_seats_but_not_a_bots_parameters() -> None:
     assert split_bot_specs("random,greedy") == ["random", "greedy"]
-    assert split_bot_specs("mcts:iterations=200,c=1.4,random") == ["mcts:iterations=200,c=1.4", "random"]
+    assert split_bot_specs("mcts:iterations=200,c=1.4,random") == [
+        "mcts:iterations=200,c=1.4",
+        "random",
+    ]
 
 
 def test_unknown_bots_and_parameters_are_config_errors() -> None:

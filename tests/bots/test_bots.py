@@ -36,7 +36,9 @@ class Watched:
         before = (list(state.events), state.inventory(), state.decision())
         option = self.bot.choose(state, decision, rng)
         assert isinstance(option, int) and 0 <= option < len(decision.options)
-        assert (list(state.events), state.inventory(), state.decision()) == before, "the search changed the real game"
+        assert (list(state.events), state.inventory(), state.decision()) == before, (
+            "the search changed the real game"
+        )
         self.calls += 1
         return option
 
@@ -45,7 +47,9 @@ class Watched:
 @pytest.mark.parametrize("name", game_names())
 def test_bots_answer_legally_and_leave_the_game_alone(name: str, bot: str) -> None:
     game, spec, lineup = setup(name, 1)
-    watched = [Watched(make_bot(bot)) if seat == 0 else make_bot("random") for seat in range(len(lineup))]
+    watched = [
+        Watched(make_bot(bot)) if seat == 0 else make_bot("random") for seat in range(len(lineup))
+    ]
     record = play_game(game, spec, lineup, watched, seed=11)
     assert not record.error, record.trace
     assert watched[0].calls > 0

@@ -16,10 +16,12 @@ def docs(text_by_name: dict[str, str]) -> dict:
 
 
 def test_overrides_reach_rules_cards_by_id_and_nested_lists() -> None:
-    data = docs({
-        "rules": "turn_limit: 60\n",
-        "cards": "cards:\n  - {id: fox, power: 2, skills: [{on: play, do: draw, n: 1}]}\n",
-    })
+    data = docs(
+        {
+            "rules": "turn_limit: 60\n",
+            "cards": "cards:\n  - {id: fox, power: 2, skills: [{on: play, do: draw, n: 1}]}\n",
+        }
+    )
     apply_override(data, "rules.turn_limit", "40")
     apply_override(data, "rules.cap_result", "tiebreak")  # a key the file leaves at its default
     apply_override(data, "cards.fox.power", 5)
@@ -43,7 +45,11 @@ def test_an_unknown_document_is_refused() -> None:
 
 def test_parse_overrides_reads_values_as_yaml() -> None:
     assert parse_overrides(["rules.a=4", "rules.b=true", "rules.c=[1, 2]", "rules.d=draw"]) == {
-        "rules.a": 4, "rules.b": True, "rules.c": [1, 2], "rules.d": "draw"}
+        "rules.a": 4,
+        "rules.b": True,
+        "rules.c": [1, 2],
+        "rules.d": "draw",
+    }
     with pytest.raises(ConfigError, match="PATH=VALUE"):
         parse_overrides(["rules.a"])
 

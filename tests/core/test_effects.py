@@ -42,7 +42,9 @@ def entry(text: str):
 
 def test_a_full_entry_is_checked_and_typed() -> None:
     effect = vocabulary().parse_effect(
-        entry("on: Sofort\ndo: power\nn: 2\ntarget: {adjacent: {owner: opponent}}\nif: {my_life_at_most: 0}\noptional: true\n"),
+        entry(
+            "on: Sofort\ndo: power\nn: 2\ntarget: {adjacent: {owner: opponent}}\nif: {my_life_at_most: 0}\noptional: true\n"
+        ),
         "card 'x'",
     )
     assert effect.trigger == "instant" and effect.op == "power"
@@ -54,8 +56,16 @@ def test_a_full_entry_is_checked_and_typed() -> None:
 
 def test_selectors_take_a_name_or_a_single_value() -> None:
     v = vocabulary()
-    assert v.parse_effect(entry("on: instant\ndo: ready\ntarget: self\n"), "c").target.selector == "self"
-    assert v.parse_effect(entry("on: instant\ndo: ready\ntarget: {choose: each_wild}\n"), "c").target.params == "each_wild"
+    assert (
+        v.parse_effect(entry("on: instant\ndo: ready\ntarget: self\n"), "c").target.selector
+        == "self"
+    )
+    assert (
+        v.parse_effect(
+            entry("on: instant\ndo: ready\ntarget: {choose: each_wild}\n"), "c"
+        ).target.params
+        == "each_wild"
+    )
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,9 @@ from balance.core.yamlio import LineList, LineMap, line_of, parse_yaml
 
 
 def test_on_stays_a_string_key_and_lines_are_kept() -> None:
-    data = parse_yaml("cards:\n  - id: a\n    effects:\n      - {on: play, do: draw}\n", "cards.yaml")
+    data = parse_yaml(
+        "cards:\n  - id: a\n    effects:\n      - {on: play, do: draw}\n", "cards.yaml"
+    )
     effect = data["cards"][0]["effects"][0]
     assert "on" in effect and effect["on"] == "play"
     assert isinstance(data, LineMap) and isinstance(data["cards"], LineList)

@@ -20,23 +20,56 @@ def test_report_on_a_small_run(tmp_path: Path) -> None:
         assert (out / "plots" / f"{name}.png").stat().st_size > 1000
     page = (out / "report.html").read_text()
     assert page.count("data:image/png;base64,") == 6
-    assert not re.search(r"""(src|href)=['"](?!data:)""", page), "the page must not load anything from outside"
-    for words in ("Seats", "Decks", "Matchups", "Cards", "GIH WR", "IWD", "Definitions", "config_hash"):
+    assert not re.search(r"""(src|href)=['"](?!data:)""", page), (
+        "the page must not load anything from outside"
+    )
+    for words in (
+        "Seats",
+        "Decks",
+        "Matchups",
+        "Cards",
+        "GIH WR",
+        "IWD",
+        "Definitions",
+        "config_hash",
+    ):
         assert words in page
     markdown = (out / "report.md").read_text()
     assert "| seat | games | win rate |" in markdown and "![cards](plots/cards.png)" in markdown
     summary = json.loads((out / "summary.json").read_text())
-    for key in ("game", "games", "crashed", "capped", "draws", "seats", "decks", "matchups", "cards", "turns"):
+    for key in (
+        "game",
+        "games",
+        "crashed",
+        "capped",
+        "draws",
+        "seats",
+        "decks",
+        "matchups",
+        "cards",
+        "turns",
+    ):
         assert key in summary
     assert set(summary["seats"][0]) >= {"seat", "games", "win_rate", "ci_low", "ci_high"}
-    assert set(summary["cards"][0]) >= {"deck", "card", "play_rate", "gp_wr", "gih_wr", "oh_wr", "gnd_wr", "iwd"}
+    assert set(summary["cards"][0]) >= {
+        "deck",
+        "card",
+        "play_rate",
+        "gp_wr",
+        "gih_wr",
+        "oh_wr",
+        "gnd_wr",
+        "iwd",
+    }
     assert set(summary["turns"]) == {"mean", "p10", "p50", "p90"}
     assert summary["games"] == len(load_run(out).games)
 
 
 def test_simulate_renders_the_report_and_a_terminal_summary(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    result = CliRunner().invoke(app, ["simulate", "tinyduel", "--games", "100", "--jobs", "1", "--out", str(out)])
+    result = CliRunner().invoke(
+        app, ["simulate", "tinyduel", "--games", "100", "--jobs", "1", "--out", str(out)]
+    )
     assert result.exit_code == 0, result.output
     assert "Seats" in result.output and "Cards by IWD" in result.output
     assert (out / "report.html").exists() and (out / "report.md").exists()

@@ -11,13 +11,17 @@ from balance.sim.simulate import RunOptions, simulate
 
 
 def test_a_dask_cluster_run_equals_a_local_run(tmp_path: Path) -> None:
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
         remote = simulate(RunOptions("tinyduel", games=600, seed=3, backend="dask", scheduler=cluster.scheduler_address,
                                      batch_size=37, out=tmp_path / "dask"))  # fmt: skip
     local = simulate(RunOptions("tinyduel", games=600, seed=3, jobs=1, out=tmp_path / "local"))
     assert remote.games == local.games == 600
     for name in ("games.parquet", "cards.parquet"):
-        pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "dask" / name), pd.read_parquet(tmp_path / "local" / name))
+        pd.testing.assert_frame_equal(
+            pd.read_parquet(tmp_path / "dask" / name), pd.read_parquet(tmp_path / "local" / name)
+        )
 
 
 def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:

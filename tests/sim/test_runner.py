@@ -54,11 +54,21 @@ def test_schedule_covers_every_pairing_once_with_its_rotations() -> None:
     game = load_game("tinyduel")
     spec = game.load(game.config_dir)
     schedule = make_schedule(game.info, spec.catalog, "all", ["random"], 2, games=12)
-    assert [lineup.decks for lineup in schedule.lineups] == [("plain", "plain"), ("plain", "wild"), ("wild", "wild")]
+    assert [lineup.decks for lineup in schedule.lineups] == [
+        ("plain", "plain"),
+        ("plain", "wild"),
+        ("wild", "wild"),
+    ]
     assert schedule.games == 12
-    three = make_schedule(game.info, spec.catalog, ["plain", "wild", "wild"], ["random"], 3, games=3)
+    three = make_schedule(
+        game.info, spec.catalog, ["plain", "wild", "wild"], ["random"], 3, games=3
+    )
     seats = [three.slot(i).lineup.decks for i in range(3)]
-    assert seats == [("plain", "wild", "wild"), ("wild", "wild", "plain"), ("wild", "plain", "wild")]
+    assert seats == [
+        ("plain", "wild", "wild"),
+        ("wild", "wild", "plain"),
+        ("wild", "plain", "wild"),
+    ]
 
 
 def test_card_tally_counts_match_the_games(tmp_path: Path) -> None:
@@ -84,17 +94,35 @@ class CrashingBot:
         return 0
 
 
-def test_a_game_that_raises_is_recorded_and_the_run_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_that_raises_is_recorded_and_the_run_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(bots_module.BOTS, "crasher", lambda: CrashingBot)
     out = tmp_path / "run"
-    outcome = simulate(RunOptions("tinyduel", out=out, games=20, jobs=1, decks=["plain", "wild"], bots=["crasher", "random"]))
+    outcome = simulate(
+        RunOptions(
+            "tinyduel",
+            out=out,
+            games=20,
+            jobs=1,
+            decks=["plain", "wild"],
+            bots=["crasher", "random"],
+        )
+    )
     games, _ = tables(out)
     crashes = json.loads((out / "crashes.json").read_text())
     assert outcome.crashed == len(crashes) == 20 and len(games) == 20
     assert (games["error"] == "RuntimeError: boom").all()
     first = crashes[0]
     game = load_game("tinyduel")
-    record = play_game(game, game.load(game.config_dir), first["decks"], [CrashingBot(), CrashingBot()], first["seed"], forced=first["choices"])
+    record = play_game(
+        game,
+        game.load(game.config_dir),
+        first["decks"],
+        [CrashingBot(), CrashingBot()],
+        first["seed"],
+        forced=first["choices"],
+    )
     assert record.error == "RuntimeError: boom"  # seed + choices reproduce it
 
 
@@ -107,7 +135,10 @@ def test_ctrl_c_keeps_the_finished_batches(tmp_path: Path) -> None:
         if len(seen) == 2:
             raise KeyboardInterrupt
 
-    outcome = simulate(RunOptions("tinyduel", out=out, games=100, jobs=1, batch_size=10), progress=interrupt_after_two)
+    outcome = simulate(
+        RunOptions("tinyduel", out=out, games=100, jobs=1, batch_size=10),
+        progress=interrupt_after_two,
+    )
     games, cards = tables(out)
     manifest = json.loads((out / "run.json").read_text())
     assert outcome.interrupted and manifest["interrupted"]
@@ -117,6 +148,20 @@ def test_ctrl_c_keeps_the_finished_batches(tmp_path: Path) -> None:
 
 def test_run_manifest_has_the_design_fields(tmp_path: Path) -> None:
     manifest = json.loads((run(tmp_path, "a", games=10, jobs=1) / "run.json").read_text())
-    for key in ("version", "game", "rules_version", "config_hash", "command", "seed", "jobs", "backend",
-                "started", "finished", "wall_seconds", "games", "crashed", "git_commit"):
+    for key in (
+        "version",
+        "game",
+        "rules_version",
+        "config_hash",
+        "command",
+        "seed",
+        "jobs",
+        "backend",
+        "started",
+        "finished",
+        "wall_seconds",
+        "games",
+        "crashed",
+        "git_commit",
+    ):
         assert key in manifest

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from balance.core.contract import GameInfo
-
 from tinyduel.cards import DuelSpec, compile_config
 from tinyduel.rules import Duel, new_duel
 

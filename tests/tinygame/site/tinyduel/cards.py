@@ -87,10 +87,20 @@ def compile_config(folder: Path, overrides: Mapping[str, object] | None = None) 
         deck_cards[name] = {}
         for card_id, copies in contents.items():
             if card_id not in ids:
-                raise fail(docs["decks"], ("decks", name, card_id), f"deck '{name}': unknown card '{card_id}'", "add it to cards.yaml or fix the name")
+                raise fail(
+                    docs["decks"],
+                    ("decks", name, card_id),
+                    f"deck '{name}': unknown card '{card_id}'",
+                    "add it to cards.yaml or fix the name",
+                )
             deck_cards[name][ids.index(card_id)] = copies
         if sum(contents.values()) < rules.hand_size + rules.max_rounds:
-            raise fail(docs["decks"], ("decks", name), f"deck '{name}' has too few cards", f"give it at least {rules.hand_size + rules.max_rounds}")
+            raise fail(
+                docs["decks"],
+                ("decks", name),
+                f"deck '{name}' has too few cards",
+                f"give it at least {rules.hand_size + rules.max_rounds}",
+            )
     catalog = Catalog(
         cards=tuple(ids),
         decks=deck_cards,
@@ -108,4 +118,3 @@ def compile_config(folder: Path, overrides: Mapping[str, object] | None = None) 
         values=tuple(card.value for card in cards.cards),
         on_play=tuple(on_play),
     )
-

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from random import Random
 
 from balance.core.contract import DRAWN, FIRST_COUNTER, OPENING, PLAYED, Decision, Event, Result
-
 from tinyduel.cards import BOOST, DRAW, DuelSpec
 
 ROUND_WON = FIRST_COUNTER + 0
@@ -79,7 +78,9 @@ class Duel:
             if other == seat:
                 continue
             has_played = copy.played[other] != HIDDEN
-            pool = copy.decks[other] + copy.hands[other] + ([copy.played[other]] if has_played else [])
+            pool = (
+                copy.decks[other] + copy.hands[other] + ([copy.played[other]] if has_played else [])
+            )
             rng.shuffle(pool)
             hand_size = len(copy.hands[other])
             copy.hands[other] = pool[:hand_size]
@@ -109,7 +110,9 @@ def new_duel(spec: DuelSpec, lineup: Sequence[str], seed: int) -> Duel:
     rng = Random(seed)
     decks = []
     for deck_name in lineup:
-        deck = [card for card, copies in spec.catalog.decks[deck_name].items() for _ in range(copies)]
+        deck = [
+            card for card, copies in spec.catalog.decks[deck_name].items() for _ in range(copies)
+        ]
         rng.shuffle(deck)
         decks.append(deck)
     seats = len(lineup)
