@@ -8,7 +8,7 @@ needs a choice (a target, yes/no, a card to pick, a location) waits as a pending
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -54,10 +54,16 @@ class EntryFields(BaseModel):
     """The keys of a skill entry besides on/do/target/if and the op's parameters."""
 
     model_config = ConfigDict(extra="forbid")
-    timing: Literal["start", "end", "main"] | None = None
-    cost: int | None = Field(None, ge=0)
-    optional: bool = False
-    filter: Filter | None = None
+    timing: Literal["start", "end", "main"] | None = Field(
+        None, description="turn skills: start (after refresh), end (when passing) or main"
+    )
+    cost: int | None = Field(
+        None, ge=0, description="turn/main skills: gems paid on activation"
+    )
+    optional: bool = Field(False, description="the controller is asked yes/no first")
+    filter: Filter | None = Field(
+        None, description="which Beings (or cards) the op may touch: see filters"
+    )
 
 
 class Amount(BaseModel):
@@ -136,9 +142,18 @@ _c.add("abyss_at_least", "the controller's Abyss holds at least n cards", int)
 _c.add("stack_at_least", "this Being's stack holds at least n cards", int)
 _c.add("hand_at_most", "the controller holds at most n cards", int)
 
+def _declared(annotation: Any) -> Any:
+    """`int | None` -> `int`: an optional key's type as a designer writes its value."""
+    args = [a for a in get_args(annotation) if a is not type(None)]
+    return args[0] if len(args) == 1 else annotation
+
+
+_e = VOCABULARY.kind("entry key")
+for _name, _info in EntryFields.model_fields.items():
+    _e.add(_name, _info.description or "", None if _name == "filter" else _declared(_info.annotation))
 _f = VOCABULARY.kind("filter")
 for _name, _info in Filter.model_fields.items():
-    _f.add(_name, _info.description or "", _info.annotation)
+    _f.add(_name, _info.description or "", _declared(_info.annotation))
 
 # -- compiled codes ------------------------------------------------------------------------------
 PLAY, TURN_START, TURN_END, TURN_MAIN, ATTACK, BLOCK = range(6)
