@@ -62,7 +62,11 @@ class GameRows:
 def games_columns(seats: int, game_stats: tuple[str, ...]) -> list[str]:
     per_seat = [f"{kind}_{s}" for kind in ("deck", "bot", "score") for s in range(seats)]
     fixed = ["winner", "turns", "decisions", "capped", "end_reason", "error"]
-    return ["game", "seed", "rotation", "seats", *per_seat, *fixed, *game_stats]
+    base = ["game", "seed", "rotation", "seats", *per_seat, *fixed]
+    clash = [name for name in game_stats if name in base or name.startswith(("deck_", "bot_", "score_"))]
+    if clash:
+        raise ValueError(f"game statistics {clash} clash with the games table's own columns: rename them")
+    return [*base, *game_stats]
 
 
 @dataclass
