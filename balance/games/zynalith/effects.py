@@ -511,8 +511,12 @@ def subject_creature(g: Table, t: tuple) -> Creature | None:
 
 def clockwise(g: Table, first: int) -> list[int]:
     """Living seats clockwise (ascending) from `first`."""
-    n = g.seats
-    return [s for s in ((first + i) % n for i in range(n)) if g.alive[s]]
+    alive = g.alive
+    return [s for s in ROTATIONS[g.seats][first] if alive[s]]
+
+
+# ROTATIONS[n][first]: the seats of an n-player game clockwise from `first`.
+ROTATIONS = tuple(tuple(tuple((first + i) % n for i in range(n)) for first in range(max(n, 1))) for n in range(8))
 
 
 def pick_candidates(g: Table, controller: int, side: int, position: int) -> list[Creature]:

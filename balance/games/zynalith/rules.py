@@ -469,45 +469,95 @@ def turn_options(g: Table, seat: int) -> tuple:
     spec = g.spec
     cards = spec.cards
     options: list[tuple] = []
+    append = options.append
     front = g.front[seat]
     n = len(front)
     if g.side_actions < spec.max_side_actions_per_turn:
-        for i in range(n - 1):
-            init = front[i].stat(INIT)
-            for j in range(i + 1, n):
-                if front[j].stat(INIT) != init:
-                    break
-                options.append((A_SWAP, i, j))
-        for i in range(n):
-            options.append((A_TOGGLE, i))
+        if n:
+            inits = [c.stat(INIT) for c in front]
+            for i in range(n - 1):
+                init = inits[i]
+                for j in range(i + 1, n):
+                    if inits[j] != init:
+                        break
+                    append((A_SWAP, i, j))
+            options.extend(TOGGLES[:n])
         if g.zyn[seat] >= 1:
-            options.append((A_SELL,))
+            append(SELL)
     if g.main_actions[seat] >= spec.max_main_actions_per_round:
         return (PASS,)
     silver = g.silver[seat]
     zyn = g.zyn[seat]
     if silver >= spec.take_cost:
         options.extend(take_options(g))
-    hand = dict.fromkeys(g.hand_open[seat] + g.hand_secret[seat]) if (g.hand_open[seat] or g.hand_secret[seat]) else {}
-    for card in hand:
-        cd = cards[card]
-        if cd.silver <= silver and cd.zynalith <= zyn and not cd.counter_windows:
-            placements(g, seat, cd, (A_PLAY_HAND, card), options)
-    for row in (CREATURE_PILE, EXTRA_PILE):
-        seen: set[int] = set()
-        for pos, card in enumerate(g.market[row]):
+    hand = g.hand_open[seat] + g.hand_secret[seat]
+    free = n < g.slots
+    same_init: dict[int, int] | None = None
+    host_lists: list[list[Creature] | None] = [None, None, None]
+    for source in (0, 1, 2):
+        if source == 0:
+            offers = dict.fromkeys(hand) if hand else ()
+        else:
+            offers = g.market[source - 1]
+            seen: set[int] = set()
+        for pos, card in enumerate(offers) if source else ((-1, c) for c in offers):
             cd = cards[card]
-            if card in seen or cd.silver > silver or cd.zynalith > zyn or cd.counter_windows:
+            if cd.silver > silver or cd.zynalith > zyn or cd.counter_windows:
                 continue
-            seen.add(card)
-            placements(g, seat, cd, (A_PLAY_MARKET, row, pos), options)
-    for i in range(n):
-        options.append((A_BANISH, i))
-    for card in hand:
-        options.append((A_REDRAW, card, CREATURE_PILE))
-        options.append((A_REDRAW, card, EXTRA_PILE))
-    options.append(PASS)
+            if source:
+                if card in seen:
+                    continue
+                seen.add(card)
+            if cd.type == TYPE_CREATURE:
+                if not free:
+                    continue
+                if same_init is None:
+                    same_init = {}
+                    for c in front:
+                        v = c.stat(INIT)
+                        same_init[v] = same_init.get(v, 0) + 1
+                same = same_init.get(cd.stats[INIT], 0)
+                if source:
+                    row = source - 1
+                    for a in range(same + 1):
+                        append((A_PLAY_MARKET, row, pos, a, ATTACK))
+                        append((A_PLAY_MARKET, row, pos, a, DEFENCE))
+                else:
+                    key = (card, same)
+                    cached = CREATURE_PLAYS.get(key)
+                    if cached is None:
+                        cached = CREATURE_PLAYS[key] = tuple(
+                            (A_PLAY_HAND, card, a, b) for a in range(same + 1) for b in (ATTACK, DEFENCE)
+                        )
+                    options.extend(cached)
+            else:
+                found = host_lists[cd.host]
+                if found is None:
+                    found = host_lists[cd.host] = hosts(g, seat, cd)
+                if source:
+                    row = source - 1
+                    for host in found:
+                        append((A_PLAY_MARKET, row, pos, host.owner, host.uid))
+                else:
+                    for host in found:
+                        append((A_PLAY_HAND, card, host.owner, host.uid))
+    options.extend(BANISHES[:n])
+    if hand:
+        for card in dict.fromkeys(hand):
+            cached = REDRAWS.get(card)
+            if cached is None:
+                cached = REDRAWS[card] = ((A_REDRAW, card, CREATURE_PILE), (A_REDRAW, card, EXTRA_PILE))
+            options.extend(cached)
+    append(PASS)
     return tuple(options)
+
+
+# Option tuples that recur in every game, made once.
+TOGGLES = tuple((A_TOGGLE, i) for i in range(64))
+BANISHES = tuple((A_BANISH, i) for i in range(64))
+SELL = (A_SELL,)
+CREATURE_PLAYS: dict[tuple[int, int], tuple[tuple, ...]] = {}
+REDRAWS: dict[int, tuple[tuple, ...]] = {}
 
 
 def placements(g: Table, seat: int, cd: CardDef, prefix: tuple, options: list[tuple]) -> None:
@@ -534,12 +584,14 @@ def hosts(g: Table, seat: int, cd: CardDef) -> list[Creature]:
     """Legal hosts of an extra card (G7): own, enemy or any creature with room for it."""
     found: list[Creature] = []
     limit = g.spec.max_attachments
+    host = cd.host
     for owner in clockwise(g, seat):
-        if (cd.host == HOST_OWN and owner != seat) or (cd.host == HOST_ENEMY and owner == seat):
+        if (host == HOST_OWN and owner != seat) or (host == HOST_ENEMY and owner == seat):
             continue
-        for c in g.front[owner]:
-            if not limit or len(c.attachments) < limit:
-                found.append(c)
+        if limit:
+            found.extend(c for c in g.front[owner] if len(c.attachments) < limit)
+        else:
+            found.extend(g.front[owner])
     return found
 
 
@@ -835,22 +887,25 @@ def renew(g: Table, step: tuple) -> None:
 
 
 def fill_row(g: Table, step: tuple) -> None:
+    """Draw a market row up to `remaining` more cards; a drawn event interrupts (G6)."""
     _, row, event_player, remaining = step
-    if remaining <= 0:
-        return
-    if g.event_chain >= g.spec.max_event_chain:
-        cap_hit(g, "max_event_chain")
-        return
-    card = draw_top(g, row)
-    if card < 0:
-        return
-    if g.spec.cards[card].type == TYPE_EVENT:
-        left = remaining if g.spec.event_draw_replaces else remaining - 1
-        g.stack.append((S_FILL_ROW, row, event_player, left))
-        reveal_event(g, card, event_player)
-    else:
-        g.market[row].append(card)
-        g.stack.append((S_FILL_ROW, row, event_player, remaining - 1))
+    spec = g.spec
+    cards = spec.cards
+    market = g.market[row]
+    while remaining > 0:
+        if g.event_chain >= spec.max_event_chain:
+            cap_hit(g, "max_event_chain")
+            return
+        card = draw_top(g, row)
+        if card < 0:
+            return
+        if cards[card].type == TYPE_EVENT:
+            left = remaining if spec.event_draw_replaces else remaining - 1
+            g.stack.append((S_FILL_ROW, row, event_player, left))
+            reveal_event(g, card, event_player)
+            return
+        market.append(card)
+        remaining -= 1
 
 
 def to_hand(g: Table, step: tuple) -> None:
