@@ -650,9 +650,10 @@ def creatures(t: Table, sel: int, me: int, my_epoch: int, ctrl: int, ev: tuple[A
         return [w for w in face_up_wilds(t) if w in near]
     if sel == EACH_CREATURE:
         return scan_positions(t)
-    # FACE_DOWN_WILD
-    pos = t.ring_base + t.face_down
-    return [pos] if occ[pos] != EMPTY else []
+    if sel == FACE_DOWN_WILD:
+        pos = t.ring_base + t.face_down
+        return [pos] if occ[pos] != EMPTY else []
+    raise ValueError(f"no creature selector {sel}")
 
 
 def players(t: Table, sel: int, ctrl: int, ev: tuple[Any, ...] | None) -> list[int]:
@@ -963,6 +964,15 @@ def do_step(t: Table, index: int, chosen: tuple[int, ...]) -> None:
             b = found[0]
         if a != b and a < defender and b < defender:
             trade(t, a, b)
+        return
+
+    if op == DRAW:
+        for seat in players(t, step.player, ctrl, ev):
+            draw_cards(t, seat, step.count)
+        return
+    if op == DISCARD:
+        for seat in reversed(players(t, step.player, ctrl, ev)):
+            t.todo.append((T_DISCARD, seat, step.count))
         return
 
     if step.choose:

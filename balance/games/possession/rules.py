@@ -310,7 +310,7 @@ def begin(t: Possession, phase: str = "turn_start") -> Possession:
         t.todo.append((T_TURN_START,))
     else:
         new_turn(t)
-        t.todo.extend(TURN_TASKS[: len(PHASES) - PHASES.index(phase)])
+        t.todo.extend(TURN_TASKS[: len(PHASES) + 1 - PHASES.index(phase)])
     advance(t)
     return t
 
@@ -812,6 +812,8 @@ def scan(t: Table, task: tuple[Any, ...]) -> None:
     events = t.log
     if not events:
         return
+    if t.watch is not None:
+        t.watch.append(("log", tuple(events)))
     mask = t.log_mask
     effects, kind, occ, epoch, role_of = t.spec.effects, t.kind, t.occ, t.epoch, t.role_of
     queue = t.queue
@@ -848,7 +850,7 @@ def scan(t: Table, task: tuple[Any, ...]) -> None:
     events.clear()
     t.log_mask = 0
     if t.watch is not None:
-        t.watch.append(tuple((p[0], p[3][0]) for p in queue))
+        t.watch.append(("queue", tuple((p[0], p[3]) for p in queue)))
 
 
 def chain_next(t: Table, task: tuple[Any, ...]) -> None:

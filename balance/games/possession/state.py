@@ -236,7 +236,7 @@ class Table:
     game_stats: list[int]
     seat_stats: list[int]  # seat * NS + k
     events: list[Event]
-    watch: list[Any] | None  # tests set a list here to record the queue after each scan
+    watch: list[Any] | None  # tests set a list: each scan records ("log", events), ("queue", ...)
 
     def clone(self) -> Self:
         """An exact copy: lists copied, tuples shared, the RNG state carried over."""
