@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from itertools import combinations
+from math import comb
 from pathlib import Path
 from typing import Any, Literal
 
@@ -215,7 +217,8 @@ class ClansSpec:
     on_veteran: tuple[tuple[Entry, ...], ...]
     ongoing_military: tuple[tuple[Entry, ...], ...]
     ongoing_rule_mods: tuple[tuple[Entry, ...], ...]
-    any_rule_mod: bool
+    rule_mod_cards: frozenset[int]  # the cards with ongoing rule_mod entries
+    slot_row: tuple[int, ...]  # army slot -> its row
     # -- clans and setups
     clans: tuple[Clan, ...]
     clan_cards: tuple[tuple[int, ...], ...]  # clan -> its physical cards (a card id per copy)
@@ -226,6 +229,9 @@ class ClansSpec:
     setups: Mapping[str, tuple[tuple[int, ...], tuple[int, ...]]]  # fixed_setups by name
     shared_setup: str  # the shared deck: "draft", or the fixed_setup's name
     bot_clan_ratings: tuple[float, ...]
+    game_stat_keys: frozenset[str]  # Catalog.game_stats, for quick membership
+    # the rules of every flipped set an army pairing or the draft can give, compiled at load
+    effective: Mapping[tuple[int, ...], ClansSpec]
     # -- derived from the rule values above (recomputed when flipped clans change them)
     rule_mod_base: tuple[int, ...]  # RULE_MOD_PARAMS' values
     clan_win: tuple[tuple[int, int, bool] | None, ...]  # clan -> (0 captures | 1 rows, min, immediate)
@@ -233,6 +239,9 @@ class ClansSpec:
     def with_flipped(self, flipped: tuple[int, ...]) -> ClansSpec:
         """The rules as a game with these flipped clans plays them (setup step 3): every `set`
         of the flipped clans in draft_pool order, then every `add`. Values are checked at load."""
+        known = self.effective.get(flipped)
+        if known is not None:
+            return known
         changes: dict[str, Any] = {}
         for kind in ("set", "add"):
             for clan in self.draft_pool:
@@ -440,7 +449,8 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         on_veteran=tuple(es[fx.VETERAN] for es in compiled),
         ongoing_military=ongoing_military,
         ongoing_rule_mods=ongoing_rule_mods,
-        any_rule_mod=any(ongoing_rule_mods),
+        rule_mod_cards=frozenset(card for card, mods in enumerate(ongoing_rule_mods) if mods),
+        slot_row=tuple(slot // rules.row_spaces for slot in range(rules.rows * rules.row_spaces)),
         clans=clans,
         clan_cards=clan_cards,
         draft_pool=tuple(pool),
@@ -450,10 +460,28 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         setups=setups,
         shared_setup=shared,
         bot_clan_ratings=tuple(ratings),
+        game_stat_keys=frozenset(catalog.game_stats),
+        effective={},
         rule_mod_base=(),
         clan_win=(),
     )
-    return _derive(spec)
+    spec = _derive(spec)
+    for flipped in _flipped_sets(spec):
+        spec.effective[flipped] = spec.with_flipped(flipped)  # type: ignore[index]
+    return spec
+
+
+def _flipped_sets(spec: ClansSpec) -> set[tuple[int, ...]]:
+    """Every set of flipped clans a lineup can give: each pairing of armies, each fixed setup,
+    and each outcome of the draft (while there are at most a few thousand)."""
+    pool = spec.draft_pool
+    fielded = [set(a) | set(b) for a in spec.armies.values() for b in spec.armies.values()]
+    fielded += [set(a) | set(b) for a, b in spec.setups.values()]
+    sets = {tuple(c for c in pool if c not in f) for f in fielded}
+    picked = len(spec.draft_seats)
+    if comb(len(pool), picked) <= 5000:
+        sets |= {tuple(c for c in pool if c not in chosen) for chosen in combinations(pool, picked)}
+    return sets
 
 
 def game_stat_names(clan_ids: list[str], max_rounds: int) -> tuple[str, ...]:

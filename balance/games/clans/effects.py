@@ -473,7 +473,8 @@ def player_rule(g: Table, seat: int, param: int) -> int:
     every `set` before every `add`; below 0 counts as 0."""
     spec = g.spec
     value = spec.rule_mod_base[param]
-    if not spec.any_rule_mod:
+    modders = spec.rule_mod_cards
+    if not modders or (modders.isdisjoint(g.grid[0]) and modders.isdisjoint(g.grid[1])):
         return value
     mods = spec.ongoing_rule_mods
     adds = 0

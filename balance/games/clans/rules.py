@@ -359,32 +359,27 @@ def action_options(g: Table, seat: int) -> tuple:
     """D3: every legal Play a Card (R10-R14, G6), Shift (R16, G10), token spend (R17) and pass
     (R18). A hand card that appears in no play or shift is noted as having no legal play."""
     spec = g.spec
-    width, rows = spec.row_spaces, spec.rows
+    width = spec.row_spaces
     hand = g.hand[seat]
     grid, up, captor, tokens = g.grid[seat], g.face_up[seat], g.captor[seat], g.tokens[seat]
-    level, clan_of = spec.card_level, spec.card_clan
-    troop_clans: set[int] = set()
-    hero_clans: set[int] = set()
+    level, clan_of, row_of = spec.card_level, spec.card_clan, spec.slot_row
+    # one pass over the army: active clans per row, open (empty, supported) spaces, active slots
+    clans: tuple[set[int], set[int], set[int]] = (set(), set(), set())
+    open_slots: tuple[list[int], list[int], list[int]] = ([], [], [])
     troop_slot = -1
-    for slot in range(width):
-        card = grid[slot]
+    active: list[int] = []
+    for slot, card in enumerate(grid):
         if card == EMPTY:
-            if troop_slot < 0:
-                troop_slot = slot
+            row = row_of[slot]
+            if row == 0:
+                if troop_slot < 0:
+                    troop_slot = slot
+            elif grid[slot - width] != EMPTY:
+                open_slots[row].append(slot)
         elif up[slot] and captor[slot] == NOBODY:
-            troop_clans.add(clan_of[card])
-    hero_slots: list[int] = []
-    immortal_slots: list[int] = []
-    if rows > 1:
-        for slot in range(width, 2 * width):
-            card = grid[slot]
-            if card == EMPTY:
-                if grid[slot - width] != EMPTY:
-                    hero_slots.append(slot)
-            elif up[slot] and captor[slot] == NOBODY:
-                hero_clans.add(clan_of[card])
-        if rows > 2:
-            immortal_slots = [s for s in range(2 * width, 3 * width) if grid[s] == EMPTY and grid[s - width] != EMPTY]
+            active.append(slot)
+            clans[row_of[slot]].add(clan_of[card])
+    troop_clans, hero_clans = clans[0], clans[1]
     options: list[tuple] = []
     n = len(hand)
     distinct = dict.fromkeys(hand)
@@ -405,29 +400,25 @@ def action_options(g: Table, seat: int) -> tuple:
                     continue
             options.append((PLAY, card, troop_slot))
             used.add(card)
-        elif lv == 2:
-            if hero_slots and clan in troop_clans:
-                for slot in hero_slots:
+        elif clan in troop_clans and (lv == 2 or clan in hero_clans):
+            slots = open_slots[lv - 1] if lv <= len(open_slots) else ()
+            if slots:
+                for slot in slots:
                     options.append((PLAY, card, slot))
                 used.add(card)
-        elif immortal_slots and clan in troop_clans and clan in hero_clans:
-            for slot in immortal_slots:
-                options.append((PLAY, card, slot))
-            used.add(card)
-    if n:
+    if n and active:
         discount = -1
         shift_cost = spec.card_shift
-        for slot in range(rows * width):
+        for slot in active:
             out = grid[slot]
-            if out == EMPTY or not up[slot] or captor[slot] != NOBODY:
-                continue
             same_row = by_level[level[out]]
             if not same_row:
                 continue
-            base = shift_cost[out] - tokens[slot]
-            if base > 0 and discount < 0:
-                discount = player_rule(g, seat, SHIFT_DISCOUNT)
-            cost = base - discount if base > 0 else 0
+            cost = shift_cost[out] - tokens[slot]
+            if cost > 0:
+                if discount < 0:
+                    discount = player_rule(g, seat, SHIFT_DISCOUNT)
+                cost -= discount
             if cost > n - 1:
                 continue
             for card in same_row:
@@ -447,9 +438,8 @@ def action_options(g: Table, seat: int) -> tuple:
     if held >= 1:
         limit = spec.max_tokens_per_card
         card_slot = spec.card_slot
-        for slot in range(rows * width):
-            card = grid[slot]
-            if card != EMPTY and card_slot[card] and tokens[slot] < limit and up[slot] and captor[slot] == NOBODY:
+        for slot in active:
+            if card_slot[grid[slot]] and tokens[slot] < limit:
                 options.append((ACTIVATE, slot))
     if held == 0 or not options:
         # R18 forbids a pass while holding tokens; with draw_small costing more than a player
@@ -549,20 +539,19 @@ def pass_turn(g: Table, seat: int) -> None:
 def end_turn_step(g: Table, frame: list) -> None:
     """The end of a turn: 1. discard down to the hand limit (D6); 2. the Justice check (G18);
     3. the next turn, the next countdown turn, or the Great Battle."""
-    seat, step = frame[1], frame[2]
-    if step == 0:
+    seat = frame[1]
+    if frame[2] == 0:
         frame[2] = 1
         excess = len(g.hand[seat]) - player_rule(g, seat, HAND_LIMIT)
         if excess > 0:
             g.stack.append([DISCARD, seat, excess, HAND_LIMIT_REASON])
-    elif step == 1:
-        frame[2] = 2
-        clan_win = clan_win_at_turn_end(g, seat)
-        if clan_win:
-            end_game(g, seat, clan_win)
-    else:
-        g.stack.pop()
-        next_turn(g, seat, frame[3])
+            return
+    clan_win = clan_win_at_turn_end(g, seat)
+    if clan_win:
+        end_game(g, seat, clan_win)
+        return
+    g.stack.pop()
+    next_turn(g, seat, frame[3])
 
 
 def next_turn(g: Table, seat: int, passed: bool) -> None:
@@ -980,7 +969,7 @@ def game_result(g: Table) -> Result:
 def game_stats(g: Table) -> dict[str, float]:
     """Result.stats (spec §9): the keys of Catalog.game_stats that this game has values for."""
     spec = g.spec
-    declared = spec.catalog.game_stats
+    declared = spec.game_stat_keys
     stats: dict[str, float] = {
         "rounds": float(min(g.round, spec.max_rounds)),
         "capped_rounds": float(g.capped_rounds),
@@ -1012,7 +1001,7 @@ def game_stats(g: Table) -> dict[str, float]:
         stats[f"clan_{clan.id}"] = float(mask)
         stats[f"flipped_{clan.id}"] = float(index in g.flipped)
         stats[f"pick_{clan.id}"] = float(picks.get(index, 0))
-    return {key: value for key, value in stats.items() if key in declared}
+    return {key: value for key, value in stats.items() if key in declared}  # declared: a frozenset
 
 
 # -- words -----------------------------------------------------------------------------------
