@@ -230,8 +230,9 @@ class ClansSpec:
     shared_setup: str  # the shared deck: "draft", or the fixed_setup's name
     bot_clan_ratings: tuple[float, ...]
     game_stat_keys: frozenset[str]  # Catalog.game_stats, for quick membership
-    # the rules of every flipped set an army pairing or the draft can give, compiled at load
-    effective: Mapping[tuple[int, ...], ClansSpec]
+    # the rules of every flipped set an army pairing or the draft can give, compiled at load:
+    # flipped clans -> (the spec they were made from, the spec with their modifiers)
+    effective: Mapping[tuple[int, ...], tuple[ClansSpec, ClansSpec]]
     # -- derived from the rule values above (recomputed when flipped clans change them)
     rule_mod_base: tuple[int, ...]  # RULE_MOD_PARAMS' values
     clan_win: tuple[tuple[int, int, bool] | None, ...]  # clan -> (0 captures | 1 rows, min, immediate)
@@ -240,8 +241,8 @@ class ClansSpec:
         """The rules as a game with these flipped clans plays them (setup step 3): every `set`
         of the flipped clans in draft_pool order, then every `add`. Values are checked at load."""
         known = self.effective.get(flipped)
-        if known is not None:
-            return known
+        if known is not None and known[0] is self:  # a spec changed by replace() computes anew
+            return known[1]
         changes: dict[str, Any] = {}
         for kind in ("set", "add"):
             for clan in self.draft_pool:
@@ -467,7 +468,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     )
     spec = _derive(spec)
     for flipped in _flipped_sets(spec):
-        spec.effective[flipped] = spec.with_flipped(flipped)  # type: ignore[index]
+        spec.effective[flipped] = (spec, spec.with_flipped(flipped))  # type: ignore[index]
     return spec
 
 
