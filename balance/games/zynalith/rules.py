@@ -474,13 +474,14 @@ def turn_options(g: Table, seat: int) -> tuple:
     n = len(front)
     if g.side_actions < spec.max_side_actions_per_turn:
         if n:
-            inits = [c.stat(INIT) for c in front]
-            for i in range(n - 1):
-                init = inits[i]
-                for j in range(i + 1, n):
-                    if inits[j] != init:
-                        break
-                    append((A_SWAP, i, j))
+            if n > 1:
+                inits = [c.stat(INIT) for c in front]
+                for i in range(n - 1):
+                    init = inits[i]
+                    for j in range(i + 1, n):
+                        if inits[j] != init:
+                            break
+                        append((A_SWAP, i, j))
             options.extend(TOGGLES[:n])
         if g.zyn[seat] >= 1:
             append(SELL)
@@ -490,68 +491,74 @@ def turn_options(g: Table, seat: int) -> tuple:
     zyn = g.zyn[seat]
     if silver >= spec.take_cost:
         options.extend(take_options(g))
-    hand = g.hand_open[seat] + g.hand_secret[seat]
     free = n < g.slots
     same_init: dict[int, int] | None = None
     host_lists: list[list[Creature] | None] = [None, None, None]
-    for source in (0, 1, 2):
-        if source == 0:
-            offers = dict.fromkeys(hand) if hand else ()
-        else:
-            offers = g.market[source - 1]
-            seen: set[int] = set()
-        for pos, card in enumerate(offers) if source else ((-1, c) for c in offers):
-            cd = cards[card]
-            if cd.silver > silver or cd.zynalith > zyn or cd.counter_windows:
+    hand = g.hand_open[seat] + g.hand_secret[seat]
+    distinct = dict.fromkeys(hand) if hand else EMPTY
+    for card in distinct:
+        cd = cards[card]
+        if cd.silver > silver or cd.zynalith > zyn or cd.counter_windows:
+            continue
+        if cd.type == TYPE_CREATURE:
+            if not free:
                 continue
-            if source:
-                if card in seen:
-                    continue
-                seen.add(card)
+            if same_init is None:
+                same_init = init_counts(front)
+            key = (card, same_init.get(cd.stats[INIT], 0))
+            cached = CREATURE_PLAYS.get(key)
+            if cached is None:
+                cached = CREATURE_PLAYS[key] = tuple(
+                    (A_PLAY_HAND, card, a, b) for a in range(key[1] + 1) for b in (ATTACK, DEFENCE)
+                )
+            options.extend(cached)
+        else:
+            found = host_lists[cd.host]
+            if found is None:
+                found = host_lists[cd.host] = hosts(g, seat, cd)
+            for host in found:
+                append((A_PLAY_HAND, card, host.owner, host.uid))
+    for row in (CREATURE_PILE, EXTRA_PILE):
+        market = g.market[row]
+        seen: set[int] = set()
+        for pos, card in enumerate(market):
+            cd = cards[card]
+            if cd.silver > silver or cd.zynalith > zyn or cd.counter_windows or card in seen:
+                continue
+            seen.add(card)
             if cd.type == TYPE_CREATURE:
                 if not free:
                     continue
                 if same_init is None:
-                    same_init = {}
-                    for c in front:
-                        v = c.stat(INIT)
-                        same_init[v] = same_init.get(v, 0) + 1
-                same = same_init.get(cd.stats[INIT], 0)
-                if source:
-                    row = source - 1
-                    for a in range(same + 1):
-                        append((A_PLAY_MARKET, row, pos, a, ATTACK))
-                        append((A_PLAY_MARKET, row, pos, a, DEFENCE))
-                else:
-                    key = (card, same)
-                    cached = CREATURE_PLAYS.get(key)
-                    if cached is None:
-                        cached = CREATURE_PLAYS[key] = tuple(
-                            (A_PLAY_HAND, card, a, b) for a in range(same + 1) for b in (ATTACK, DEFENCE)
-                        )
-                    options.extend(cached)
+                    same_init = init_counts(front)
+                for a in range(same_init.get(cd.stats[INIT], 0) + 1):
+                    append((A_PLAY_MARKET, row, pos, a, ATTACK))
+                    append((A_PLAY_MARKET, row, pos, a, DEFENCE))
             else:
                 found = host_lists[cd.host]
                 if found is None:
                     found = host_lists[cd.host] = hosts(g, seat, cd)
-                if source:
-                    row = source - 1
-                    for host in found:
-                        append((A_PLAY_MARKET, row, pos, host.owner, host.uid))
-                else:
-                    for host in found:
-                        append((A_PLAY_HAND, card, host.owner, host.uid))
+                for host in found:
+                    append((A_PLAY_MARKET, row, pos, host.owner, host.uid))
     options.extend(BANISHES[:n])
-    if hand:
-        for card in dict.fromkeys(hand):
-            cached = REDRAWS.get(card)
-            if cached is None:
-                cached = REDRAWS[card] = ((A_REDRAW, card, CREATURE_PILE), (A_REDRAW, card, EXTRA_PILE))
-            options.extend(cached)
+    for card in distinct:
+        cached = REDRAWS.get(card)
+        if cached is None:
+            cached = REDRAWS[card] = ((A_REDRAW, card, CREATURE_PILE), (A_REDRAW, card, EXTRA_PILE))
+        options.extend(cached)
     append(PASS)
     return tuple(options)
 
 
+def init_counts(front: list[Creature]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for c in front:
+        v = c.stat(INIT)
+        counts[v] = counts.get(v, 0) + 1
+    return counts
+
+
+EMPTY: dict[int, None] = {}
 # Option tuples that recur in every game, made once.
 TOGGLES = tuple((A_TOGGLE, i) for i in range(64))
 BANISHES = tuple((A_BANISH, i) for i in range(64))
@@ -1239,19 +1246,26 @@ def strike(g: Table, seat: int, amount: int, attacker: Creature) -> None:
 def state_check(g: Table) -> None:
     """Creatures at 0 HP (or destroyed) die together; players at 0 HP are eliminated; the game
     ends at once when at most one player is alive."""
-    dead: list[Creature] | None = None
     entering = g.entering
-    for seat in clockwise(g, g.active):
-        for c in g.front[seat]:
+    dying = False
+    for row in g.front:
+        for c in row:
             if (c.doomed or c.hp_left() <= 0) and c.uid != entering:
-                if dead is None:
-                    dead = []
-                dead.append(c)
-    if dead is not None:
-        die(g, dead)
-    out = [s for s in range(g.seats) if g.alive[s] and g.hp[s] <= 0]
-    if out:
-        eliminate(g, out)
+                dying = True
+                break
+    if dying:
+        die(g, [
+            c
+            for seat in clockwise(g, g.active)
+            for c in g.front[seat]
+            if (c.doomed or c.hp_left() <= 0) and c.uid != entering
+        ])
+    hp = g.hp
+    alive = g.alive
+    for s in range(g.seats):
+        if alive[s] and hp[s] <= 0:
+            eliminate(g, [s for s in range(g.seats) if alive[s] and hp[s] <= 0])
+            return
 
 
 def die(g: Table, dead: list[Creature]) -> None:
