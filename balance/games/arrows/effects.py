@@ -544,15 +544,13 @@ def use_ability(s: ArrowsState, frame: Frame, piece: Piece, option: tuple[int, i
     arrow_cell = spec.neighbor[piece.cell][arrow]
     controller = piece.controller
     if op == PUSH:
-        rules.push(s, piece, s.grid[arrow_cell], arrow)  # type: ignore[arg-type]
+        rules.push(s, piece, rules.piece_at(s, arrow_cell), arrow)
     elif op == PULL:
-        pulled = s.grid[choice]
-        assert pulled is not None
+        pulled = rules.piece_at(s, choice)
         rules.move(s, pulled, arrow_cell)
         rules.after_moves(s, [pulled])
     elif op == SWAP:
-        other = s.grid[arrow_cell]
-        assert other is not None
+        other = rules.piece_at(s, arrow_cell)
         rules.swap(s, piece, other)
         rules.after_moves(s, [other])  # a card never reactivates because it swapped itself (G9)
     elif op == PLACE_COVERED:
@@ -568,7 +566,7 @@ def use_ability(s: ArrowsState, frame: Frame, piece: Piece, option: tuple[int, i
         rules.queue_activation(s, revived, False, REVIVED)
     elif op in CARD_OPS:
         if choice >= 0:
-            targets = [_on(s, choice)]
+            targets = [rules.piece_at(s, choice)]
         else:
             targets = card_targets(s, effect, controller, piece.uid, piece.cell)
         _card_op(s, effect, targets, piece.card, piece.owner, current_atk(spec, piece))
@@ -600,20 +598,14 @@ def resolve_trigger(s: ArrowsState, trigger: Trigger, choice: object) -> None:
     effect = trigger.effect
     if effect.op in CARD_OPS:
         if isinstance(choice, int):
-            targets = [_on(s, choice)]
+            targets = [rules.piece_at(s, choice)]
         else:
             targets = card_targets(s, effect, trigger.controller, trigger.uid, trigger.cell)
         source = s.pieces.get(trigger.uid)
         atk = current_atk(s.spec, source) if source is not None else trigger.atk
-        _card_op(s, effect, targets, trigger.card, trigger.owner, atk)  # type: ignore[arg-type]
+        _card_op(s, effect, targets, trigger.card, trigger.owner, atk)
     else:
         _player_op(s, effect, trigger.controller)
-
-
-def _on(s: ArrowsState, cell: int) -> Piece:
-    piece = s.grid[cell]
-    assert piece is not None, "an offered target cell holds a card"
-    return piece
 
 
 def _card_op(

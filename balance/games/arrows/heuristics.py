@@ -14,6 +14,7 @@ from balance.games.arrows.state import (
     OPPOSITE,
     ORTHOGONAL,
     ArrowsState,
+    Frame,
     Piece,
     current_atk,
     current_def,
@@ -205,7 +206,9 @@ def default_choice(s: ArrowsState, look_ahead: bool = True) -> int:
     kind = decision.kind
     options = decision.options
     if kind == "conflict":
-        active = s.pieces[s.stack[-1].uid]  # type: ignore[union-attr]
+        frame = s.stack[-1]
+        assert isinstance(frame, Frame)
+        active = s.pieces[frame.uid]
         own = current_def(spec, active)
 
         def conflict_order(i: int) -> tuple[bool, int]:

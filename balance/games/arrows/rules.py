@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from balance.core.contract import DRAWN, FIRST_COUNTER, OPENING, Decision, Result
 from balance.core.contract import PLAYED as PLAYED_EVENT
@@ -177,7 +177,7 @@ def apply_option(s: ArrowsState, option: int) -> None:
     elif kind == "chain_order":
         start_chained(s, choice)
     elif kind == "reveal_order":
-        reveal(s, s.grid[choice])  # type: ignore[arg-type]
+        reveal(s, piece_at(s, choice))
     elif kind == "discard":
         discard(s, choice)
     else:  # pragma: no cover - every kind above is the full list
@@ -293,7 +293,7 @@ def play(s: ArrowsState, choice: object) -> None:
         s.tally.passes += 1
         s.step = TURN_END
         return
-    card, mode, cell = choice  # type: ignore[misc]
+    card, mode, cell = cast(tuple[int, int, int], choice)
     s.hands[seat].remove(card)
     s.plays += 1
     s.acted = True
@@ -420,7 +420,7 @@ def use_or_end_phase(s: ArrowsState, choice: object) -> None:
         else:  # the end of Ability Phase 2 is the end of the sequence
             s.stack.pop()
         return
-    effects.use_ability(s, frame, s.pieces[frame.uid], choice)  # type: ignore[arg-type]
+    effects.use_ability(s, frame, s.pieces[frame.uid], cast(tuple[int, int, int], choice))
     end_action(s)
 
 
@@ -584,10 +584,10 @@ def queue_activation(s: ArrowsState, piece: Piece, reactivation: bool, via: int)
     if any(entry[0] == uid for entry in s.queued):
         return
     for level in s.stack:
-        if type(level) is Frame:
+        if isinstance(level, Frame):
             if level.uid == uid:
                 return
-        elif any(entry[0] == uid for entry in level.entries):  # type: ignore[union-attr]
+        elif any(entry[0] == uid for entry in level.entries):
             return
     spec = s.spec
     if s.activations >= spec.max_activations_per_turn or (
@@ -623,7 +623,7 @@ def step_queued(s: ArrowsState, group: Queued) -> Decision | None:
 def start_chained(s: ArrowsState, cell: int) -> None:
     group = s.stack[-1]
     assert type(group) is Queued
-    uid = s.grid[cell].uid  # type: ignore[union-attr]
+    uid = piece_at(s, cell).uid
     for i, entry in enumerate(group.entries):
         if entry[0] == uid:
             del group.entries[i]
@@ -647,6 +647,12 @@ def start_activation(s: ArrowsState, entry: tuple[int, bool, int]) -> None:
 
 def count(s: ArrowsState, piece: Piece, counter: int) -> None:
     s.events.append((s.turn, piece.owner, piece.card, counter, 1))
+
+
+def piece_at(s: ArrowsState, cell: int) -> Piece:
+    piece = s.grid[cell]
+    assert piece is not None, "an offered cell holds a card"
+    return piece
 
 
 def take_off_board(s: ArrowsState, piece: Piece) -> None:
@@ -835,7 +841,7 @@ def describe(s: ArrowsState, option: int) -> str:
     spec = s.spec
     kind = decision.kind
     if choice in (PASS, SKIP, APPLY):
-        return choice  # type: ignore[return-value]
+        return str(choice)
     if choice == END_PHASE:
         return "end phase"
     if kind == "play":
@@ -845,7 +851,8 @@ def describe(s: ArrowsState, option: int) -> str:
         return effects.describe_ability(spec, choice)
     if kind == "conflict":
         frame = s.stack[-1]
-        piece = s.pieces[frame.uid]  # type: ignore[union-attr]
+        assert isinstance(frame, Frame)
+        piece = s.pieces[frame.uid]
         target = spec.neighbor[piece.cell][choice]
         return f"conflict {DIRECTIONS[choice]} with {spec.cell_names[target]}"
     if kind == "discard":
