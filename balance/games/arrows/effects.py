@@ -242,8 +242,10 @@ def compile_effect(
     if trigger == ABILITY and arrow < 0:
         raise ConfigError(*where, f"ability '{effect.op}' names no arrow", "add arrow: <direction>")
     if arrow >= 0 and arrow not in arrows:
-        raise ConfigError(*where, f"arrow {fields.arrow} is not one of the card's arrows",
-                          f"use one of {', '.join(DIRECTIONS[a] for a in arrows)}")  # fmt: skip
+        names = ", ".join(DIRECTIONS[a] for a in arrows)
+        raise ConfigError(
+            *where, f"arrow {fields.arrow} is not one of the card's arrows", f"use one of {names}"
+        )
     if op in ABILITY_ONLY and trigger != ABILITY:
         raise ConfigError(
             *where, f"'{effect.op}' may only be an arrow ability", "write on: ability"
@@ -275,13 +277,19 @@ def compile_effect(
                     "remove the target condition",
                 )
             target_rule = TargetRule(
-                OWNERS[value.owner], FACES[value.face], _limit(value.max_cost),
-                _limit(value.max_atk), _limit(value.max_def),
-            )  # fmt: skip
+                OWNERS[value.owner],
+                FACES[value.face],
+                _limit(value.max_cost),
+                _limit(value.max_atk),
+                _limit(value.max_def),
+            )
         elif name == "via":
             if trigger not in (ABILITY, ACTIVATE, REACTIVATE):
-                raise ConfigError(*where, f"'via' has no meaning for on: {effect.trigger}",
-                                  "use it with ability, activate or reactivate")  # fmt: skip
+                raise ConfigError(
+                    *where,
+                    f"'via' has no meaning for on: {effect.trigger}",
+                    "use it with ability, activate or reactivate",
+                )
             conditions.append(Condition(VIA, 0, 0, vias=sum(1 << VIAS.index(v) for v in value)))
         elif name == "adjacent_count":
             rule = CardFilterRule(
