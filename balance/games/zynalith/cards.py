@@ -66,14 +66,20 @@ class Rules(BaseModel):
     atk_tie: Literal["tiebreak", "no_winner"] = "tiebreak"
     charge_timing: Literal["on_entry", "in_combat"] = "on_entry"
     event_draw_replaces: bool = True
-    counter_windows: list[Literal["play", "event", "combat"]] = Field(default_factory=lambda: ["play", "event", "combat"])
+    counter_windows: list[Literal["play", "event", "combat"]] = Field(
+        default_factory=lambda: ["play", "event", "combat"]
+    )
     counters_per_window: int = Field(1, ge=0)
     max_attachments: int = Field(0, ge=0)
     defence_vs_effects: bool = True
-    score_tiebreak: list[Literal["hp", "silver", "zynalith"]] = Field(default_factory=lambda: ["hp"])
+    score_tiebreak: list[Literal["hp", "silver", "zynalith"]] = Field(
+        default_factory=lambda: ["hp"]
+    )
     open_faceless_warrior: bool = True
     open_defence_by_cost: bool = False
-    defence_cost_brackets: list[tuple[int, int]] = Field(default_factory=lambda: [(0, 0), (8, 1), (12, 2)])
+    defence_cost_brackets: list[tuple[int, int]] = Field(
+        default_factory=lambda: [(0, 0), (8, 1), (12, 2)]
+    )
     fronts: int = 1
     max_main_actions_per_round: int = Field(30, ge=1)
     max_side_actions_per_turn: int = Field(10, ge=0)
@@ -183,7 +189,9 @@ class ZynalithSpec:
     config_hash: str
     decision_cap: int
     cards: tuple[CardDef, ...]
-    setups: Mapping[str, tuple[tuple[int, ...], tuple[int, ...]]]  # name -> (creature pile, extra pile)
+    setups: Mapping[
+        str, tuple[tuple[int, ...], tuple[int, ...]]
+    ]  # name -> (creature pile, extra pile)
     default_setup: str
     with_trigger: tuple[frozenset[int], ...]  # trigger -> ids of cards that have it
     counters: tuple[int, ...]  # ids of counter cards
@@ -237,11 +245,18 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     _check_rules(rules, docs["rules"])
     card_file = validate(CardFile, docs["cards"])
     deck_file = validate(DeckFile, docs["decks"])
-    cards = tuple(_compile_card(text, docs["cards"], i, rules) for i, text in enumerate(card_file.cards))
+    cards = tuple(
+        _compile_card(text, docs["cards"], i, rules) for i, text in enumerate(card_file.cards)
+    )
     ids = [card.id for card in cards]
     for i, card_id in enumerate(ids):
         if ids.index(card_id) != i:
-            raise fail(docs["cards"], ("cards", i, "id"), f"card '{card_id}' is defined twice", "give each card its own id")
+            raise fail(
+                docs["cards"],
+                ("cards", i, "id"),
+                f"card '{card_id}' is defined twice",
+                "give each card its own id",
+            )
     setups = _compile_setups(deck_file, docs["decks"], cards, ids, rules)
     decks = {name: _copies(piles) for name, piles in setups.items()}
     catalog = Catalog(
@@ -305,13 +320,33 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
 
 def _check_rules(rules: Rules, data: Any) -> None:
     if rules.fronts != 1:
-        raise fail(data, ("fronts",), "fronts: the open idea 'two fronts' is not specified yet", "keep fronts: 1")
+        raise fail(
+            data,
+            ("fronts",),
+            "fronts: the open idea 'two fronts' is not specified yet",
+            "keep fronts: 1",
+        )
     if len(rules.slots_by_round) < rules.rounds:
-        raise fail(data, ("slots_by_round",), f"slots_by_round names {len(rules.slots_by_round)} rounds, the game has {rules.rounds}", "give one slot count per round")
+        raise fail(
+            data,
+            ("slots_by_round",),
+            f"slots_by_round names {len(rules.slots_by_round)} rounds, the game has {rules.rounds}",
+            "give one slot count per round",
+        )
     if any(s < 0 for s in rules.slots_by_round):
-        raise fail(data, ("slots_by_round",), "slots_by_round: slot counts are whole numbers >= 0", "fix the list")
+        raise fail(
+            data,
+            ("slots_by_round",),
+            "slots_by_round: slot counts are whole numbers >= 0",
+            "fix the list",
+        )
     if isinstance(rules.first_player, int) and not 0 <= rules.first_player < MAX_SEATS:
-        raise fail(data, ("first_player",), f"first_player: seat {rules.first_player} does not exist", "use a seat 0-4 or random")
+        raise fail(
+            data,
+            ("first_player",),
+            f"first_player: seat {rules.first_player} does not exist",
+            "use a seat 0-4 or random",
+        )
 
 
 def _compile_card(text: CardText, data: Any, index: int, rules: Rules) -> CardDef:
@@ -323,7 +358,11 @@ def _compile_card(text: CardText, data: Any, index: int, rules: Rules) -> CardDe
         return fail(data, (*where, *path), f"{context}: {message}", hint)
 
     raw = data["cards"][index]
-    is_creature, is_extra, is_event = text.type == "creature", text.type == "extra", text.type == "event"
+    is_creature, is_extra, is_event = (
+        text.type == "creature",
+        text.type == "extra",
+        text.type == "event",
+    )
     if is_creature and text.stats is None:
         raise bad("type", "a creature needs stats: {init, atk, def, hp}", "add stats:")
     if not is_creature and text.stats is not None:
@@ -333,9 +372,15 @@ def _compile_card(text: CardText, data: Any, index: int, rules: Rules) -> CardDe
     if not is_extra and text.kind is not None:
         raise bad("kind", "only extra cards have a kind", "remove kind:")
     if is_event and text.pile is None:
-        raise bad("type", "an event needs the pile it is shuffled into: creature or extra", "add pile:")
+        raise bad(
+            "type", "an event needs the pile it is shuffled into: creature or extra", "add pile:"
+        )
     if not is_event and text.pile is not None:
-        raise bad("pile", "only events name a pile (the others' pile follows from their type)", "remove pile:")
+        raise bad(
+            "pile",
+            "only events name a pile (the others' pile follows from their type)",
+            "remove pile:",
+        )
     if is_event and text.cost is not None:
         raise bad("cost", "an event has no cost", "remove cost:")
     if not is_event and text.cost is None:
@@ -343,13 +388,25 @@ def _compile_card(text: CardText, data: Any, index: int, rules: Rules) -> CardDe
     if not is_extra and text.host is not None:
         raise bad("host", "only extra cards have a host", "remove host:")
     if text.counter is not None and text.kind != "spell":
-        raise bad("counter", "only spells can be counters", "make it kind: spell or remove counter:")
+        raise bad(
+            "counter", "only spells can be counters", "make it kind: spell or remove counter:"
+        )
     host = HOSTS[text.host or "own"] if is_extra else HOST_NONE
     if host == HOST_NONE and is_extra and text.counter is None:
-        raise bad("host", "host: none is only for counters (discarded after resolving)", "use own, enemy or any")
-    keywords = _keyword_mask(text.keywords, raw.file, raw.key_lines.get("keywords", raw.line), text.id)
+        raise bad(
+            "host",
+            "host: none is only for counters (discarded after resolving)",
+            "use own, enemy or any",
+        )
+    keywords = _keyword_mask(
+        text.keywords, raw.file, raw.key_lines.get("keywords", raw.line), text.id
+    )
     if keywords and not is_creature:
-        raise bad("keywords", "only creatures print keywords (extra cards grant them)", "use grant_keyword")
+        raise bad(
+            "keywords",
+            "only creatures print keywords (extra cards grant them)",
+            "use grant_keyword",
+        )
     effects: list[Fx] = []
     raw_effects = raw.get("effects", [])
     for k, entry in enumerate(text.effects):
@@ -358,11 +415,22 @@ def _compile_card(text: CardText, data: Any, index: int, rules: Rules) -> CardDe
         fx = compile_effect(effect, text.id, is_event)
         loc = ("effects", k)
         if is_event and fx.trigger != T_INSTANT:
-            raise bad(loc, f"events use 'instant' only, not '{TRIGGER_IDS[fx.trigger]}'", "write on: instant")
+            raise bad(
+                loc,
+                f"events use 'instant' only, not '{TRIGGER_IDS[fx.trigger]}'",
+                "write on: instant",
+            )
         if fx.op == O_NEGATE and text.counter is None:
             raise bad(loc, "only counters may negate", "add counter: {windows: [...]}")
-        if fx.trigger in (T_COMBAT, T_DEATH, T_DEFENCE) and not (is_creature or (is_extra and host != HOST_NONE)):
-            raise bad(loc, f"'{TRIGGER_IDS[fx.trigger]}' needs a creature: use it on creatures or host-bound extra cards", "")
+        if fx.trigger in (T_COMBAT, T_DEATH, T_DEFENCE) and not (
+            is_creature or (is_extra and host != HOST_NONE)
+        ):
+            raise bad(
+                loc,
+                f"'{TRIGGER_IDS[fx.trigger]}' needs a creature: "
+                "use it on creatures or host-bound extra cards",
+                "",
+            )
         effects.append(fx)
     stats = (0, 0, 0, 0)
     if text.stats is not None:
@@ -370,7 +438,11 @@ def _compile_card(text: CardText, data: Any, index: int, rules: Rules) -> CardDe
         stats = (s.init, s.atk, s.def_, s.hp)
         copies = any(fx.op == O_COPY and fx.trigger == T_INSTANT for fx in effects)
         if s.hp < 1 and not copies:
-            raise bad("stats", "hp must be at least 1 (0 only with an instant copy_stats effect)", "raise hp")
+            raise bad(
+                "stats",
+                "hp must be at least 1 (0 only with an instant copy_stats effect)",
+                "raise hp",
+            )
     cost = text.cost or Cost()
     kind = 0 if is_creature else 4 if is_event else KINDS.index(text.kind or "spell")
     on = tuple(tuple(fx for fx in effects if fx.trigger == t) for t in range(len(TRIGGER_IDS)))
@@ -407,7 +479,12 @@ def _compile_setups(
     to deal its market row."""
     setups: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
     if deck_file.default_setup not in deck_file.setups:
-        raise fail(data, ("default_setup",), f"default_setup '{deck_file.default_setup}' is not a setup", f"use one of {', '.join(deck_file.setups)}")
+        raise fail(
+            data,
+            ("default_setup",),
+            f"default_setup '{deck_file.default_setup}' is not a setup",
+            f"use one of {', '.join(deck_file.setups)}",
+        )
     for name, setup in deck_file.setups.items():
         piles: list[tuple[int, ...]] = []
         for pile_index, field in enumerate(("creature_pile", "extra_pile")):
@@ -416,19 +493,41 @@ def _compile_setups(
             for card_name, copies in contents.items():
                 loc = ("setups", name, field, card_name)
                 if card_name not in ids:
-                    raise fail(data, loc, f"setup '{name}': unknown card '{card_name}'", did_you_mean(card_name, ids))
+                    raise fail(
+                        data,
+                        loc,
+                        f"setup '{name}': unknown card '{card_name}'",
+                        did_you_mean(card_name, ids),
+                    )
                 card = cards[ids.index(card_name)]
                 if card.pile != pile_index:
                     wrong = "creature" if card.pile == 0 else "extra"
-                    raise fail(data, loc, f"setup '{name}': '{card_name}' belongs in the {wrong} pile, not the {field.replace('_', ' ')}", f"move it to {wrong}_pile")
+                    raise fail(
+                        data,
+                        loc,
+                        f"setup '{name}': '{card_name}' belongs in the {wrong} pile, "
+                        f"not the {field.replace('_', ' ')}",
+                        f"move it to {wrong}_pile",
+                    )
                 if copies < 1:
-                    raise fail(data, loc, f"setup '{name}': '{card_name}' needs at least 1 copy", "remove it or give 1 or more")
+                    raise fail(
+                        data,
+                        loc,
+                        f"setup '{name}': '{card_name}' needs at least 1 copy",
+                        "remove it or give 1 or more",
+                    )
                 if card.open_idea and not rules.open_faceless_warrior:
                     continue  # the open idea is only in the pile when switched on
                 pile.extend([ids.index(card_name)] * copies)
             dealt = sum(1 for c in pile if cards[c].type != TYPE_EVENT)
             if dealt < rules.market_row_size:
-                raise fail(data, ("setups", name, field), f"setup '{name}': the {field.replace('_', ' ')} has {dealt} non-event cards, fewer than a market row ({rules.market_row_size})", "add cards")
+                raise fail(
+                    data,
+                    ("setups", name, field),
+                    f"setup '{name}': the {field.replace('_', ' ')} has {dealt} non-event "
+                    f"cards, fewer than a market row ({rules.market_row_size})",
+                    "add cards",
+                )
             piles.append(tuple(pile))
         setups[name] = (piles[0], piles[1])
     return setups

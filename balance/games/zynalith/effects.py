@@ -23,6 +23,8 @@ from balance.games.zynalith.state import (
     CHECK_STEP,
     CREATURE_PILE,
     DEF,
+    EV_DAMAGE,
+    EV_TRIGGERS,
     EXTRA_PILE,
     HP,
     INIT,
@@ -31,8 +33,6 @@ from balance.games.zynalith.state import (
     S_LINE_COMBAT,
     S_REFRESH,
     S_TO_HAND,
-    EV_DAMAGE,
-    EV_TRIGGERS,
     T_DEALT,
     T_LIFESTEAL,
     T_PREVENTED,
@@ -46,8 +46,16 @@ STAT_NAMES = ("init", "atk", "def", "hp")
 # -- the words ---------------------------------------------------------------------------------
 
 TRIGGERS = (
-    ("instant", "Sofort", "the card is played (creature entered, extra card attached), or an event is drawn"),
-    ("combat", "Kampf", "its creature starts a contested combat round in attack position (Sturmangriff too)"),
+    (
+        "instant",
+        "Sofort",
+        "the card is played (creature entered, extra card attached), or an event is drawn",
+    ),
+    (
+        "combat",
+        "Kampf",
+        "its creature starts a contested combat round in attack position (Sturmangriff too)",
+    ),
     ("game_end", "Spielende", "after round 5 (its combat and round end), before scoring"),
     ("death", "Tod", "its creature died (last known stats and line)"),
     ("mourning", "Trauer", "another creature died (subject = the dead creature)"),
@@ -55,8 +63,16 @@ TRIGGERS = (
     ("spell", "Zauber", "a spell finished its play (subject = its host, if any)"),
     ("equipment", "Ausrüstung", "an equipment finished its play (subject = its host)"),
     ("property", "Eigenschaft", "a property finished its play (subject = its host)"),
-    ("greed", "Gier", "a card costing at least greed_silver s or greed_zynalith Z was played, this one included"),
-    ("defence", "Verteidigung", "its creature defended its player against combat damage (not Durchschlag)"),
+    (
+        "greed",
+        "Gier",
+        "a card costing at least greed_silver s or greed_zynalith Z was played, this one included",
+    ),
+    (
+        "defence",
+        "Verteidigung",
+        "its creature defended its player against combat damage (not Durchschlag)",
+    ),
 )
 (
     T_INSTANT,
@@ -74,7 +90,11 @@ TRIGGERS = (
 TRIGGER_IDS = tuple(t[0] for t in TRIGGERS)
 
 KEYWORDS = (
-    ("charge", "Sturmangriff", "an extra combat round for this creature's line, at once on entry (G10)"),
+    (
+        "charge",
+        "Sturmangriff",
+        "an extra combat round for this creature's line, at once on entry (G10)",
+    ),
     ("lifesteal", "Blutsaugen", "damage dealt to enemy players heals its own player"),
     ("pierce", "Durchschlag", "ignores players' defence; no Verteidigung"),
 )
@@ -187,17 +207,39 @@ for _name, _alias, _doc in TRIGGERS:
     VOCABULARY.triggers.add(_name, _doc, aliases=_aliases)
 
 _OPS = VOCABULARY.ops
-_OPS.add("damage", "creature: loses HP, DEF ignored; player: reduced by defence unless pierce", DamageParams)
+_OPS.add(
+    "damage",
+    "creature: loses HP, DEF ignored; player: reduced by defence unless pierce",
+    DamageParams,
+)
 _OPS.add("heal", "remove damage, at most up to max HP unless overheal", HealParams)
-_OPS.add("modify", "change a stat; hp moves max and current HP together; INIT re-sorts the front", ModifyParams)
+_OPS.add(
+    "modify",
+    "change a stat; hp moves max and current HP together; INIT re-sorts the front",
+    ModifyParams,
+)
 _OPS.add("gain", "the target player gains a resource (negative = lose, floored at 0)", GainParams)
-_OPS.add("draw", "top cards of a pile into the target player's hand (choice: the controller picks)", DrawParams)
+_OPS.add(
+    "draw",
+    "top cards of a pile into the target player's hand (choice: the controller picks)",
+    DrawParams,
+)
 _OPS.add("destroy", "the target creature dies (death, mourning, refund)")
-_OPS.add("grant_keyword", "the target creature gains a keyword; charge in attack fights at once", GrantParams)
-_OPS.add("set_position", "put the target creature in attack or defence (or toggle it)", PositionParams)
+_OPS.add(
+    "grant_keyword",
+    "the target creature gains a keyword; charge in attack fights at once",
+    GrantParams,
+)
+_OPS.add(
+    "set_position", "put the target creature in attack or defence (or toggle it)", PositionParams
+)
 _OPS.add("line_combat", "the target creature's line fights one combat round now")
 _OPS.add("negate", "counters only: cancel the window's subject (card, event or combat round)")
-_OPS.add("copy_stats", "self's base values := the left neighbour's without extra cards; damage cleared", CopyParams)
+_OPS.add(
+    "copy_stats",
+    "self's base values := the left neighbour's without extra cards; damage cleared",
+    CopyParams,
+)
 _OPS.add("refresh_market", "discard the market row(s) and draw them full", RefreshParams)
 
 _SEL = VOCABULARY.selectors
@@ -217,13 +259,25 @@ _SEL.add("subject_player", "the player the trigger is about (buyer, caster, even
 _SEL.add("host_owner", "the owner of the creature this card is or is attached to")
 
 _COND = VOCABULARY.conditions
-_COND.add("by", "the subject is this card or its host (self), own, enemy, or any", Literal["self", "own", "enemy", "any"])
+_COND.add(
+    "by",
+    "the subject is this card or its host (self), own, enemy, or any",
+    Literal["self", "own", "enemy", "any"],
+)
 _COND.add("position", "self is in attack or defence position", Literal["attack", "defence"])
 _COND.add("stat", "a stat of self or of the subject lies in [min, max]", StatCondition)
-_COND.add("resource", "the controller's (or an opponent's) hp / silver / zynalith lies in [min, max]", ResourceCondition)
+_COND.add(
+    "resource",
+    "the controller's (or an opponent's) hp / silver / zynalith lies in [min, max]",
+    ResourceCondition,
+)
 _COND.add("round", "the round lies in [min, max]", RoundCondition)
 _COND.add("attachments", "self carries at least min extra cards", AttachmentsCondition)
-_COND.add("kind", "the subject card's kind is one of the list", list[Literal["creature", "spell", "property", "equipment", "event"]])
+_COND.add(
+    "kind",
+    "the subject card's kind is one of the list",
+    list[Literal["creature", "spell", "property", "equipment", "event"]],
+)
 
 _KW = VOCABULARY.kind("keyword")
 for _name, _alias, _doc in KEYWORDS:
@@ -231,8 +285,34 @@ for _name, _alias, _doc in KEYWORDS:
 
 # -- compiled form -----------------------------------------------------------------------------
 
-(O_DAMAGE, O_HEAL, O_MODIFY, O_GAIN, O_DRAW, O_DESTROY, O_GRANT, O_SET_POSITION, O_LINE_COMBAT, O_NEGATE, O_COPY, O_REFRESH) = range(12)
-OP_IDS = ("damage", "heal", "modify", "gain", "draw", "destroy", "grant_keyword", "set_position", "line_combat", "negate", "copy_stats", "refresh_market")
+(
+    O_DAMAGE,
+    O_HEAL,
+    O_MODIFY,
+    O_GAIN,
+    O_DRAW,
+    O_DESTROY,
+    O_GRANT,
+    O_SET_POSITION,
+    O_LINE_COMBAT,
+    O_NEGATE,
+    O_COPY,
+    O_REFRESH,
+) = range(12)
+OP_IDS = (
+    "damage",
+    "heal",
+    "modify",
+    "gain",
+    "draw",
+    "destroy",
+    "grant_keyword",
+    "set_position",
+    "line_combat",
+    "negate",
+    "copy_stats",
+    "refresh_market",
+)
 
 (
     SEL_NONE,
@@ -267,7 +347,16 @@ SELECTOR_CODES = {
     "subject_player": SEL_SUBJECT_PLAYER,
     "host_owner": SEL_HOST_OWNER,
 }
-PLAYER_SELECTORS = frozenset({SEL_CONTROLLER, SEL_OPPONENT, SEL_EACH_OPPONENT, SEL_EACH_PLAYER, SEL_SUBJECT_PLAYER, SEL_HOST_OWNER})
+PLAYER_SELECTORS = frozenset(
+    {
+        SEL_CONTROLLER,
+        SEL_OPPONENT,
+        SEL_EACH_OPPONENT,
+        SEL_EACH_PLAYER,
+        SEL_SUBJECT_PLAYER,
+        SEL_HOST_OWNER,
+    }
+)
 SELF_RELATIVE = frozenset({SEL_SELF, SEL_LEFT, SEL_RIGHT, SEL_LINE_ENEMIES, SEL_HOST_OWNER})
 # Ops whose target is a creature (default: self), a player (default: controller), either
 # (target required), or nothing.
@@ -329,19 +418,40 @@ def compile_effect(effect: Effect, card: str, is_event: bool) -> Fx:
         if pick is not None:
             side, pick_position = SIDES[pick.side], POSITIONS[pick.position]
     if op in UNTARGETED_OPS and sel != SEL_NONE:
-        raise ConfigError(file, line, f"card '{card}': op '{effect.op}' takes no target", "remove target:")
+        raise ConfigError(
+            file, line, f"card '{card}': op '{effect.op}' takes no target", "remove target:"
+        )
     if op in EITHER_OPS and sel == SEL_NONE:
-        raise ConfigError(file, line, f"card '{card}': op '{effect.op}' needs a target", "add target: <selector>")
+        raise ConfigError(
+            file, line, f"card '{card}': op '{effect.op}' needs a target", "add target: <selector>"
+        )
     if op in CREATURE_OPS:
         if sel in PLAYER_SELECTORS:
-            raise ConfigError(file, line, f"card '{card}': op '{effect.op}' acts on creatures, not on '{effect.target.selector}'", "use a creature selector such as self or {choose: {side: enemy}}")  # type: ignore[union-attr]
+            raise ConfigError(
+                file,
+                line,
+                f"card '{card}': op '{effect.op}' acts on creatures, "
+                f"not on '{effect.target.selector}'",
+                "use a creature selector such as self or {choose: {side: enemy}}",
+            )  # type: ignore[union-attr]
         sel = SEL_SELF if sel == SEL_NONE else sel
     if op in PLAYER_OPS:
         if sel != SEL_NONE and sel not in PLAYER_SELECTORS:
-            raise ConfigError(file, line, f"card '{card}': op '{effect.op}' acts on players, not on '{effect.target.selector}'", "use a player selector such as controller or each_opponent")  # type: ignore[union-attr]
+            raise ConfigError(
+                file,
+                line,
+                f"card '{card}': op '{effect.op}' acts on players, "
+                f"not on '{effect.target.selector}'",
+                "use a player selector such as controller or each_opponent",
+            )  # type: ignore[union-attr]
         sel = SEL_CONTROLLER if sel == SEL_NONE else sel
     if is_event and sel in SELF_RELATIVE:
-        raise ConfigError(file, line, f"card '{card}': an event has no creature of its own for '{effect.target.selector}'", "use all, random, choose or a player selector")  # type: ignore[union-attr]
+        raise ConfigError(
+            file,
+            line,
+            f"card '{card}': an event has no creature of its own for '{effect.target.selector}'",
+            "use all, random, choose or a player selector",
+        )  # type: ignore[union-attr]
     fields: dict[str, Any] = {}
     p = effect.params
     if op == O_DAMAGE:
@@ -349,14 +459,18 @@ def compile_effect(effect: Effect, card: str, is_event: bool) -> Fx:
     elif op == O_HEAL:
         fields.update(amount=p.amount, overheal=p.overheal)
     elif op == O_MODIFY:
-        fields.update(stat=STAT_NAMES.index(p.stat), amount=p.amount, round_only=p.duration == "round")
+        fields.update(
+            stat=STAT_NAMES.index(p.stat), amount=p.amount, round_only=p.duration == "round"
+        )
     elif op == O_GAIN:
         fields.update(resource=RESOURCES[p.resource], amount=p.amount)
     elif op == O_DRAW:
         pile = {"creature": CREATURE_PILE, "extra": EXTRA_PILE, "choice": ROW_CHOICE}[p.pile]
         fields.update(count=p.count, pile=pile)
     elif op == O_GRANT:
-        fields.update(keywords=_keyword_mask([p.keyword], file, line, card), round_only=p.duration == "round")
+        fields.update(
+            keywords=_keyword_mask([p.keyword], file, line, card), round_only=p.duration == "round"
+        )
     elif op == O_SET_POSITION:
         fields.update(position=POSITIONS[p.position])
     elif op == O_COPY:
@@ -371,9 +485,25 @@ def compile_effect(effect: Effect, card: str, is_event: bool) -> Fx:
         elif name == "position":
             conds.append((C_POSITION, POSITIONS[value], 0, 0, 0))
         elif name == "stat":
-            conds.append((C_STAT, value.of == "subject", STAT_NAMES.index(value.stat), _lo(value.min), _hi(value.max)))
+            conds.append(
+                (
+                    C_STAT,
+                    value.of == "subject",
+                    STAT_NAMES.index(value.stat),
+                    _lo(value.min),
+                    _hi(value.max),
+                )
+            )
         elif name == "resource":
-            conds.append((C_RESOURCE, value.of == "opponent", RESOURCES[value.name], _lo(value.min), _hi(value.max)))
+            conds.append(
+                (
+                    C_RESOURCE,
+                    value.of == "opponent",
+                    RESOURCES[value.name],
+                    _lo(value.min),
+                    _hi(value.max),
+                )
+            )
         elif name == "round":
             conds.append((C_ROUND, 0, 0, _lo(value.min), _hi(value.max)))
         elif name == "attachments":
@@ -405,8 +535,9 @@ def _hi(value: int | None) -> int:
 # -- resolving ---------------------------------------------------------------------------------
 
 # A waiting trigger or an effect to run now, as a tuple:
-# (fx, card, src_uid, self_uid, controller, subj_uid, subj_player, subj_inst, subj_kind, epoch, check)
-#   src_uid   the card's own instance (creature or attachment uid; -1 for events and host-less cards)
+# (fx, card, src_uid, self_uid, controller, subj_uid, subj_player, subj_inst, subj_kind, epoch,
+#  check)
+#   src_uid   the card's own instance (creature or attachment uid; -1: events, host-less cards)
 #   self_uid  the creature the card is or is attached to (-1: none)
 #   subj_*    what the trigger is about: creature, player, card instance, card kind (-1: none)
 #   check     0: resolve regardless (instants, death); 1: the source must still be in play;
@@ -453,14 +584,15 @@ def conditions_hold(g: Table, t: tuple, fx: Fx) -> bool:
     controller = t[CONTROLLER]
     by = fx.by
     if by == BY_SELF:
-        if not ((t[SUBJ_INST] >= 0 and t[SUBJ_INST] == t[SRC]) or (t[SUBJ] >= 0 and t[SUBJ] == t[SELF])):
+        if not (
+            (t[SUBJ_INST] >= 0 and t[SUBJ_INST] == t[SRC]) or (t[SUBJ] >= 0 and t[SUBJ] == t[SELF])
+        ):
             return False
     elif by == BY_OWN:
         if t[SUBJ_PLAYER] != controller:
             return False
-    elif by == BY_ENEMY:
-        if t[SUBJ_PLAYER] < 0 or t[SUBJ_PLAYER] == controller:
-            return False
+    elif by == BY_ENEMY and (t[SUBJ_PLAYER] < 0 or t[SUBJ_PLAYER] == controller):
+        return False
     for code, a, b, lo, hi in fx.conds:
         if code == C_POSITION:
             me = self_creature(g, t)
@@ -474,7 +606,11 @@ def conditions_hold(g: Table, t: tuple, fx: Fx) -> bool:
             if not lo <= value <= hi:
                 return False
         elif code == C_RESOURCE:
-            seats = [controller] if not a else [s for s in range(g.seats) if s != controller and g.alive[s]]
+            seats = (
+                [controller]
+                if not a
+                else [s for s in range(g.seats) if s != controller and g.alive[s]]
+            )
             if not any(lo <= _resource(g, s, b) <= hi for s in seats):
                 return False
         elif code == C_ROUND:
@@ -484,9 +620,8 @@ def conditions_hold(g: Table, t: tuple, fx: Fx) -> bool:
             me = self_creature(g, t)
             if me is None or len(me.attachments) < lo:
                 return False
-        elif code == C_KIND:
-            if t[SUBJ_KIND] < 0 or not (a >> t[SUBJ_KIND]) & 1:
-                return False
+        elif code == C_KIND and (t[SUBJ_KIND] < 0 or not (a >> t[SUBJ_KIND]) & 1):
+            return False
     return True
 
 
@@ -516,7 +651,9 @@ def clockwise(g: Table, first: int) -> list[int]:
 
 
 # ROTATIONS[n][first]: the seats of an n-player game clockwise from `first`.
-ROTATIONS = tuple(tuple(tuple((first + i) % n for i in range(n)) for first in range(max(n, 1))) for n in range(8))
+ROTATIONS = tuple(
+    tuple(tuple((first + i) % n for i in range(n)) for first in range(max(n, 1))) for n in range(8)
+)
 
 
 def pick_candidates(g: Table, controller: int, side: int, position: int) -> list[Creature]:
@@ -668,7 +805,16 @@ def defence_of(g: Table, seat: int) -> int:
     return total
 
 
-def hurt_player(g: Table, seat: int, amount: int, pierce: bool, lifesteal: bool, source_seat: int, source_card: int, combat: bool) -> int:
+def hurt_player(
+    g: Table,
+    seat: int,
+    amount: int,
+    pierce: bool,
+    lifesteal: bool,
+    source_seat: int,
+    source_card: int,
+    combat: bool,
+) -> int:
     """Damage a player: reduced by their defence (effect damage only with defence_vs_effects)
     unless pierce; lifesteal heals the source's player by what was dealt. Returns D applied."""
     if not g.alive[seat]:
@@ -695,12 +841,14 @@ def heal_player(g: Table, seat: int, amount: int, overheal: bool) -> int:
     after = before + amount
     cap = g.spec.start_hp
     if not overheal and after > cap:
-        after = cap if before < cap else before
+        after = max(before, cap)
     g.hp[seat] = after
     return after - before
 
 
-def modify(g: Table, c: Creature, stat: int, amount: int, from_extra: bool, round_only: bool) -> None:
+def modify(
+    g: Table, c: Creature, stat: int, amount: int, from_extra: bool, round_only: bool
+) -> None:
     c.cur[stat] += amount
     if from_extra:
         c.modx[stat] += amount

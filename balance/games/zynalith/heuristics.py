@@ -69,7 +69,9 @@ def features(g: Table, seat: int) -> dict[str, Any]:
     cards = spec.cards
     silver = g.silver[seat]
     market = [c for row in g.market for c in row]
-    affordable = [c for c in market if cards[c].silver <= silver and cards[c].zynalith <= g.zyn[seat]]
+    affordable = [
+        c for c in market if cards[c].silver <= silver and cards[c].zynalith <= g.zyn[seat]
+    ]
     hand = g.hand_open[seat] + g.hand_secret[seat]
     return {
         "hp": g.hp[seat],
@@ -80,7 +82,9 @@ def features(g: Table, seat: int) -> dict[str, Any]:
         "defence": defence_of(g, seat),
         "attackers": [sum(1 for c in g.front[s] if c.attack) for s in range(g.seats)],
         "market_value_per_silver": sum(
-            _creature_value(cards[c].stats) / max(1, cards[c].silver) for c in market if cards[c].type == 0
+            _creature_value(cards[c].stats) / max(1, cards[c].silver)
+            for c in market
+            if cards[c].type == 0
         ),
         "affordable": len(affordable),
         "hand": len(hand),
@@ -138,7 +142,9 @@ def _preview_line(g: Table, members: list[Creature]) -> dict[str, Any]:
             deaths.append(x.uid)
             extra = d - x.hp_left()
             if extra > 0:
-                reduced = extra if winner.keywords() & PIERCE else max(0, extra - defence_of(g, x.owner))
+                reduced = (
+                    extra if winner.keywords() & PIERCE else max(0, extra - defence_of(g, x.owner))
+                )
                 overflow[x.owner] = overflow.get(x.owner, 0) + reduced
     outcome.update(
         winner=winner.uid,

@@ -16,7 +16,6 @@ from balance.core.contract import DRAWN, OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
 from balance.games.zynalith import heuristics
 from balance.games.zynalith.cards import (
-    HOST_ANY,
     HOST_ENEMY,
     HOST_NONE,
     HOST_OWN,
@@ -30,6 +29,7 @@ from balance.games.zynalith.cards import (
 )
 from balance.games.zynalith.effects import (
     CHARGE,
+    FX,
     K_CREATURE,
     K_EQUIPMENT,
     K_EVENT,
@@ -54,7 +54,6 @@ from balance.games.zynalith.effects import (
     T_MOURNING,
     T_PROPERTY,
     T_SPELL,
-    FX,
     apply_op,
     clockwise,
     hurt_player,
@@ -218,12 +217,21 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
     """A new game for len(lineup) players: every seat names the same shared setup (section 3)."""
     seats = len(lineup)
     if not 2 <= seats <= 5:
-        raise ConfigError("--seats", None, f"zynalith is played by 2-5 players, not {seats}", "use --seats 2 to 5")
+        raise ConfigError(
+            "--seats", None, f"zynalith is played by 2-5 players, not {seats}", "use --seats 2 to 5"
+        )
     setup = lineup[0]
     if setup not in spec.setups:
-        raise ConfigError("--decks", None, f"unknown setup '{setup}'", did_you_mean(setup, list(spec.setups)))
+        raise ConfigError(
+            "--decks", None, f"unknown setup '{setup}'", did_you_mean(setup, list(spec.setups))
+        )
     if any(name != setup for name in lineup):
-        raise ConfigError("--decks", None, "zynalith's setups are shared: name one setup for every seat", f"e.g. --decks {setup}")
+        raise ConfigError(
+            "--decks",
+            None,
+            "zynalith's setups are shared: name one setup for every seat",
+            f"e.g. --decks {setup}",
+        )
     rng = Random(seed)
     creature_pile, extra_pile = (list(p) for p in spec.setups[setup])
     rng.shuffle(creature_pile)
@@ -232,7 +240,12 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
     if first < 0:
         first = rng.randrange(seats)
     elif first >= seats:
-        raise ConfigError("rules.first_player", None, f"seat {first} does not exist with {seats} players", "use a smaller seat or random")
+        raise ConfigError(
+            "rules.first_player",
+            None,
+            f"seat {first} does not exist with {seats} players",
+            "use a smaller seat or random",
+        )
     g = Zynalith(
         spec=spec,
         rng=rng,
@@ -675,7 +688,9 @@ def redraw(g: Table, seat: int, card: int, row: int) -> None:
 # -- playing a card (4.2) ----------------------------------------------------------------------
 
 
-def play(g: Table, seat: int, card: int, source: int, pos: int, a: int, b: int, counter: bool) -> None:
+def play(
+    g: Table, seat: int, card: int, source: int, pos: int, a: int, b: int, counter: bool
+) -> None:
     """Pay and play `card` from hand or market (steps 1-3); a counter skips the play window."""
     cd = g.spec.cards[card]
     pay(g, seat, cd.silver, cd.zynalith)
@@ -820,7 +835,14 @@ def window(g: Table, step: tuple) -> None:
         if g.alive[seat] and used < limit:
             options = counter_options(g, seat, kind, subject_kind)
             if options:
-                ask(g, seat, KIND_COUNTER, "counter", (NO_COUNTER, *options), (kind, ctx, subject_kind, seats, i, used))
+                ask(
+                    g,
+                    seat,
+                    KIND_COUNTER,
+                    "counter",
+                    (NO_COUNTER, *options),
+                    (kind, ctx, subject_kind, seats, i, used),
+                )
                 return
         i += 1
         used = 0
@@ -986,7 +1008,9 @@ def event_done(g: Table, step: tuple) -> None:
 # -- triggers (R14, G17) -----------------------------------------------------------------------
 
 
-def raise_trigger(g: Table, trigger: int, subj_uid: int, subj_player: int, subj_inst: int, subj_kind: int) -> None:
+def raise_trigger(
+    g: Table, trigger: int, subj_uid: int, subj_player: int, subj_inst: int, subj_kind: int
+) -> None:
     """Queue `trigger` for every card in play that has it: controllers clockwise from the active
     player, each front left to right, a creature before its attachments."""
     having = g.spec.with_trigger[trigger]
@@ -998,22 +1022,80 @@ def raise_trigger(g: Table, trigger: int, subj_uid: int, subj_player: int, subj_
         for c in g.front[seat]:
             if c.card in having:
                 for fx in cards[c.card].on[trigger]:
-                    queue.append((fx, c.card, c.uid, c.uid, seat, subj_uid, subj_player, subj_inst, subj_kind, 0, 1))
+                    queue.append(
+                        (
+                            fx,
+                            c.card,
+                            c.uid,
+                            c.uid,
+                            seat,
+                            subj_uid,
+                            subj_player,
+                            subj_inst,
+                            subj_kind,
+                            0,
+                            1,
+                        )
+                    )
             for att_uid, card, controller in c.attachments:
                 if card in having:
                     for fx in cards[card].on[trigger]:
-                        queue.append((fx, card, att_uid, c.uid, controller, subj_uid, subj_player, subj_inst, subj_kind, 0, 1))
+                        queue.append(
+                            (
+                                fx,
+                                card,
+                                att_uid,
+                                c.uid,
+                                controller,
+                                subj_uid,
+                                subj_player,
+                                subj_inst,
+                                subj_kind,
+                                0,
+                                1,
+                            )
+                        )
 
 
-def creature_triggers(g: Table, c: Creature, trigger: int, subj_uid: int, subj_player: int, check: int, epoch: int) -> None:
+def creature_triggers(
+    g: Table, c: Creature, trigger: int, subj_uid: int, subj_player: int, check: int, epoch: int
+) -> None:
     """Queue `trigger` of one creature and its attachments (combat, defence, death)."""
     cards = g.spec.cards
     queue = g.queue
     for fx in cards[c.card].on[trigger]:
-        queue.append((fx, c.card, c.uid, c.uid, c.owner, subj_uid, subj_player, c.uid, K_CREATURE, epoch, check))
+        queue.append(
+            (
+                fx,
+                c.card,
+                c.uid,
+                c.uid,
+                c.owner,
+                subj_uid,
+                subj_player,
+                c.uid,
+                K_CREATURE,
+                epoch,
+                check,
+            )
+        )
     for att_uid, card, controller in c.attachments:
         for fx in cards[card].on[trigger]:
-            queue.append((fx, card, att_uid, c.uid, controller, subj_uid, subj_player, att_uid, K_CREATURE, epoch, check))
+            queue.append(
+                (
+                    fx,
+                    card,
+                    att_uid,
+                    c.uid,
+                    controller,
+                    subj_uid,
+                    subj_player,
+                    att_uid,
+                    K_CREATURE,
+                    epoch,
+                    check,
+                )
+            )
 
 
 def resolve_queue(g: Table, step: tuple) -> None:
@@ -1186,14 +1268,13 @@ def hit(g: Table, step: tuple) -> None:
                 if x is winner:
                     continue
                 d = atk - x.stat(DEF)
-                if d < 0:
-                    d = 0
+                d = max(d, 0)
                 left = x.hp_left()
                 x.damage += d
                 g.tally[x.owner][T_LINES_LOST] += 1
                 events.append((r, x.owner, x.card, EV_LINE_LOSSES, 1))
                 if d:
-                    events.append((r, winner.owner, winner.card, EV_DAMAGE, d if d < left else left))
+                    events.append((r, winner.owner, winner.card, EV_DAMAGE, min(left, d)))
                 if d >= left:
                     events.append((r, winner.owner, winner.card, EV_KILLS, 1))
                     if d > left:
@@ -1232,7 +1313,9 @@ def strike(g: Table, seat: int, amount: int, attacker: Creature) -> None:
     """Combat damage to a player (4.4): defence, Durchschlag, Blutsaugen, Verteidigung."""
     kw = attacker.keywords()
     pierce = bool(kw & PIERCE)
-    defence = hurt_player(g, seat, amount, pierce, bool(kw & LIFESTEAL), attacker.owner, attacker.card, True)
+    defence = hurt_player(
+        g, seat, amount, pierce, bool(kw & LIFESTEAL), attacker.owner, attacker.card, True
+    )
     if amount >= 1 and defence >= 1 and not pierce:
         having = g.spec.with_trigger[T_DEFENCE]
         for c in g.front[seat]:
@@ -1254,12 +1337,15 @@ def state_check(g: Table) -> None:
                 dying = True
                 break
     if dying:
-        die(g, [
-            c
-            for seat in clockwise(g, g.active)
-            for c in g.front[seat]
-            if (c.doomed or c.hp_left() <= 0) and c.uid != entering
-        ])
+        die(
+            g,
+            [
+                c
+                for seat in clockwise(g, g.active)
+                for c in g.front[seat]
+                if (c.doomed or c.hp_left() <= 0) and c.uid != entering
+            ],
+        )
     hp = g.hp
     alive = g.alive
     for s in range(g.seats):
@@ -1364,7 +1450,9 @@ def final_score(g: Table, step: tuple) -> None:
 
 
 def victory_points(g: Table, seat: int) -> tuple[int, int, int]:
-    """(VP, printed VP in the front, bonus VP): VP = printed + bonus + Z + silver // silver_per_vp."""
+    """(VP, printed VP in the front, bonus VP).
+
+    VP = printed + bonus + Z + silver // silver_per_vp."""
     cards = g.spec.cards
     printed = 0
     for c in g.front[seat]:
@@ -1418,7 +1506,7 @@ def game_result(g: Table) -> Result:
     for name, value in zip(GAME_TALLIES, g.gtally):
         stats[name] = float(value)
     for seat in range(g.seats):
-        vp, printed, bonus = victory_points(g, seat)
+        _, printed, bonus = victory_points(g, seat)
         stats[f"hp_{seat}"] = float(g.hp[seat])
         stats[f"vp_{seat}"] = float(g.final_vp[seat])
         stats[f"vp_printed_{seat}"] = float(printed)
@@ -1427,7 +1515,9 @@ def game_result(g: Table) -> Result:
         stats[f"zynalith_{seat}"] = float(g.zyn[seat])
         for name, value in zip(SEAT_TALLIES, g.tally[seat]):
             stats[f"{name}_{seat}"] = float(value)
-    return Result.shared(list(g.winners), g.seats, g.end_reason, g.turns, capped=g.capped, stats=stats)
+    return Result.shared(
+        list(g.winners), g.seats, g.end_reason, g.turns, capped=g.capped, stats=stats
+    )
 
 
 # -- decisions ---------------------------------------------------------------------------------
@@ -1447,7 +1537,9 @@ def refresh_pending(g: Table) -> None:
         g.pending = Decision(d.seat, d.kind, turn_options(g, d.seat))
     elif g.pend_kind == KIND_COUNTER:
         kind, _, subject_kind, _, _, _ = g.pend_ctx
-        g.pending = Decision(d.seat, d.kind, (NO_COUNTER, *counter_options(g, d.seat, kind, subject_kind)))
+        g.pending = Decision(
+            d.seat, d.kind, (NO_COUNTER, *counter_options(g, d.seat, kind, subject_kind))
+        )
 
 
 def describe(g: Table, option: int) -> str:
@@ -1476,11 +1568,14 @@ def describe(g: Table, option: int) -> str:
     seat = d.seat
     front = g.front[seat]
     if action == A_TAKE_MARKET:
-        return f"{verb} {cards[g.market[choice[1]][choice[2]]].id} from the {PILE_WORDS[choice[1]]} market"
+        name = cards[g.market[choice[1]][choice[2]]].id
+        return f"{verb} {name} from the {PILE_WORDS[choice[1]]} market"
     if action == A_TAKE_PILE:
         return f"{verb} the {PILE_WORDS[choice[1]]} pile top"
     if action == A_SWAP:
-        return f"swap {creature_name(g, front[choice[1]])} with {creature_name(g, front[choice[2]])}"
+        return (
+            f"swap {creature_name(g, front[choice[1]])} with {creature_name(g, front[choice[2]])}"
+        )
     if action == A_TOGGLE:
         c = front[choice[1]]
         return f"toggle {creature_name(g, c)} to {'defence' if c.attack else 'attack'}"

@@ -143,25 +143,34 @@ class Creature:
     round end (all sources / extra cards only). `damage` may go negative only by an overheal."""
 
     __slots__ = (
-        "uid",
-        "card",
-        "owner",
+        "attachments",
         "attack",
-        "epoch",
         "base",
+        "card",
+        "cost",
         "cur",
-        "modx",
-        "rnd",
-        "rndx",
         "damage",
+        "doomed",
+        "epoch",
         "kw",
         "kw_round",
-        "attachments",
-        "doomed",
-        "cost",
+        "modx",
+        "owner",
+        "rnd",
+        "rndx",
+        "uid",
     )
 
-    def __init__(self, uid: int, card: int, owner: int, attack: bool, stats: tuple[int, ...], kw: int, cost: int) -> None:
+    def __init__(
+        self,
+        uid: int,
+        card: int,
+        owner: int,
+        attack: bool,
+        stats: tuple[int, ...],
+        kw: int,
+        cost: int,
+    ) -> None:
         self.uid = uid
         self.card = card
         self.owner = owner
@@ -201,15 +210,15 @@ class Creature:
 
     def stat(self, index: int) -> int:
         value = self.cur[index]
-        return value if value > 0 else 0
+        return max(0, value)
 
     def max_hp(self) -> int:
         value = self.cur[HP]
-        return value if value > 0 else 0
+        return max(0, value)
 
     def hp_left(self) -> int:
         value = self.cur[HP]
-        return (value if value > 0 else 0) - self.damage
+        return (max(0, value)) - self.damage
 
     def keywords(self) -> int:
         return self.kw | self.kw_round

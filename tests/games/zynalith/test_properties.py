@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 from balance.games.zynalith import rules
 from balance.games.zynalith.state import INIT
 
-PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+PROPERTY = settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 SETUPS = ("standard", "ohne_events", "rauferei")
 
 
@@ -27,7 +29,12 @@ def check_invariants(g, start_inventory: tuple[int, ...]) -> None:
     if g.lines is not None:
         for seat in range(g.seats):
             # line k holds the seat's k-th attacker: along the lines its INIT never rises
-            members = [g.by_uid[u] for line in g.lines for u, _ in line if u in g.by_uid and g.by_uid[u].owner == seat]
+            members = [
+                g.by_uid[u]
+                for line in g.lines
+                for u, _ in line
+                if u in g.by_uid and g.by_uid[u].owner == seat
+            ]
             order = [g.front[seat].index(c) for c in members]
             assert order == sorted(order)
 
@@ -60,7 +67,12 @@ def test_lines_are_formed_in_init_order(shipped_spec, seats, seed):
         g.apply(chooser.randrange(len(d.options)))
         if g.lines is not None:
             for seat in range(seats):
-                inits = [g.by_uid[u].stat(INIT) for line in g.lines for u, _ in line if u in g.by_uid and g.by_uid[u].owner == seat]
+                inits = [
+                    g.by_uid[u].stat(INIT)
+                    for line in g.lines
+                    for u, _ in line
+                    if u in g.by_uid and g.by_uid[u].owner == seat
+                ]
                 assert inits == sorted(inits, reverse=True)
 
 
@@ -79,7 +91,9 @@ def test_clones_never_change_and_replay_the_same(shipped_spec, seats, seed):
         choices.append(choice)
         g.apply(choice)
     for step, copy, events, inventory, decision in kept:
-        assert copy.events == events and copy.inventory() == inventory and copy.decision() == decision
+        assert (
+            copy.events == events and copy.inventory() == inventory and copy.decision() == decision
+        )
         for choice in choices[step:]:
             copy.apply(choice)
         assert copy.events == g.events and copy.result() == g.result()

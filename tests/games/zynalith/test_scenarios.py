@@ -443,7 +443,9 @@ def test_positions_lines_and_swap(spec):
     for _ in range(3):
         put(g, B, "c7000")
     lines = [line["members"] for line in combat_preview(g)]
-    a_members = [[g.spec.cards[g.by_uid[u].card].id for u in m if g.by_uid[u].owner == A] for m in lines]
+    a_members = [
+        [g.spec.cards[g.by_uid[u].card].id for u in m if g.by_uid[u].owner == A] for m in lines
+    ]
     assert a_members == [["c7000"], ["c5000"], ["c3000"]]
     assert defence_of(g, A) == 1
     rules.start_turn(g, A)
