@@ -1,7 +1,7 @@
 """arrows: two players place cards with arrows on a shared 5x5 grid, paying credits to play them
-face-up (or later, covered). A placed card fights the opponent cards that point back at it and
-flips the ones that don't, its arrow abilities can chain into other cards' sequences, and the
-player controlling more face-up cards when the board fills wins."""
+face-up now or covered for later. A placed card fights the opponent cards that point back at it,
+flips the ones that don't and may chain into other cards' sequences; the player controlling more
+face-up cards when the board fills wins."""
 
 from balance.core.contract import GameInfo
 from balance.core.package import SHIPPED_CONFIGS, GamePackage

@@ -317,3 +317,30 @@ def test_determinize_redeals_only_what_the_seat_cannot_see(table) -> None:
             if piece is not None and (piece.face_up or piece.owner == seat):
                 assert world.grid[cell].card == piece.card
         assert world.inventory() == s.inventory()
+
+
+def test_reveal_order_each_card_finishes_before_the_next(table) -> None:
+    s = table.new(turn=7)
+    first = table.put(s, "A1", "lancer_pup", seat=0, covered=True)
+    second = table.put(s, "E5", "ember_scout", seat=0, covered=True)
+    table.go(s)
+    table.play(s, "pass", "pass")  # P0's turn 7, then P1's turn 8
+    assert s.turn == 9 and s.decision().kind == "reveal_order"
+    assert table.options(s) == ["reveal A1", "reveal E5"]
+    table.play(s, "reveal E5")
+    assert second.face_up and not first.face_up  # E5 runs its whole sequence first
+    assert s.decision().kind == "ability" and top_card(table, s) == "ember_scout"
+    table.play(s, "end phase", "end phase")
+    assert first.face_up and top_card(table, s) == "lancer_pup"
+
+
+def test_cards_covered_during_step_3_wait_for_the_next_turn(table) -> None:
+    s = table.new(turn=7)
+    sprite = table.put(s, "C3", "seed_sprite", seat=0, covered=True)
+    table.hand(s, 0, "gale_titan")
+    table.go(s)
+    table.play(s, "pass", "pass")
+    assert sprite.face_up  # revealed alone: no reveal_order decision
+    table.play(s, "place_covered N gale_titan", "end phase", "end phase")
+    titan = table.at(s, "C2")
+    assert not titan.face_up and s.decision().kind == "play"  # it waits for P0's turn 11
