@@ -1012,90 +1012,56 @@ def raise_trigger(
     g: Table, trigger: int, subj_uid: int, subj_player: int, subj_inst: int, subj_kind: int
 ) -> None:
     """Queue `trigger` for every card in play that has it: controllers clockwise from the active
-    player, each front left to right, a creature before its attachments."""
+    player, then front position left to right, attachments after their host (G17)."""
     having = g.spec.with_trigger[trigger]
     if not having:
         return
     cards = g.spec.cards
-    queue = g.queue
+    found: list[tuple] = []
+    foreign = False
     for seat in clockwise(g, g.active):
         for c in g.front[seat]:
             if c.card in having:
                 for fx in cards[c.card].on[trigger]:
-                    queue.append(
-                        (
-                            fx,
-                            c.card,
-                            c.uid,
-                            c.uid,
-                            seat,
-                            subj_uid,
-                            subj_player,
-                            subj_inst,
-                            subj_kind,
-                            0,
-                            1,
-                        )
-                    )
+                    t = (fx, c.card, c.uid, c.uid, seat)
+                    found.append((*t, subj_uid, subj_player, subj_inst, subj_kind, 0, 1))
             for att_uid, card, controller in c.attachments:
                 if card in having:
+                    foreign = foreign or controller != seat
                     for fx in cards[card].on[trigger]:
-                        queue.append(
-                            (
-                                fx,
-                                card,
-                                att_uid,
-                                c.uid,
-                                controller,
-                                subj_uid,
-                                subj_player,
-                                subj_inst,
-                                subj_kind,
-                                0,
-                                1,
-                            )
-                        )
+                        t = (fx, card, att_uid, c.uid, controller)
+                        found.append((*t, subj_uid, subj_player, subj_inst, subj_kind, 0, 1))
+    enqueue(g, found, foreign)
 
 
 def creature_triggers(
     g: Table, c: Creature, trigger: int, subj_uid: int, subj_player: int, check: int, epoch: int
-) -> None:
-    """Queue `trigger` of one creature and its attachments (combat, defence, death)."""
+) -> list[tuple]:
+    """`trigger` of one creature and its attachments (combat, defence, death), in that order."""
     cards = g.spec.cards
-    queue = g.queue
-    for fx in cards[c.card].on[trigger]:
-        queue.append(
-            (
-                fx,
-                c.card,
-                c.uid,
-                c.uid,
-                c.owner,
-                subj_uid,
-                subj_player,
-                c.uid,
-                K_CREATURE,
-                epoch,
-                check,
-            )
-        )
+    found = [
+        (fx, c.card, c.uid, c.uid, c.owner, subj_uid, subj_player, c.uid, K_CREATURE, epoch, check)
+        for fx in cards[c.card].on[trigger]
+    ]
     for att_uid, card, controller in c.attachments:
         for fx in cards[card].on[trigger]:
-            queue.append(
-                (
-                    fx,
-                    card,
-                    att_uid,
-                    c.uid,
-                    controller,
-                    subj_uid,
-                    subj_player,
-                    att_uid,
-                    K_CREATURE,
-                    epoch,
-                    check,
-                )
-            )
+            t = (fx, card, att_uid, c.uid, controller)
+            found.append((*t, subj_uid, subj_player, att_uid, K_CREATURE, epoch, check))
+    return found
+
+
+def enqueue(g: Table, found: list[tuple], foreign: bool) -> None:
+    """Append triggers raised together to the queue; when some belong to another controller
+    than the front they sit on, order them by controller clockwise from the active player
+    (stable: front position and attach order are kept within a controller)."""
+    if foreign and len(found) > 1:
+        n = g.seats
+        active = g.active
+        found.sort(key=lambda t: (t[CONTROLLER_AT] - active) % n)
+    g.queue.extend(found)
+
+
+CONTROLLER_AT = 4  # a trigger tuple's controller (effects.CONTROLLER)
 
 
 def resolve_queue(g: Table, step: tuple) -> None:
@@ -1241,7 +1207,7 @@ def kampf(g: Table, step: tuple) -> None:
         keyed.sort(key=lambda k: k[:-1])
     for k in keyed:
         c = k[-1]
-        creature_triggers(g, c, T_COMBAT, -1, -1, 2, c.epoch)
+        g.queue.extend(creature_triggers(g, c, T_COMBAT, -1, -1, 2, c.epoch))
 
 
 def hit(g: Table, step: tuple) -> None:
@@ -1318,9 +1284,12 @@ def strike(g: Table, seat: int, amount: int, attacker: Creature) -> None:
     )
     if amount >= 1 and defence >= 1 and not pierce:
         having = g.spec.with_trigger[T_DEFENCE]
+        found: list[tuple] = []
         for c in g.front[seat]:
             if not c.attack and (c.card in having or any(a[1] in having for a in c.attachments)):
-                creature_triggers(g, c, T_DEFENCE, attacker.uid, attacker.owner, 1, 0)
+                found.extend(creature_triggers(g, c, T_DEFENCE, attacker.uid, attacker.owner, 1, 0))
+        if found:
+            enqueue(g, found, any(t[CONTROLLER_AT] != seat for t in found))
 
 
 # -- state check, death and elimination (4.4, G14) ---------------------------------------------
@@ -1373,10 +1342,12 @@ def die(g: Table, dead: list[Creature]) -> None:
         g.discards[EXTRA_PILE].extend(a[1] for a in c.attachments)
         g.tally[c.owner][T_DIED] += 1
         g.events.append((g.round, c.owner, c.card, EV_DEATHS, 1))
-    having = spec.with_trigger[T_DEATH]
-    if having:
+    if spec.with_trigger[T_DEATH]:
+        found: list[tuple] = []
         for c in dead:
-            creature_triggers(g, c, T_DEATH, c.uid, c.owner, 0, 0)
+            found.extend(creature_triggers(g, c, T_DEATH, c.uid, c.owner, 0, 0))
+        if found:
+            enqueue(g, found, True)  # dead creatures are already in owner order
     if spec.with_trigger[T_MOURNING]:
         for c in dead:
             raise_trigger(g, T_MOURNING, c.uid, c.owner, c.uid, K_CREATURE)
