@@ -24,14 +24,17 @@ FILLER = "  - {id: filler, name: Filler, might: 1, endure: 12, nurture: 0}\n"
 __all__ = ["begin", "position_name"]
 
 
-def make_spec(tmp_path: Path, cards: str = "", **rules: Any) -> PossessionSpec:
-    """A config of `filler` plus the scenario's cards (YAML list items), on the shipped rules
-    with `rules` overridden; one deck `test` for 2-4 players: 40 fillers and 2 of each card."""
+def make_spec(tmp_path: Path, cards: str = "", starter: bool = False, **rules: Any) -> PossessionSpec:
+    """A config of `filler` plus the scenario's cards (YAML list items) and, with `starter`, the
+    shipped starter set, on the shipped rules with `rules` overridden; one deck `test` for 2-4
+    players: 40 fillers and 2 of each card."""
     folder = tmp_path / "config"
     folder.mkdir(exist_ok=True)
+    if starter:
+        cards += (SHIPPED / "cards.yaml").read_text().split("cards:\n", 1)[1]
     shutil.copy(SHIPPED / "rules.yaml", folder / "rules.yaml")
     (folder / "cards.yaml").write_text("cards:\n" + FILLER + cards)
-    ids = ["filler"] + [line.split("id:")[1].split(",")[0].strip() for line in cards.splitlines() if "id:" in line]
+    ids = ["filler"] + [line.split("id:")[1].split(",")[0].strip() for line in cards.splitlines() if line.lstrip().startswith(("- {id:", "- id:"))]
     deck = "\n".join(f"      {card}: {40 if card == 'filler' else 2}" for card in ids)
     (folder / "decks.yaml").write_text(
         f"decks:\n  test:\n    players: [2, 3, 4]\n    cards:\n{deck}\ndefault_deck: {{2: test, 3: test, 4: test}}\n"
