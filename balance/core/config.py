@@ -162,7 +162,7 @@ def value_at(data: Mapping[str, Any], dotted: str) -> Any:
     return node
 
 
-def _list_index(items: LineList, step: str) -> int | None:
+def _list_index(items: list[Any], step: str) -> int | None:
     for index, item in enumerate(items):
         if isinstance(item, dict) and str(item.get("id")) == step:
             return index
@@ -177,6 +177,14 @@ def validate(model: type[Model], data: Any) -> Model:
         return model.model_validate(data)
     except ValidationError as e:
         raise _config_error(e, data, _field_names(model)) from None
+
+
+def validate_mapping(adapter: TypeAdapter[Any], data: LineMap) -> Any:
+    """Validate a whole mapping with a TypeAdapter; errors name its keys' lines."""
+    try:
+        return adapter.validate_python(data)
+    except ValidationError as e:
+        raise _config_error_from(e.errors(), data, set()) from None
 
 
 def validate_value(

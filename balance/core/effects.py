@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from balance.core.config import validate_value
+from balance.core.config import validate_mapping, validate_value
 from balance.core.errors import ConfigError, did_you_mean
 from balance.core.yamlio import LineList, LineMap
 
@@ -265,9 +265,9 @@ class Vocabulary:
                         f"{context}: op '{op.name}' has no parameter '{key}'",
                         did_you_mean(str(key), known),
                     )
-            checked_params = _validate_mapping(op.adapter, params)
+            checked_params = validate_mapping(op.adapter, params)
         fields = (
-            _validate_mapping(TypeAdapter(self.entry_fields), own) if self.entry_fields else None
+            validate_mapping(TypeAdapter(self.entry_fields), own) if self.entry_fields else None
         )
         target = (
             self.parse_target(entry["target"], context, entry, "target")
@@ -292,14 +292,6 @@ class Vocabulary:
             f"{context}: an effect is a mapping like {{on: ..., do: ...}}",
             "check the indentation",
         )
-
-
-def _validate_mapping(adapter: TypeAdapter[Any], data: LineMap) -> Any:
-    # validate_value reports at data[key]; validate the whole mapping under a throwaway key
-    holder = LineMap(data.file, data.line)
-    holder["_"] = data
-    holder.key_lines["_"] = data.line
-    return validate_value(adapter, data, holder, "_")
 
 
 def _wrap(data: dict, file: str | None, line: int | None) -> LineMap:
@@ -338,13 +330,20 @@ def _accepts_none(word: Word) -> bool:
 
 
 def _type_text(annotation: Any) -> str:
+    """A type as a designer reads it: `int`, `attack|turn`, `int|atk`, `list[str]`."""
     text = getattr(annotation, "__name__", None) if isinstance(annotation, type) else None
     if text:
         return text
     shown = str(annotation).replace("typing.", "")
-    args = getattr(annotation, "__args__", None)
-    if shown.startswith("Literal[") and args:
+    args = getattr(annotation, "__args__", None) or ()
+    if shown.startswith("Literal["):
         return "|".join(str(a) for a in args)
+    if shown.startswith(("Union[", "Optional[")) or " | " in shown:
+        parts = [_type_text(a) for a in args if a is not type(None)]
+        return "|".join(parts) + ("|none" if type(None) in args else "")
+    if args and hasattr(annotation, "__origin__"):
+        origin = getattr(annotation.__origin__, "__name__", str(annotation.__origin__))
+        return f"{origin}[{', '.join(_type_text(a) for a in args)}]"
     return shown
 
 
