@@ -492,6 +492,7 @@ def game_stat_names(clan_ids: list[str], max_rounds: int) -> tuple[str, ...]:
     for r in range(1, max_rounds + 1):
         names += [f"turns_r{r}", f"first_player_r{r}", f"first_passer_r{r}"]
         names += [f"battle_r{r}_{seat}" for seat in (0, 1)]
+        names += [f"veteran_r{r}_{seat}" for seat in (0, 1)]
     for stat in (*STATS, "supremacy", "owned_tokens", "army", "faceup"):
         names += [f"{stat}_{seat}" for seat in (0, 1)]
     for clan_id in clan_ids:

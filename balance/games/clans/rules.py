@@ -102,6 +102,10 @@ DRAW_BIG_OPTION = (DRAW_BIG,)
 PASS_OPTION = (PASS,)
 NONE_OPTION = (NONE,)
 
+# Each Great Battle logs: the round's turns, first player, first passer (-1: none), both totals
+# and both Veteran additions (Table.battle_totals).
+ROUND_LOG = 7
+
 # rule_mod parameters, as indexes of effects.RULE_MOD_PARAMS
 HAND_LIMIT, OFFCLAN_TROOP_COST, SHIFT_DISCOUNT, EXTRA_TURNS_AFTER_PASS = range(4)
 
@@ -776,7 +780,7 @@ def great_battle(g: Table) -> None:
                 worth = spec.card_military[card] + (bonus if spec.card_level[card] == 3 else 0)
                 events.append((turn, seat, card, MILITARY_IN_BATTLE, worth))
         g.tally[BATTLE_MILITARY * 2 + seat] += totals[seat]
-    g.battle_totals += [g.round_turns, g.first, g.first_passer, totals[0], totals[1]]
+    g.battle_totals += [g.round_turns, g.first, g.first_passer, *totals, *g.veteran_bonus]
     if totals[0] != totals[1]:
         winners = [0 if totals[0] > totals[1] else 1]
     elif g.wonder != NOBODY:
@@ -982,13 +986,15 @@ def game_stats(g: Table) -> dict[str, float]:
     stats["wonder_ties"] = stats["wonder_tie_wins_0"] + stats["wonder_tie_wins_1"]
     stats["shared_ties"] = stats["shared_ties_0"]
     log = g.battle_totals
-    for r in range(len(log) // 5):
-        turns, first, passer, t0, t1 = log[5 * r : 5 * r + 5]
+    for r in range(len(log) // ROUND_LOG):
+        turns, first, passer, t0, t1, v0, v1 = log[ROUND_LOG * r : ROUND_LOG * r + ROUND_LOG]
         stats[f"turns_r{r + 1}"] = float(turns)
         stats[f"first_player_r{r + 1}"] = float(first)
         stats[f"first_passer_r{r + 1}"] = float(passer)
         stats[f"battle_r{r + 1}_0"] = float(t0)
         stats[f"battle_r{r + 1}_1"] = float(t1)
+        stats[f"veteran_r{r + 1}_0"] = float(v0)
+        stats[f"veteran_r{r + 1}_1"] = float(v1)
     for seat in (0, 1):
         grid = g.grid[seat]
         stats[f"supremacy_{seat}"] = float(g.supremacy[seat])

@@ -111,7 +111,7 @@ class Table:
     capped_rounds: int
     capped_decisions: bool
     tally: list[int]  # per-seat statistics: index stat * 2 + seat (STATS)
-    battle_totals: list[int]  # per battle: turns, first player, first passer, totals of seats 0, 1
+    battle_totals: list[int]  # per battle: rules.ROUND_LOG numbers
     stuck: set[int]  # seat * cards + card: in hand at an action with no legal play or shift
     events: list[Event]
 
