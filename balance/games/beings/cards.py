@@ -8,6 +8,7 @@ one-line entry in `spec.warnings`.
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings as _warnings
 from collections.abc import Mapping
@@ -329,9 +330,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         skills=skills,
         triggers=triggers,
         evolutions=tuple(evolutions),
-        discard_gain=tuple(
-            math.ceil(card.power / rules.discard_defense_divisor) for card in cards
-        ),
+        discard_gain=tuple(math.ceil(card.power / rules.discard_defense_divisor) for card in cards),
         play_options=tuple(tuple(("play", c, name) for name in names) for c in range(len(ids))),
         discard_options=tuple(("discard", c) for c in range(len(ids))),
         attack_life=tuple(("attack", name, "life") for name in names),
@@ -354,16 +353,28 @@ def _field(rules: Rules, raw: Any) -> tuple[tuple[str, ...], dict[str, int], tup
     loc_index = {name: i for i, name in enumerate(locations)}
     for name, targets in rules.reach.items():
         if name not in loc_index:
-            raise fail(raw, ("reach", name), f"reach: unknown location '{name}'",
-                       did_you_mean(name, locations))
+            raise fail(
+                raw,
+                ("reach", name),
+                f"reach: unknown location '{name}'",
+                did_you_mean(name, locations),
+            )
         for i, target in enumerate(targets):
             if target not in loc_index:
-                raise fail(raw, ("reach", name, i), f"reach.{name}: unknown location '{target}'",
-                           did_you_mean(target, locations))
+                raise fail(
+                    raw,
+                    ("reach", name, i),
+                    f"reach.{name}: unknown location '{target}'",
+                    did_you_mean(target, locations),
+                )
     for name in locations:
         if name not in rules.reach:
-            raise fail(raw, ("reach",), f"reach: no entry for location '{name}'",
-                       f"add {name}: [locations it may attack]")
+            raise fail(
+                raw,
+                ("reach",),
+                f"reach: no entry for location '{name}'",
+                f"add {name}: [locations it may attack]",
+            )
     reach = tuple(tuple(loc_index[t] for t in rules.reach[name]) for name in locations)
     if rules.block_reach == "any":
         blockers = tuple(tuple(range(len(locations))) for _ in locations)
@@ -383,66 +394,101 @@ def _type_chart(rules: Rules, raw: Any, notes: list[str]) -> tuple[tuple[str, ..
         for side in ("strong", "weak"):
             for i, other in enumerate(getattr(entry, side)):
                 if other not in index:
-                    raise fail(raw, ("type_chart", name, side, i),
-                               f"type_chart.{name}.{side}: unknown type '{other}'",
-                               did_you_mean(other, types))
+                    raise fail(
+                        raw,
+                        ("type_chart", name, side, i),
+                        f"type_chart.{name}.{side}: unknown type '{other}'",
+                        did_you_mean(other, types),
+                    )
         both = set(entry.strong) & set(entry.weak)
         if both:
-            raise fail(raw, ("type_chart", name),
-                       f"type_chart.{name}: '{sorted(both)[0]}' is listed as both + and -",
-                       "a type may be strong or weak against another, not both")
+            raise fail(
+                raw,
+                ("type_chart", name),
+                f"type_chart.{name}: '{min(both)}' is listed as both + and -",
+                "a type may be strong or weak against another, not both",
+            )
         strong.append(frozenset(index[t] for t in entry.strong))
         weak.append(frozenset(index[t] for t in entry.weak))
     for name, entry in rules.type_chart.items():
         file_line = _where(raw, ("type_chart", name))
         for other in entry.weak:
             if name not in rules.type_chart[other].strong:
-                notes.append(f"{file_line}: type_chart.{name} is weak against {other} but "
-                             f"{other} is not strong against {name}: that - entry is inert (R16)")
+                notes.append(
+                    f"{file_line}: type_chart.{name} is weak against {other} but "
+                    f"{other} is not strong against {name}: that - entry is inert (R16)"
+                )
         for other in entry.strong:
             if name not in rules.type_chart[other].weak:
-                notes.append(f"{file_line}: type_chart.{name} is strong against {other} but "
-                             f"{other} does not list {name} as weak (the chart is not mirrored)")
+                notes.append(
+                    f"{file_line}: type_chart.{name} is strong against {other} but "
+                    f"{other} does not list {name} as weak (the chart is not mirrored)"
+                )
     return types, tuple(strong), tuple(weak)
 
 
-def _check_cards(rules: Rules, cards: list[CardText], raw: Any, types: tuple[str, ...],
-                 notes: list[str]) -> None:
+def _check_cards(
+    rules: Rules, cards: list[CardText], raw: Any, types: tuple[str, ...], notes: list[str]
+) -> None:
     seen: dict[str, int] = {}
     by_being: dict[str, dict[int, int]] = {}
     for i, card in enumerate(cards):
         if card.id in seen:
-            raise fail(raw, (i, "id"), f"card id '{card.id}' is used twice",
-                       "give each card a unique id")
+            raise fail(
+                raw, (i, "id"), f"card id '{card.id}' is used twice", "give each card a unique id"
+            )
         seen[card.id] = i
         if card.level > rules.levels:
-            raise fail(raw, (i, "level"), f"card '{card.id}': level {card.level} is above "
-                       f"levels ({rules.levels})", f"use 1..{rules.levels}")
+            raise fail(
+                raw,
+                (i, "level"),
+                f"card '{card.id}': level {card.level} is above levels ({rules.levels})",
+                f"use 1..{rules.levels}",
+            )
         if card.type not in types:
-            raise fail(raw, (i, "type"), f"card '{card.id}': unknown type '{card.type}'",
-                       did_you_mean(card.type, types))
+            raise fail(
+                raw,
+                (i, "type"),
+                f"card '{card.id}': unknown type '{card.type}'",
+                did_you_mean(card.type, types),
+            )
         levels = by_being.setdefault(card.being, {})
         if card.level in levels:
             first = cards[levels[card.level]].id
-            raise fail(raw, (i, "level"), f"card '{card.id}': Being '{card.being}' already has a "
-                       f"level {card.level} card ('{first}')", "each Being has one card per level")
+            raise fail(
+                raw,
+                (i, "level"),
+                f"card '{card.id}': Being '{card.being}' already has a "
+                f"level {card.level} card ('{first}')",
+                "each Being has one card per level",
+            )
         levels[card.level] = i
     for being, levels in by_being.items():
         first = min(levels.values())
         for level in range(1, rules.levels + 1):
             if level not in levels:
-                raise fail(raw, (first,), f"Being '{being}' has no level {level} card",
-                           f"add its L{level} card: every Being needs all {rules.levels} levels")
+                raise fail(
+                    raw,
+                    (first,),
+                    f"Being '{being}' has no level {level} card",
+                    f"add its L{level} card: every Being needs all {rules.levels} levels",
+                )
         ordered = [cards[levels[lv]] for lv in range(1, rules.levels + 1)]
         for card in ordered[1:]:
             if card.type != ordered[0].type:
-                raise fail(raw, (levels[card.level], "type"),
-                           f"card '{card.id}': type {card.type} differs from its Being's "
-                           f"{ordered[0].type}", "all levels of a Being share one type")
-        for lower, upper in zip(ordered, ordered[1:], strict=False):
+                raise fail(
+                    raw,
+                    (levels[card.level], "type"),
+                    f"card '{card.id}': type {card.type} differs from its Being's "
+                    f"{ordered[0].type}",
+                    "all levels of a Being share one type",
+                )
+        for lower, upper in itertools.pairwise(ordered):
             if upper.cost <= lower.cost:
-                notes.append(f"{_where(raw, (levels[upper.level], 'cost'))}: card '{upper.id}' "
-                             f"costs {upper.cost}, not more than '{lower.id}' ({lower.cost})")
+                notes.append(
+                    f"{_where(raw, (levels[upper.level], 'cost'))}: card '{upper.id}' "
+                    f"costs {upper.cost}, not more than '{lower.id}' ({lower.cost})"
+                )
 
 
 def _compile_skills(
@@ -457,45 +503,78 @@ def _compile_skills(
         op = OP_CODES[effect.op]
         if effect.trigger == "turn":
             if fields.timing is None:
-                raise fail(raw, ("on",), f"{context}: a turn skill needs a timing",
-                           "add timing: start, end or main")
+                raise fail(
+                    raw,
+                    ("on",),
+                    f"{context}: a turn skill needs a timing",
+                    "add timing: start, end or main",
+                )
             trigger = TRIGGER_CODES[fields.timing]
         else:
             if fields.timing is not None:
-                raise fail(raw, ("timing",), f"{context}: timing belongs to turn skills only",
-                           "remove it, or write on: turn")
+                raise fail(
+                    raw,
+                    ("timing",),
+                    f"{context}: timing belongs to turn skills only",
+                    "remove it, or write on: turn",
+                )
             trigger = TRIGGER_CODES[effect.trigger]
         if fields.cost is not None and trigger != TURN_MAIN:
-            raise fail(raw, ("cost",), f"{context}: only turn/main skills have a gem cost",
-                       "remove cost, or write on: turn, timing: main")
+            raise fail(
+                raw,
+                ("cost",),
+                f"{context}: only turn/main skills have a gem cost",
+                "remove cost, or write on: turn, timing: main",
+            )
         if effect.target is None:
             target = SELECTOR_CODES["me"] if op in PLAYER_OPS else SELECTOR_CODES["self"]
         else:
             target = SELECTOR_CODES[effect.target.selector]
         if op in PLAYER_OPS and target not in PLAYER_SELECTORS:
-            raise fail(raw, ("target",), f"{context}: op '{effect.op}' targets a player",
-                       "use target: me or opponent")
+            raise fail(
+                raw,
+                ("target",),
+                f"{context}: op '{effect.op}' targets a player",
+                "use target: me or opponent",
+            )
         if op in BEING_OPS and target in PLAYER_SELECTORS:
-            raise fail(raw, ("target",), f"{context}: op '{effect.op}' targets a Being",
-                       "use self, attacker, defender, across, choose_own, choose_opp, all_own "
-                       "or all_opp")
+            raise fail(
+                raw,
+                ("target",),
+                f"{context}: op '{effect.op}' targets a Being",
+                "use self, attacker, defender, across, choose_own, choose_opp, all_own or all_opp",
+            )
         if op == REVIVE and effect.target is not None and target != SELECTOR_CODES["me"]:
-            raise fail(raw, ("target",), f"{context}: revive always brings back the "
-                       "controller's own card", "remove the target")
+            raise fail(
+                raw,
+                ("target",),
+                f"{context}: revive always brings back the controller's own card",
+                "remove the target",
+            )
         flt: list[tuple[int, int]] = []
         if fields.filter is not None:
             if op in PLAYER_OPS and op not in CARD_FILTER_OPS:
-                raise fail(raw, ("filter",), f"{context}: op '{effect.op}' takes no filter",
-                           "remove it")
+                raise fail(
+                    raw, ("filter",), f"{context}: op '{effect.op}' takes no filter", "remove it"
+                )
             for key, value in fields.filter.model_dump(exclude_none=True).items():
                 code = FILTER_CODES[key]
                 if op in CARD_FILTER_OPS and code not in CARD_FILTERS:
-                    raise fail(raw, ("filter", key), f"{context}: filter '{key}' reads a Being "
-                               f"in play, but '{effect.op}' picks cards", "remove it")
+                    raise fail(
+                        raw,
+                        ("filter", key),
+                        f"{context}: filter '{key}' reads a Being "
+                        f"in play, but '{effect.op}' picks cards",
+                        "remove it",
+                    )
                 if code == F_TYPE:
                     if value not in type_index:
-                        raise fail(raw, ("filter", key), f"{context}: unknown type '{value}'",
-                                   did_you_mean(str(value), list(type_index)))
+                        raise fail(
+                            raw,
+                            ("filter", key),
+                            f"{context}: unknown type '{value}'",
+                            did_you_mean(str(value), list(type_index)),
+                        )
                     value = type_index[value]
                 flt.append((code, int(value)))
         conditions: list[tuple[int, int]] = []
@@ -503,37 +582,49 @@ def _compile_skills(
             code = CONDITION_CODES[name]
             if name == "via":
                 if effect.trigger != "play":
-                    raise fail(raw, ("if", name), f"{context}: 'via' applies to play skills",
-                               "remove it")
+                    raise fail(
+                        raw, ("if", name), f"{context}: 'via' applies to play skills", "remove it"
+                    )
                 value = VIA_EVOLVE if value == "evolve" else VIA_SUMMON
             elif name == "target_kind":
                 if effect.trigger not in ("attack", "block"):
-                    raise fail(raw, ("if", name), f"{context}: 'target_kind' applies to attack "
-                               "and block skills", "remove it")
+                    raise fail(
+                        raw,
+                        ("if", name),
+                        f"{context}: 'target_kind' applies to attack and block skills",
+                        "remove it",
+                    )
                 value = KIND_LIFE if value == "life" else KIND_BEING
             conditions.append((code, int(value)))
         params = effect.params
-        compiled.append(Skill(
-            card=card_id,
-            index=index,
-            trigger=trigger,
-            cost=fields.cost or 0,
-            op=op,
-            target=target,
-            filter=tuple(flt),
-            conditions=tuple(conditions),
-            optional=fields.optional,
-            n=getattr(params, "n", 1) if params is not None else 1,
-            until=UNTIL_CODES[getattr(params, "until", "attack")],
-            pick_random=getattr(params, "pick", "owner") == "random",
-            active=getattr(params, "state", "active") == "active",
-            text=_skill_text(raw),
-        ))
+        compiled.append(
+            Skill(
+                card=card_id,
+                index=index,
+                trigger=trigger,
+                cost=fields.cost or 0,
+                op=op,
+                target=target,
+                filter=tuple(flt),
+                conditions=tuple(conditions),
+                optional=fields.optional,
+                n=getattr(params, "n", 1) if params is not None else 1,
+                until=UNTIL_CODES[getattr(params, "until", "attack")],
+                pick_random=getattr(params, "pick", "owner") == "random",
+                active=getattr(params, "state", "active") == "active",
+                text=_skill_text(raw),
+            )
+        )
     return tuple(compiled)
 
 
-def _decks(rules: Rules, raw: Any, cards: list[CardText], ids: tuple[str, ...],
-           by_being_level: Mapping[tuple[str, int], int]) -> tuple[dict, dict, tuple]:
+def _decks(
+    rules: Rules,
+    raw: Any,
+    cards: list[CardText],
+    ids: tuple[str, ...],
+    by_being_level: Mapping[tuple[str, int], int],
+) -> tuple[dict, dict, tuple]:
     deck_file = validate(DeckFile, raw)
     id_index = {card_id: i for i, card_id in enumerate(ids)}
     beings = list(dict.fromkeys(card.being for card in cards))
@@ -542,54 +633,96 @@ def _decks(rules: Rules, raw: Any, cards: list[CardText], ids: tuple[str, ...],
     for name, deck in deck_file.decks.items():
         where = ("decks", name)
         if (deck.beings is None) == (deck.cards is None):
-            raise fail(raw, where, f"deck '{name}': give either beings: or cards:",
-                       "list 12 Being names under beings:")
+            raise fail(
+                raw,
+                where,
+                f"deck '{name}': give either beings: or cards:",
+                "list 12 Being names under beings:",
+            )
         if deck.beings is not None:
             for i, being in enumerate(deck.beings):
                 if being not in beings:
-                    raise fail(raw, (*where, "beings", i), f"deck '{name}': unknown Being "
-                               f"'{being}'", did_you_mean(being, beings))
+                    raise fail(
+                        raw,
+                        (*where, "beings", i),
+                        f"deck '{name}': unknown Being '{being}'",
+                        did_you_mean(being, beings),
+                    )
                 if being in deck.beings[:i]:
-                    raise fail(raw, (*where, "beings", i), f"deck '{name}': Being '{being}' is "
-                               "listed twice", "R1: 12 unique Beings, each with all levels")
-            contents = [by_being_level[(b, lv)] for b in deck.beings
-                        for lv in range(1, rules.levels + 1)]
+                    raise fail(
+                        raw,
+                        (*where, "beings", i),
+                        f"deck '{name}': Being '{being}' is listed twice",
+                        "R1: 12 unique Beings, each with all levels",
+                    )
+            contents = [
+                by_being_level[(b, lv)] for b in deck.beings for lv in range(1, rules.levels + 1)
+            ]
             key = "beings"
         else:
             contents = []
             for i, card_id in enumerate(deck.cards or []):
                 if card_id not in id_index:
-                    raise fail(raw, (*where, "cards", i), f"deck '{name}': unknown card "
-                               f"'{card_id}'", did_you_mean(card_id, ids))
+                    raise fail(
+                        raw,
+                        (*where, "cards", i),
+                        f"deck '{name}': unknown card '{card_id}'",
+                        did_you_mean(card_id, ids),
+                    )
                 if id_index[card_id] in contents:
-                    raise fail(raw, (*where, "cards", i), f"deck '{name}': card '{card_id}' is "
-                               "listed twice", "each level of a Being appears once")
+                    raise fail(
+                        raw,
+                        (*where, "cards", i),
+                        f"deck '{name}': card '{card_id}' is listed twice",
+                        "each level of a Being appears once",
+                    )
                 contents.append(id_index[card_id])
             key = "cards"
         if len(contents) != rules.being_deck_size:
-            raise fail(raw, (*where, key), f"deck '{name}' has {len(contents)} Being cards; R1 "
-                       f"needs exactly {rules.being_deck_size} ({rules.beings_per_deck} Beings × "
-                       f"{rules.levels} levels)", "add or remove cards")
+            raise fail(
+                raw,
+                (*where, key),
+                f"deck '{name}' has {len(contents)} Being cards; R1 "
+                f"needs exactly {rules.being_deck_size} ({rules.beings_per_deck} Beings × "
+                f"{rules.levels} levels)",
+                "add or remove cards",
+            )
         names = list(dict.fromkeys(cards[c].being for c in contents))
         for being in names:
             held = {cards[c].level for c in contents if cards[c].being == being}
             missing = [lv for lv in range(1, rules.levels + 1) if lv not in held]
             if missing:
-                raise fail(raw, (*where, key), f"deck '{name}': Being '{being}' lacks level "
-                           f"{missing[0]}", "R1: no partial sets, every Being with all levels")
+                raise fail(
+                    raw,
+                    (*where, key),
+                    f"deck '{name}': Being '{being}' lacks level {missing[0]}",
+                    "R1: no partial sets, every Being with all levels",
+                )
         if len(names) != rules.beings_per_deck:
-            raise fail(raw, (*where, key), f"deck '{name}' has {len(names)} Beings; R1 needs "
-                       f"exactly {rules.beings_per_deck}", "add or remove Beings")
+            raise fail(
+                raw,
+                (*where, key),
+                f"deck '{name}' has {len(names)} Beings; R1 needs exactly {rules.beings_per_deck}",
+                "add or remove Beings",
+            )
         if deck.gems != rules.gem_deck_size:
-            raise fail(raw, (*where, "gems"), f"deck '{name}' has {deck.gems} gems; R2 needs "
-                       f"exactly {rules.gem_deck_size}", f"write gems: {rules.gem_deck_size}")
+            raise fail(
+                raw,
+                (*where, "gems"),
+                f"deck '{name}' has {deck.gems} gems; R2 needs exactly {rules.gem_deck_size}",
+                f"write gems: {rules.gem_deck_size}",
+            )
         decks[name] = {card: 1 for card in contents}
         deck_beings[name] = tuple(names)
     for i, (a, b) in enumerate(deck_file.matchups):
         for deck_name in (a, b):
             if deck_name not in decks:
-                raise fail(raw, ("matchups", i), f"matchups: unknown deck '{deck_name}'",
-                           did_you_mean(deck_name, list(decks)))
+                raise fail(
+                    raw,
+                    ("matchups", i),
+                    f"matchups: unknown deck '{deck_name}'",
+                    did_you_mean(deck_name, list(decks)),
+                )
     return decks, deck_beings, tuple(deck_file.matchups)
 
 

@@ -57,9 +57,7 @@ class EntryFields(BaseModel):
     timing: Literal["start", "end", "main"] | None = Field(
         None, description="turn skills: start (after refresh), end (when passing) or main"
     )
-    cost: int | None = Field(
-        None, ge=0, description="turn/main skills: gems paid on activation"
-    )
+    cost: int | None = Field(None, ge=0, description="turn/main skills: gems paid on activation")
     optional: bool = Field(False, description="the controller is asked yes/no first")
     filter: Filter | None = Field(
         None, description="which Beings (or cards) the op may touch: see filters"
@@ -93,35 +91,51 @@ VOCABULARY = Vocabulary("beings", entry_fields=EntryFields)
 
 _t = VOCABULARY.triggers
 _t.add("play", "the card entered the field from hand (summoned, or evolved onto: see `via`)")
-_t.add("turn", "during its owner's turn while in play; timing: start (after refresh), end "
-               "(when passing) or main (activated once per turn, optional gem cost)")
+_t.add(
+    "turn",
+    "during its owner's turn while in play; timing: start (after refresh), end "
+    "(when passing) or main (activated once per turn, optional gem cost)",
+)
 _t.add("attack", "this Being declared an attack (before the block)")
 _t.add("block", "this Being was declared as the blocker")
 
 _o = VOCABULARY.ops
 _o.add("draw", "target player draws n Being cards (fewer if the deck runs out)", Amount)
-_o.add("discard", "target player discards n hand cards to their Abyss (the owner picks, or "
-                  "at random)", DiscardParams)
+_o.add(
+    "discard",
+    "target player discards n hand cards to their Abyss (the owner picks, or at random)",
+    DiscardParams,
+)
 _o.add("gain_gems", "target player moves n gems from gem deck to gem zone", GemParams)
 _o.add("ready_gems", "target player turns up to n rested gems active", Amount)
-_o.add("power", "each target Being gets +n (or -n) power after the type multiplier, until the "
-                "attack ends (outside an attack: the turn), the turn, or your next turn",
-       PowerParams)
+_o.add(
+    "power",
+    "each target Being gets +n (or -n) power after the type multiplier, until the "
+    "attack ends (outside an attack: the turn), the turn, or your next turn",
+    PowerParams,
+)
 _o.add("ready", "target Being becomes active (it still cannot attack twice in a turn)")
 _o.add("rest", "target Being becomes rested")
 _o.add("defeat", "target Being's stack goes to its owner's Abyss; equipped gems return rested")
-_o.add("recover", "target player picks n cards matching `filter` from their Abyss into hand",
-       Amount)
-_o.add("revive", "controller picks a card matching `filter` from their Abyss and an empty own "
-                 "location: it enters as a one-card Being, active, with no play skill")
+_o.add(
+    "recover", "target player picks n cards matching `filter` from their Abyss into hand", Amount
+)
+_o.add(
+    "revive",
+    "controller picks a card matching `filter` from their Abyss and an empty own "
+    "location: it enters as a one-card Being, active, with no play skill",
+)
 
 _s = VOCABULARY.selectors
 _s.add("self", "this Being")
 _s.add("me", "this Being's owner (player ops)")
 _s.add("opponent", "the other player (player ops)")
 _s.add("attacker", "the attacking Being of the current attack")
-_s.add("defender", "the defending Being of the current attack: the blocker, else the target "
-                   "Being (none for an unblocked life attack)")
+_s.add(
+    "defender",
+    "the defending Being of the current attack: the blocker, else the target "
+    "Being (none for an unblocked life attack)",
+)
 _s.add("across", "the opposing Being at this location")
 _s.add("choose_own", "one own Being the controller picks (matching the filter)")
 _s.add("choose_opp", "one opposing Being the controller picks (matching the filter)")
@@ -131,16 +145,24 @@ _s.add("all_opp", "every opposing Being (matching the filter)")
 _c = VOCABULARY.conditions
 _c.add("my_life_at_most", "the controller has at most n life cards", int)
 _c.add("opp_life_at_most", "the opponent has at most n life cards", int)
-_c.add("via", "play skills: the card came by summon (full cost) or by evolve",
-       Literal["summon", "evolve"])
-_c.add("target_kind", "attack and block skills: the attack targets life or a Being",
-       Literal["life", "being"])
-_c.add("type_advantage", "the attacker's + contains the defending Being's type (false with none)",
-       bool)
+_c.add(
+    "via",
+    "play skills: the card came by summon (full cost) or by evolve",
+    Literal["summon", "evolve"],
+)
+_c.add(
+    "target_kind",
+    "attack and block skills: the attack targets life or a Being",
+    Literal["life", "being"],
+)
+_c.add(
+    "type_advantage", "the attacker's + contains the defending Being's type (false with none)", bool
+)
 _c.add("deck_empty", "the controller's Being deck is empty", bool)
 _c.add("abyss_at_least", "the controller's Abyss holds at least n cards", int)
 _c.add("stack_at_least", "this Being's stack holds at least n cards", int)
 _c.add("hand_at_most", "the controller holds at most n cards", int)
+
 
 def _declared(annotation: Any) -> Any:
     """`int | None` -> `int`: an optional key's type as a designer writes its value."""
@@ -150,41 +172,90 @@ def _declared(annotation: Any) -> Any:
 
 _e = VOCABULARY.kind("entry key")
 for _name, _info in EntryFields.model_fields.items():
-    _e.add(_name, _info.description or "", None if _name == "filter" else _declared(_info.annotation))
+    _e.add(
+        _name, _info.description or "", None if _name == "filter" else _declared(_info.annotation)
+    )
 _f = VOCABULARY.kind("filter")
 for _name, _info in Filter.model_fields.items():
     _f.add(_name, _info.description or "", _declared(_info.annotation))
 
 # -- compiled codes ------------------------------------------------------------------------------
 PLAY, TURN_START, TURN_END, TURN_MAIN, ATTACK, BLOCK = range(6)
-TRIGGER_CODES = {"play": PLAY, "start": TURN_START, "end": TURN_END, "main": TURN_MAIN,
-                 "attack": ATTACK, "block": BLOCK}
+TRIGGER_CODES = {
+    "play": PLAY,
+    "start": TURN_START,
+    "end": TURN_END,
+    "main": TURN_MAIN,
+    "attack": ATTACK,
+    "block": BLOCK,
+}
 DRAW, DISCARD, GAIN_GEMS, READY_GEMS, POWER, READY, REST, DEFEAT, RECOVER, REVIVE = range(10)
-OP_CODES = {"draw": DRAW, "discard": DISCARD, "gain_gems": GAIN_GEMS, "ready_gems": READY_GEMS,
-            "power": POWER, "ready": READY, "rest": REST, "defeat": DEFEAT, "recover": RECOVER,
-            "revive": REVIVE}
+OP_CODES = {
+    "draw": DRAW,
+    "discard": DISCARD,
+    "gain_gems": GAIN_GEMS,
+    "ready_gems": READY_GEMS,
+    "power": POWER,
+    "ready": READY,
+    "rest": REST,
+    "defeat": DEFEAT,
+    "recover": RECOVER,
+    "revive": REVIVE,
+}
 PLAYER_OPS = frozenset({DRAW, DISCARD, GAIN_GEMS, READY_GEMS, RECOVER})
 BEING_OPS = frozenset({POWER, READY, REST, DEFEAT})
 CARD_FILTER_OPS = frozenset({RECOVER, REVIVE})  # ops whose filter reads cards, not Beings
-(SELF, ME, OPPONENT, ATTACKER, DEFENDER, ACROSS, CHOOSE_OWN, CHOOSE_OPP, ALL_OWN,
- ALL_OPP) = range(10)
-SELECTOR_CODES = {"self": SELF, "me": ME, "opponent": OPPONENT, "attacker": ATTACKER,
-                  "defender": DEFENDER, "across": ACROSS, "choose_own": CHOOSE_OWN,
-                  "choose_opp": CHOOSE_OPP, "all_own": ALL_OWN, "all_opp": ALL_OPP}
+(SELF, ME, OPPONENT, ATTACKER, DEFENDER, ACROSS, CHOOSE_OWN, CHOOSE_OPP, ALL_OWN, ALL_OPP) = range(
+    10
+)
+SELECTOR_CODES = {
+    "self": SELF,
+    "me": ME,
+    "opponent": OPPONENT,
+    "attacker": ATTACKER,
+    "defender": DEFENDER,
+    "across": ACROSS,
+    "choose_own": CHOOSE_OWN,
+    "choose_opp": CHOOSE_OPP,
+    "all_own": ALL_OWN,
+    "all_opp": ALL_OPP,
+}
 PLAYER_SELECTORS = frozenset({ME, OPPONENT})
 UNTIL_ATTACK, UNTIL_TURN, UNTIL_NEXT = range(3)
 UNTIL_CODES = {"attack": UNTIL_ATTACK, "turn": UNTIL_TURN, "your_next_turn": UNTIL_NEXT}
 F_LEVEL, F_MAX_LEVEL, F_TYPE, F_MAX_POWER, F_MIN_POWER, F_RESTED, F_IN_REACH = range(7)
-FILTER_CODES = {"level": F_LEVEL, "max_level": F_MAX_LEVEL, "type": F_TYPE,
-                "max_power": F_MAX_POWER, "min_power": F_MIN_POWER, "rested": F_RESTED,
-                "in_reach": F_IN_REACH}
+FILTER_CODES = {
+    "level": F_LEVEL,
+    "max_level": F_MAX_LEVEL,
+    "type": F_TYPE,
+    "max_power": F_MAX_POWER,
+    "min_power": F_MIN_POWER,
+    "rested": F_RESTED,
+    "in_reach": F_IN_REACH,
+}
 CARD_FILTERS = frozenset({F_LEVEL, F_MAX_LEVEL, F_TYPE, F_MAX_POWER, F_MIN_POWER})
-(C_MY_LIFE, C_OPP_LIFE, C_VIA, C_TARGET_KIND, C_TYPE_ADVANTAGE, C_DECK_EMPTY, C_ABYSS, C_STACK,
- C_HAND) = range(9)
-CONDITION_CODES = {"my_life_at_most": C_MY_LIFE, "opp_life_at_most": C_OPP_LIFE, "via": C_VIA,
-                   "target_kind": C_TARGET_KIND, "type_advantage": C_TYPE_ADVANTAGE,
-                   "deck_empty": C_DECK_EMPTY, "abyss_at_least": C_ABYSS,
-                   "stack_at_least": C_STACK, "hand_at_most": C_HAND}
+(
+    C_MY_LIFE,
+    C_OPP_LIFE,
+    C_VIA,
+    C_TARGET_KIND,
+    C_TYPE_ADVANTAGE,
+    C_DECK_EMPTY,
+    C_ABYSS,
+    C_STACK,
+    C_HAND,
+) = range(9)
+CONDITION_CODES = {
+    "my_life_at_most": C_MY_LIFE,
+    "opp_life_at_most": C_OPP_LIFE,
+    "via": C_VIA,
+    "target_kind": C_TARGET_KIND,
+    "type_advantage": C_TYPE_ADVANTAGE,
+    "deck_empty": C_DECK_EMPTY,
+    "abyss_at_least": C_ABYSS,
+    "stack_at_least": C_STACK,
+    "hand_at_most": C_HAND,
+}
 VIA_NONE, VIA_SUMMON, VIA_EVOLVE = -1, 0, 1
 KIND_LIFE, KIND_BEING = 0, 1
 
@@ -192,13 +263,40 @@ KIND_LIFE, KIND_BEING = 0, 1
 class Skill:
     """One compiled skill entry of one card. Immutable once built (shared by every match)."""
 
-    __slots__ = ("card", "index", "trigger", "cost", "op", "target", "filter", "conditions",
-                 "optional", "n", "until", "pick_random", "active", "text")
+    __slots__ = (
+        "active",
+        "card",
+        "conditions",
+        "cost",
+        "filter",
+        "index",
+        "n",
+        "op",
+        "optional",
+        "pick_random",
+        "target",
+        "text",
+        "trigger",
+        "until",
+    )
 
-    def __init__(self, card: int, index: int, trigger: int, cost: int, op: int, target: int,
-                 filter: tuple[tuple[int, int], ...], conditions: tuple[tuple[int, int], ...],
-                 optional: bool, n: int, until: int, pick_random: bool, active: bool,
-                 text: str) -> None:
+    def __init__(
+        self,
+        card: int,
+        index: int,
+        trigger: int,
+        cost: int,
+        op: int,
+        target: int,
+        filter: tuple[tuple[int, int], ...],
+        conditions: tuple[tuple[int, int], ...],
+        optional: bool,
+        n: int,
+        until: int,
+        pick_random: bool,
+        active: bool,
+        text: str,
+    ) -> None:
         self.card = card
         self.index = index  # its place in the card's `skills` list
         self.trigger = trigger
@@ -243,8 +341,11 @@ def push_simultaneous(m: Match, seat: int, trigger: int) -> None:
     chosen order (`trigger_order: choose`)."""
     spec = m.spec
     side = m.field[seat]
-    sources = [(loc, b.uid) for loc, b in enumerate(side)
-               if b is not None and spec.triggers[b.stack[-1]][trigger]]
+    sources = [
+        (loc, b.uid)
+        for loc, b in enumerate(side)
+        if b is not None and spec.triggers[b.stack[-1]][trigger]
+    ]
     if not sources:
         return
     if spec.trigger_order == "choose" and len(sources) > 1:
@@ -348,8 +449,9 @@ def _count(m: Match, task: list, skill: Skill) -> None:
 
 def _order_next(m: Match, task: list) -> None:
     seat = task[SEAT]
-    sources = [(loc, uid) for loc, uid in task[3]
-               if (b := m.field[seat][loc]) is not None and b.uid == uid]
+    sources = [
+        (loc, uid) for loc, uid in task[3] if (b := m.field[seat][loc]) is not None and b.uid == uid
+    ]
     task[3] = sources
     if len(sources) <= 1:
         m.work.pop()
@@ -409,8 +511,11 @@ def _perform(m: Match, task: list, skill: Skill) -> None:
     if target == CHOOSE_OWN or target == CHOOSE_OPP:
         side = seat if target == CHOOSE_OWN else 1 - seat
         names = m.spec.locations
-        options = tuple(("target", side, names[loc]) for loc, b in enumerate(m.field[side])
-                        if b is not None and being_matches(m, skill.filter, b, loc, task[LOC]))
+        options = tuple(
+            ("target", side, names[loc])
+            for loc, b in enumerate(m.field[side])
+            if b is not None and being_matches(m, skill.filter, b, loc, task[LOC])
+        )
         if not options:
             m.work.pop()
             return
@@ -518,7 +623,6 @@ def _empty_locations(m: Match, seat: int) -> list[int]:
 def conditions_hold(m: Match, task: list, being: Being) -> bool:
     """`if:` checked as the entry resolves: every condition must hold."""
     seat = task[SEAT]
-    spec = m.spec
     for code, value in task[SKILL].conditions:
         if code == C_MY_LIFE:
             ok = len(m.lives[seat]) <= value

@@ -164,8 +164,9 @@ def _evolution_value(m: Match, seat: int) -> list[tuple[str, str, float]]:
             continue
         for new, price, _, _ in spec.evolutions[being.stack[-1]]:
             if new in m.hands[seat]:
-                out.append((spec.locations[loc], spec.catalog.cards[new],
-                            spec.power[new] / max(1, price)))
+                out.append(
+                    (spec.locations[loc], spec.catalog.cards[new], spec.power[new] / max(1, price))
+                )
     return out
 
 

@@ -43,7 +43,6 @@ from balance.games.beings.state import (
     AFTER_MAIN,
     AFTER_SETUP,
     AFTER_TURN_END,
-    BLOCK as BLOCK_STEP,
     DEFEND,
     EFFECT,
     G_ATTACKS,
@@ -109,6 +108,9 @@ from balance.games.beings.state import (
     pay,
     power,
     take_life,
+)
+from balance.games.beings.state import (
+    BLOCK as BLOCK_STEP,
 )
 
 SEATS = 2
@@ -185,12 +187,20 @@ class BeingsMatch(Match):
 def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
     """Setup in the spec's order (§3): first player, shuffles, opening hands, then mulligans."""
     if len(lineup) != SEATS:
-        raise ConfigError(None, None, f"beings is a game for {SEATS} seats, got {len(lineup)}",
-                          "pass two deck names")
+        raise ConfigError(
+            None,
+            None,
+            f"beings is a game for {SEATS} seats, got {len(lineup)}",
+            "pass two deck names",
+        )
     for name in lineup:
         if name not in spec.catalog.decks:
-            raise ConfigError(None, None, f"unknown beings deck '{name}'",
-                              did_you_mean(name, list(spec.catalog.decks)))
+            raise ConfigError(
+                None,
+                None,
+                f"unknown beings deck '{name}'",
+                did_you_mean(name, list(spec.catalog.decks)),
+            )
     rng = Random(seed)
     first = {"seat0": 0, "seat1": 1}.get(spec.first_player)
     if first is None:
@@ -348,7 +358,8 @@ def expire_mods(m: Match, until: int, controller: int) -> None:
         for being in side:
             if being is not None and being.mods:
                 being.mods = [
-                    mod for mod in being.mods
+                    mod
+                    for mod in being.mods
                     if mod[1] != until or (controller != NOBODY and mod[2] != controller)
                 ]
 
@@ -668,7 +679,7 @@ def attack_power(m: Match, attacker: Being, defending: Being | None) -> int:
         elif kind == RESIST:
             base = -(-base // spec.resist_divisor)
     total = base + mods_total(attacker)
-    return total if total > 0 else 0
+    return max(0, total)
 
 
 def defence_power(m: Match, defending: Being | None) -> int:

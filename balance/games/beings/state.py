@@ -53,7 +53,7 @@ COUNTERS = (
 # -- per-seat tallies (spec §9), reported as `<name>_<seat>` in Result.stats ---------------------
 SEAT_STATS = (
     "zero_life_turn",  # turn the seat first reached 0 life (0: never)
-    "deck_out_turn",  # turn the seat's Being deck ran out (0: never)
+    "decked_out_turn",  # turn the seat's Being deck ran out (0: never)
     "comeback_win",  # 1 if the seat won after being at 0 life
     "gems_play",  # gems spent by purpose ...
     "gems_evolve",
@@ -147,17 +147,17 @@ class Being:
     """
 
     __slots__ = (
-        "uid",
-        "stack",
+        "attacked",
+        "entered",
+        "equipped",
+        "evolutions",
+        "evolved",
+        "main_used",
+        "mods",
         "printed",
         "rested",
-        "entered",
-        "evolved",
-        "evolutions",
-        "attacked",
-        "main_used",
-        "equipped",
-        "mods",
+        "stack",
+        "uid",
     )
 
     def __init__(self, uid: int, card: int, printed: int, turn: int) -> None:
@@ -195,16 +195,16 @@ class Attack:
     """
 
     __slots__ = (
-        "seat",
-        "loc",
-        "uid",
+        "blocked",
         "card",
-        "target",
-        "target_uid",
+        "counter",
         "defending",
         "defending_uid",
-        "blocked",
-        "counter",
+        "loc",
+        "seat",
+        "target",
+        "target_uid",
+        "uid",
     )
 
     def __init__(self, seat: int, loc: int, uid: int, card: int, target: int, target_uid: int):
@@ -325,7 +325,7 @@ def power(spec: BeingsSpec, being: Being) -> int:
     total = being.printed + spec.equip_power * being.equipped
     for mod in being.mods:
         total += mod[0]
-    return total if total > 0 else 0
+    return max(0, total)
 
 
 def mods_total(being: Being) -> int:
@@ -371,7 +371,7 @@ def leave_play(m: Match, seat: int, loc: int) -> Being:
 
 def gain_gems(m: Match, seat: int, n: int, active: bool = True) -> int:
     """G3: move up to n gems from the gem deck to the gem zone."""
-    k = n if n < m.gem_decks[seat] else m.gem_decks[seat]
+    k = min(m.gem_decks[seat], n)
     m.gem_decks[seat] -= k
     if active:
         m.gems_active[seat] += k

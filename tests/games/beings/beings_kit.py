@@ -29,13 +29,18 @@ def cid(spec: BeingsSpec, name: str) -> int:
     return spec.catalog.cards.index(name)
 
 
-def being(*stack: str, rested: bool = False, equipped: int = 0, entered: int | None = None,
-          ) -> dict[str, Any]:
+def being(
+    *stack: str,
+    rested: bool = False,
+    equipped: int = 0,
+    entered: int | None = None,
+) -> dict[str, Any]:
     return {"stack": stack, "rested": rested, "equipped": equipped, "entered": entered}
 
 
-def table(spec: BeingsSpec = SPEC, turn: int = 5, p1: dict | None = None,
-          p2: dict | None = None) -> BeingsMatch:
+def table(
+    spec: BeingsSpec = SPEC, turn: int = 5, p1: dict | None = None, p2: dict | None = None
+) -> BeingsMatch:
     """A match in the main phase of `turn`, each side given as {hand, life, deck, abyss, gems,
     gem_deck, field: {loc: being(...)}} (life and deck as a count of filler cards or a list)."""
     m = new_game(spec, ["primal", "tempest"], 0)

@@ -54,8 +54,9 @@ def test_a_deck_of_35_cards_is_refused(tmp_path: Path) -> None:
     path = folder / "decks.yaml"
     text = path.read_text(encoding="utf-8")
     line = text.count("\n") + 2  # the new deck's `cards:` line
-    path.write_text(text + f"  short:\n    cards: [{', '.join(ids)}]\n    gems: 8\n",
-                    encoding="utf-8")
+    path.write_text(
+        text + f"  short:\n    cards: [{', '.join(ids)}]\n    gems: 8\n", encoding="utf-8"
+    )
     error = refused(folder)
     assert error.path.endswith("decks.yaml") and error.line == line
     assert "deck 'short' has 35 Being cards" in error.message and "36" in error.message
@@ -64,8 +65,13 @@ def test_a_deck_of_35_cards_is_refused(tmp_path: Path) -> None:
 def test_a_being_missing_a_level_is_refused(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
     first = edit(folder, "cards", "  - {id: sky_roc_1,", "  - {id: sky_roc_1,")
-    edit(folder, "cards", "  - {id: sky_roc_2, being: Sky Roc, level: 2, title: Thunderwing Roc, "
-         "type: Wind, cost: 3, power: 3}\n", "")
+    edit(
+        folder,
+        "cards",
+        "  - {id: sky_roc_2, being: Sky Roc, level: 2, title: Thunderwing Roc, "
+        "type: Wind, cost: 3, power: 3}\n",
+        "",
+    )
     error = refused(folder)
     assert error.path.endswith("cards.yaml") and error.line == first
     assert "Sky Roc" in error.message and "level 2" in error.message
@@ -73,8 +79,9 @@ def test_a_being_missing_a_level_is_refused(tmp_path: Path) -> None:
 
 def test_an_unknown_type_is_refused(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
-    line = edit(folder, "cards", "title: Cinder Drake, type: Fire,", "title: Cinder Drake, "
-                "type: Fyre,")
+    line = edit(
+        folder, "cards", "title: Cinder Drake, type: Fire,", "title: Cinder Drake, type: Fyre,"
+    )
     error = refused(folder)
     assert error.path.endswith("cards.yaml") and error.line == line
     assert "unknown type 'Fyre'" in error.message and "Fire" in error.hint
@@ -82,8 +89,12 @@ def test_an_unknown_type_is_refused(tmp_path: Path) -> None:
 
 def test_an_unknown_op_is_refused(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
-    line = edit(folder, "cards", "{on: play, do: defeat, target: choose_opp",
-                "{on: play, do: destroy, target: choose_opp")
+    line = edit(
+        folder,
+        "cards",
+        "{on: play, do: defeat, target: choose_opp",
+        "{on: play, do: destroy, target: choose_opp",
+    )
     error = refused(folder)
     assert error.path.endswith("cards.yaml") and error.line == line
     assert "unknown op 'destroy'" in error.message and "defeat" in error.hint
@@ -93,28 +104,59 @@ def test_an_unknown_op_is_refused(tmp_path: Path) -> None:
     "name, old, new, words",
     [
         ("decks", "    gems: 8\n    gem_art: [ruby", "    gems: 7\n    gem_art: [ruby", "7 gems"),
-        ("decks", "Ember Fox, Cinder Drake, Stone Warden", "Ember Fox, Ember Fox, Stone Warden",
-         "listed twice"),
+        (
+            "decks",
+            "Ember Fox, Cinder Drake, Stone Warden",
+            "Ember Fox, Ember Fox, Stone Warden",
+            "listed twice",
+        ),
         ("decks", "beings: [Tide Oracle,", "beings: [Tide Orakel,", "unknown Being"),
-        ("cards", "level: 3, title: Sunfire Kitsune", "level: 4, title: Sunfire Kitsune",
-         "above levels"),
-        ("cards", "type: Wind, cost: 3, power: 2,", "type: Ice, cost: 3, power: 2,",
-         "all levels of a Being share one type"),
-        ("cards", "Verdant Matron, type: Nature, cost: 3, power: 2,\n     skills: [{on: turn, "
-         "timing: end,", "Verdant Matron, type: Nature, cost: 3, power: 2,\n     skills: [{on: "
-         "turn,", "needs a timing"),
-        ("cards", "{on: attack, do: rest, target: across}",
-         "{on: attack, do: rest, target: me}", "targets a Being"),
-        ("cards", "do: draw, n: 1, target: me, if: {hand_at_most: 5}",
-         "do: draw, n: 1, target: me, if: {hand_at_mots: 5}", "unknown condition"),
-        ("rules", "  Fire:   {strong: [Nature, Ice],", "  Fire:   {strong: [Nature, Water],",
-         "both + and -"),
+        (
+            "cards",
+            "level: 3, title: Sunfire Kitsune",
+            "level: 4, title: Sunfire Kitsune",
+            "above levels",
+        ),
+        (
+            "cards",
+            "type: Wind, cost: 3, power: 2,",
+            "type: Ice, cost: 3, power: 2,",
+            "all levels of a Being share one type",
+        ),
+        (
+            "cards",
+            (
+                "Verdant Matron, type: Nature, cost: 3, power: 2,\n     skills: [{on: turn, "
+                "timing: end,"
+            ),
+            ("Verdant Matron, type: Nature, cost: 3, power: 2,\n     skills: [{on: turn,"),
+            "needs a timing",
+        ),
+        (
+            "cards",
+            "{on: attack, do: rest, target: across}",
+            "{on: attack, do: rest, target: me}",
+            "targets a Being",
+        ),
+        (
+            "cards",
+            "do: draw, n: 1, target: me, if: {hand_at_most: 5}",
+            "do: draw, n: 1, target: me, if: {hand_at_mots: 5}",
+            "unknown condition",
+        ),
+        (
+            "rules",
+            "  Fire:   {strong: [Nature, Ice],",
+            "  Fire:   {strong: [Nature, Water],",
+            "both + and -",
+        ),
         ("rules", "  R: [C, R]", "  R: [C, X]", "unknown location"),
         ("rules", "turn_limit: 60 ", "turn_limit: sixty ", "whole number"),
     ],
 )
-def test_bad_data_names_file_and_line(tmp_path: Path, name: str, old: str, new: str,
-                                      words: str) -> None:
+def test_bad_data_names_file_and_line(
+    tmp_path: Path, name: str, old: str, new: str, words: str
+) -> None:
     folder = config_copy(tmp_path)
     line = edit(folder, name, old, new)
     error = refused(folder)
@@ -125,8 +167,9 @@ def test_bad_data_names_file_and_line(tmp_path: Path, name: str, old: str, new: 
 
 def test_the_cli_refuses_bad_data_with_one_line_and_exit_code_2(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
-    line = edit(folder, "cards", "title: Cinder Drake, type: Fire,", "title: Cinder Drake, "
-                "type: Fyre,")
+    line = edit(
+        folder, "cards", "title: Cinder Drake, type: Fire,", "title: Cinder Drake, type: Fyre,"
+    )
     outcome = CliRunner().invoke(app, ["validate", "beings", "--config", str(folder)])
     assert outcome.exit_code == 2
     shown = outcome.output.strip()

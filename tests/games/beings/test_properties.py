@@ -34,7 +34,8 @@ def check_invariants(m: BeingsMatch, lineup: list[str]) -> None:
         assert sorted(zones(m, seat)) == sorted(spec.catalog.decks[deck])
         equipped = sum(b.equipped for b in m.field[seat] if b is not None)
         assert m.gem_decks[seat] + m.gems_active[seat] + m.gems_rested[seat] + equipped == (
-            spec.gem_deck_size)
+            spec.gem_deck_size
+        )
         assert min(m.gem_decks[seat], m.gems_active[seat], m.gems_rested[seat]) >= 0
         for being in m.field[seat]:
             if being is None:
@@ -50,8 +51,9 @@ def check_invariants(m: BeingsMatch, lineup: list[str]) -> None:
 
 @GAMES
 @given(seed=seeds, first=decks, second=decks)
-def test_every_game_ends_and_conserves_cards_gems_and_power(seed: int, first: str,
-                                                           second: str) -> None:
+def test_every_game_ends_and_conserves_cards_gems_and_power(
+    seed: int, first: str, second: str
+) -> None:
     lineup = [first, second]
     m = GAME.new_game(SPEC, lineup, seed)
     chooser = Random(seed)
@@ -96,7 +98,8 @@ def test_determinize_hides_only_the_hidden(seed: int, first: str, second: str, a
     assert sample.hands[seat] == m.hands[seat]
     assert sample.abysses == m.abysses
     assert [[b and b.stack for b in side] for side in sample.field] == [
-        [b and b.stack for b in side] for side in m.field]
+        [b and b.stack for b in side] for side in m.field
+    ]
     for zone in ("decks", "hands", "lives"):
         assert [len(z) for z in getattr(sample, zone)] == [len(z) for z in getattr(m, zone)]
     assert sorted(sample.decks[seat] + sample.lives[seat]) == sorted(m.decks[seat] + m.lives[seat])

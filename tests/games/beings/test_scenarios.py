@@ -37,8 +37,11 @@ from balance.games.beings.state import NOBODY, power
 def test_1_double_damage() -> None:
     m = table(
         p1={"field": {"C": being("tide_oracle_1", "tide_oracle_2")}},
-        p2={"hand": ["cinder_drake_1"], "gems": 0,
-            "field": {"L": being("ember_fox_1", rested=True)}},
+        p2={
+            "hand": ["cinder_drake_1"],
+            "gems": 0,
+            "field": {"L": being("ember_fox_1", rested=True)},
+        },
     )
     play(m, "attack ember_fox_1 at L with tide_oracle_2 at C")
     # P2 has no active Being, so `no_block` is its only option and is taken at once.
@@ -55,12 +58,16 @@ def test_1_double_damage() -> None:
 
 def test_2_resist_rounds_up_and_buffs_apply_after(tmp_path: Path) -> None:
     folder = config_copy(tmp_path)
-    add_test_beings(folder, three_levels("Test A", "Fire", 7,
-                                        "{on: attack, do: power, n: 2, target: self}"))
+    add_test_beings(
+        folder, three_levels("Test A", "Fire", 7, "{on: attack, do: power, n: 2, target: self}")
+    )
     add_test_beings(folder, three_levels("Test B", "Water", 6))
     spec = load_spec(folder)
-    m = table(spec, p1={"field": {"C": being("test_a_1")}},
-              p2={"hand": ["frost_hare_1"], "field": {"C": being("test_b_1", rested=True)}})
+    m = table(
+        spec,
+        p1={"field": {"C": being("test_a_1")}},
+        p2={"hand": ["frost_hare_1"], "field": {"C": being("test_b_1", rested=True)}},
+    )
     play(m, "attack test_b_1 at C with test_a_1 at C")
     a, b = at(m, P1, "C"), at(m, P2, "C")
     assert attack_power(m, a, b) == 6  # ceil(7 / 2) + 2, not ceil((7 + 2) / 2) = 5
@@ -78,8 +85,11 @@ def test_3_halving_needs_the_mutual_condition(tmp_path: Path) -> None:
     add_test_beings(folder, three_levels("Test Y", "Y", 9))
     with pytest.warns(UserWarning, match="inert"):
         spec = load_spec(folder)
-    m = table(spec, p1={"field": {"C": being("test_x_1")}},
-              p2={"field": {"C": being("test_y_1", rested=True)}})
+    m = table(
+        spec,
+        p1={"field": {"C": being("test_x_1")}},
+        p2={"field": {"C": being("test_y_1", rested=True)}},
+    )
     play(m, "attack test_y_1 at C with test_x_1 at C")
     assert attack_power(m, at(m, P1, "C"), at(m, P2, "C")) == 5  # not 3: Y is not + into X
 
@@ -87,21 +97,33 @@ def test_3_halving_needs_the_mutual_condition(tmp_path: Path) -> None:
 def test_4_reach_and_rested_targets() -> None:
     m = table(
         p1={"field": {"L": being("sky_roc_1")}},
-        p2={"field": {"L": being("frost_hare_1"), "C": being("grave_moth_1", rested=True),
-                      "R": being("thunder_ram_1", rested=True)}},
+        p2={
+            "field": {
+                "L": being("frost_hare_1"),
+                "C": being("grave_moth_1", rested=True),
+                "R": being("thunder_ram_1", rested=True),
+            }
+        },
     )
     attacks = [w for w in words(m) if w.startswith("attack")]
-    assert attacks == ["attack life with sky_roc_1 at L",
-                       "attack grave_moth_1 at C with sky_roc_1 at L"]
+    assert attacks == [
+        "attack life with sky_roc_1 at L",
+        "attack grave_moth_1 at C with sky_roc_1 at L",
+    ]
     assert [o for o in m.decision().options if o[0] == "attack"] == [
-        ("attack", "L", "life"), ("attack", "L", "C")]
+        ("attack", "L", "life"),
+        ("attack", "L", "C"),
+    ]
 
 
 def test_5_life_hit_takes_the_top_life_card_without_a_defend_step() -> None:
     m = table(
         p1={"field": {"C": being("mountain_titan_1", "mountain_titan_2")}},  # power 9
-        p2={"life": ["frost_hare_1", "sun_lion_2"], "hand": ["ember_fox_1"],
-            "field": {"R": being("stone_warden_1")}},
+        p2={
+            "life": ["frost_hare_1", "sun_lion_2"],
+            "hand": ["ember_fox_1"],
+            "field": {"R": being("stone_warden_1")},
+        },
     )
     play(m, "attack life with mountain_titan_2 at C")
     assert m.decision().kind == "block"
@@ -114,9 +136,12 @@ def test_5_life_hit_takes_the_top_life_card_without_a_defend_step() -> None:
 def zero_life_defence() -> BeingsMatch:
     m = table(
         p1={"field": {"C": being("storm_herald_1", "storm_herald_2")}},  # power 6
-        p2={"life": 0, "gems": 1,
+        p2={
+            "life": 0,
+            "gems": 1,
             "hand": ["frost_hare_1", "grave_moth_3", "cinder_drake_1", "stone_warden_2"],
-            "field": {"L": being("stone_warden_1")}},
+            "field": {"L": being("stone_warden_1")},
+        },
     )
     play(m, "attack life with storm_herald_2 at C")
     play(m, "no block")
@@ -155,8 +180,11 @@ def test_6_zero_life_defence_survives_with_an_evolution() -> None:
 def test_7_block_then_evolve_in_defence() -> None:
     m = table(
         p1={"field": {"C": being("blade_automaton_1", "blade_automaton_2")}},  # Metal, 5
-        p2={"gems": 2, "hand": ["stone_warden_2", "stone_warden_3"],
-            "field": {"R": being("stone_warden_1")}},
+        p2={
+            "gems": 2,
+            "hand": ["stone_warden_2", "stone_warden_3"],
+            "field": {"R": being("stone_warden_1")},
+        },
     )
     play(m, "attack life with blade_automaton_2 at C")
     play(m, "block with stone_warden_1 at R")
@@ -181,8 +209,14 @@ def test_8_summoning_sickness(life: int, offered: bool) -> None:
 
 @pytest.mark.parametrize("life", [0, 1])
 def test_9_attack_once_and_the_zero_life_evolve_exception(life: int) -> None:
-    m = table(p1={"life": life, "gems": 2, "hand": ["storm_herald_3"],
-                  "field": {"C": being("storm_herald_1", "storm_herald_2")}})
+    m = table(
+        p1={
+            "life": life,
+            "gems": 2,
+            "hand": ["storm_herald_3"],
+            "field": {"C": being("storm_herald_1", "storm_herald_2")},
+        }
+    )
     play(m, "attack life with storm_herald_2 at C")
     herald = at(m, P1, "C")
     assert herald.rested
@@ -209,8 +243,9 @@ def test_9_a_being_readied_without_evolving_never_attacks_twice() -> None:
 @pytest.mark.parametrize("mode, paid", [("fixed", 2), ("difference", 3)])
 def test_10_skip_evolution(mode: str, paid: int) -> None:
     spec = GAME.load(GAME.config_dir, {"rules.skip_evolve_cost_mode": mode})
-    m = table(spec, p1={"gems": 5, "hand": ["sky_roc_2", "sky_roc_3"],
-                        "field": {"L": being("sky_roc_1")}})
+    m = table(
+        spec, p1={"gems": 5, "hand": ["sky_roc_2", "sky_roc_3"], "field": {"L": being("sky_roc_1")}}
+    )
     play(m, "evolve sky_roc_1 at L to sky_roc_3")
     roc = at(m, P1, "L")
     assert m.gems_active[P1] == 5 - paid
@@ -221,9 +256,16 @@ def test_10_skip_evolution(mode: str, paid: int) -> None:
 def test_11_replacement() -> None:
     m = table(
         turn=9,
-        p1={"deck": 0, "gems": 1, "hand": ["frost_hare_1"],
-            "field": {"L": being("ember_fox_1"), "R": being("sky_roc_1"),
-                      "C": being("elder_treant_1", "elder_treant_2", equipped=1)}},
+        p1={
+            "deck": 0,
+            "gems": 1,
+            "hand": ["frost_hare_1"],
+            "field": {
+                "L": being("ember_fox_1"),
+                "R": being("sky_roc_1"),
+                "C": being("elder_treant_1", "elder_treant_2", equipped=1),
+            },
+        },
     )
     play(m, "play frost_hare_1 at C replacing elder_treant_2")
     assert names(m, m.abysses[P1]) == ["elder_treant_1", "elder_treant_2"]
@@ -287,8 +329,10 @@ def test_13_gem_ramp_and_the_first_turn() -> None:
 def test_14_attack_skill_before_block_and_resist_on_the_blocker() -> None:
     m = table(
         p1={"field": {"C": being("glacier_wyrm_1", "glacier_wyrm_2", "glacier_wyrm_3")}},
-        p2={"hand": ["reef_leviathan_3", "frost_hare_1"],
-            "field": {"L": being("grave_moth_1", rested=True), "R": being("iron_golem_1")}},
+        p2={
+            "hand": ["reef_leviathan_3", "frost_hare_1"],
+            "field": {"L": being("grave_moth_1", rested=True), "R": being("iron_golem_1")},
+        },
     )
     play(m, "attack grave_moth_1 at L with glacier_wyrm_3 at C")
     moth, golem, wyrm = at(m, P2, "L"), at(m, P2, "R"), at(m, P1, "C")
@@ -333,4 +377,5 @@ def test_16_mulligan() -> None:
     assert seen_by_p2.returned[P1] == 2  # public: how many
     assert len(seen_by_p2.hands[P1]) == 6  # private: which, and what came instead
     assert sorted(seen_by_p2.hands[P1] + seen_by_p2.lives[P1] + seen_by_p2.decks[P1]) == sorted(
-        m.hands[P1] + m.lives[P1] + m.decks[P1])
+        m.hands[P1] + m.lives[P1] + m.decks[P1]
+    )
