@@ -196,8 +196,12 @@ class Zynalith(Table):
                         places.append((other, i))
                         pool.append(card)
             rng.shuffle(pool)
+            # events never wait in a hand: deal the hand places from the pool's other cards
             for other, i in places:
-                copy.hand_secret[other][i] = pool.pop()
+                for j in range(len(pool) - 1, -1, -1):
+                    if cards[pool[j]].type != TYPE_EVENT:
+                        copy.hand_secret[other][i] = pool.pop(j)
+                        break
             copy.piles[pile] = pool
         if copy.pending is not None and copy.pending.seat != seat:
             refresh_pending(copy)  # an opponent's options must not show their true hand

@@ -97,3 +97,23 @@ def test_clones_never_change_and_replay_the_same(shipped_spec, seats, seed):
         for choice in choices[step:]:
             copy.apply(choice)
         assert copy.events == g.events and copy.result() == g.result()
+
+
+@PROPERTY
+@given(seats=st.integers(2, 5), seed=st.integers(0, 2**32 - 1))
+def test_determinize_deals_only_what_a_hand_may_hold(shipped_spec, seats, seed):
+    g = rules.new_game(shipped_spec, ["standard"] * seats, seed)
+    chooser = Random(seed)
+    cards = shipped_spec.cards
+    step = 0
+    while (d := g.decision()) is not None:
+        if step % 25 == 0:
+            world = g.determinize(d.seat, Random(step))
+            assert world.inventory() == g.inventory()
+            assert world.decision() == d
+            assert world.hand_secret[d.seat] == g.hand_secret[d.seat]
+            for seat in range(seats):
+                assert all(cards[c].type != 2 for c in world.hand_secret[seat])  # no events
+                assert len(world.hand_secret[seat]) == len(g.hand_secret[seat])
+        g.apply(chooser.randrange(len(d.options)))
+        step += 1
