@@ -918,8 +918,13 @@ def describe_option(m: Match, option: tuple) -> str:
         return f"block with {ids[being.stack[-1]]} at {option[1]}"
     if what == "discard":
         return f"discard {ids[option[1]]} (+{spec.discard_gain[option[1]]})"
-    if what == "done":
-        return "done"
+    if what == "done":  # the defend step's numbers, as the spec asks the engine to show them
+        a = m.attack
+        attacker = m.field[a.seat][a.loc]
+        defending = m.field[1 - a.seat][a.defending] if a.defending >= 0 else None
+        hit = attack_power(m, attacker, defending)
+        held = defence_power(m, defending)
+        return f"done (defence {held} against attack {hit}: {hit + spec.defense_margin} needed)"
     if what == "target":
         side = "own" if option[1] == seat else "opposing"
         being = m.field[option[1]][spec.loc_index[option[2]]]
@@ -929,4 +934,7 @@ def describe_option(m: Match, option: tuple) -> str:
     if what == "first":
         being = m.field[seat][spec.loc_index[option[1]]]
         return f"resolve {ids[being.stack[-1]]} at {option[1]} first"
-    return " ".join(str(part) for part in option)  # yes / no
+    if what == "yes" and m.work:
+        skill = m.work[-1][SKILL]
+        return f"yes ({ids[skill.card]}: {skill.text})"
+    return " ".join(str(part) for part in option)  # no
