@@ -425,10 +425,15 @@ def action_options(g: Table, seat: int) -> tuple:
                 cost -= discount
             if cost > n - 1:
                 continue
-            for card in same_row:
-                if card != out:
+            if out in distinct:  # a copy of the card in play cannot replace it (R16)
+                for card in same_row:
+                    if card != out:
+                        options.append((SHIFT, slot, card))
+                        used.add(card)
+            else:
+                for card in same_row:
                     options.append((SHIFT, slot, card))
-                    used.add(card)
+                used.update(same_row)
     if len(used) < len(distinct):
         base_id = seat * len(level)
         for card in distinct:
@@ -889,20 +894,26 @@ def check_instant(g: Table) -> None:
     if g.over:
         return
     spec = g.spec
+    token_win, faceup_win, clan_win = spec.token_win, spec.faceup_win, spec.clan_win
     met = ["", ""]
     for seat in (0, 1):
-        if g.owned[seat] >= spec.token_win:
+        if g.owned[seat] >= token_win:
             met[seat] = "tokens"
             continue
         grid = g.grid[seat]
-        if len(grid) - grid.count(EMPTY) >= spec.faceup_win and active_count(g, seat) >= spec.faceup_win:
+        if len(grid) - grid.count(EMPTY) >= faceup_win and active_count(g, seat) >= faceup_win:
             met[seat] = "faceup"
             continue
         for clan in g.clans[seat]:
-            win = spec.clan_win[clan]
-            if win is not None and win[2] and clan_condition(g, seat, win):
-                met[seat] = spec.clans[clan].id
-                break
+            win = clan_win[clan]
+            if win is not None and win[2]:
+                if win[0] == 0:
+                    reached = g.captor[1 - seat].count(seat) >= win[1]
+                else:
+                    reached = clan_condition(g, seat, win)
+                if reached:
+                    met[seat] = spec.clans[clan].id
+                    break
     if met[0] or met[1]:
         if met[0] and met[1]:
             seat = g.active if g.in_turn else g.first
