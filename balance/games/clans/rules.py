@@ -710,7 +710,8 @@ def fetch_step(g: Table, frame: list) -> Decision | None:
     if left > 0:
         spec = g.spec
         flt = entry.filter
-        options = tuple((FETCH_CARD, c) for c in dict.fromkeys(zone) if fits_filter(spec, flt, c, card))
+        # by card id, not by place: the deck's order is hidden, even from its owner
+        options = tuple((FETCH_CARD, c) for c in sorted(set(zone)) if fits_filter(spec, flt, c, card))
     if not options:
         finish_fetch(g, frame)
         return None

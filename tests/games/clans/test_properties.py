@@ -164,3 +164,30 @@ def test_wins_fire_near_the_line(table, seed: int, filled: int, down: list[int],
         if decision is None:
             break
         g.apply(chooser.randrange(len(decision.options)))
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1), lineup=st.sampled_from(LINEUPS))
+def test_determinize_keeps_the_deciders_view_at_every_step(seed: int, lineup: tuple[str, str]) -> None:
+    def check(g: rules.Clans) -> None:
+        decision = g.decision()
+        if decision is None:
+            return
+        world = g.determinize(decision.seat, Random(seed))
+        assert world.decision() == decision
+        assert world.evaluate(decision.seat) == g.evaluate(decision.seat)
+        assert world.inventory() == g.inventory()
+
+    random_game(seed, lineup, check)
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1), lineup=st.sampled_from(LINEUPS))
+def test_options_have_distinct_words(seed: int, lineup: tuple[str, str]) -> None:
+    def check(g: rules.Clans) -> None:
+        decision = g.decision()
+        if decision is not None:
+            words = [g.describe(i) for i in range(len(decision.options))]
+            assert len(set(words)) == len(words), words
+
+    random_game(seed, lineup, check)
