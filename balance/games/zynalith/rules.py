@@ -398,15 +398,20 @@ def take_options(g: Table) -> list[tuple]:
     discard, still has cards."""
     options: list[tuple] = []
     for row in (CREATURE_PILE, EXTRA_PILE):
-        seen: set[int] = set()
-        for pos, card in enumerate(g.market[row]):
-            if card not in seen:
-                seen.add(card)
-                options.append((A_TAKE_MARKET, row, pos))
-    for pile in (CREATURE_PILE, EXTRA_PILE):
-        if g.piles[pile] or g.discards[pile]:
-            options.append((A_TAKE_PILE, pile))
+        market = g.market[row]
+        for pos, card in enumerate(market):
+            if market.index(card) == pos:  # the first copy stands for all
+                options.append(TAKES[row][pos])
+    if g.piles[CREATURE_PILE] or g.discards[CREATURE_PILE]:
+        options.append(TAKE_CREATURE_PILE)
+    if g.piles[EXTRA_PILE] or g.discards[EXTRA_PILE]:
+        options.append(TAKE_EXTRA_PILE)
     return options
+
+
+TAKES = tuple(tuple((A_TAKE_MARKET, row, pos) for pos in range(64)) for row in (0, 1))
+TAKE_CREATURE_PILE = (A_TAKE_PILE, CREATURE_PILE)
+TAKE_EXTRA_PILE = (A_TAKE_PILE, EXTRA_PILE)
 
 
 def take(g: Table, seat: int, choice: tuple) -> None:
@@ -537,20 +542,26 @@ def turn_options(g: Table, seat: int) -> tuple:
                 append((A_PLAY_HAND, card, host.owner, host.uid))
     for row in (CREATURE_PILE, EXTRA_PILE):
         market = g.market[row]
-        seen: set[int] = set()
         for pos, card in enumerate(market):
             cd = cards[card]
-            if cd.silver > silver or cd.zynalith > zyn or cd.counter_windows or card in seen:
+            if cd.silver > silver or cd.zynalith > zyn or cd.counter_windows:
                 continue
-            seen.add(card)
+            if market.index(card) != pos:  # the first copy stands for all
+                continue
             if cd.type == TYPE_CREATURE:
                 if not free:
                     continue
                 if same_init is None:
                     same_init = init_counts(front)
-                for a in range(same_init.get(cd.stats[INIT], 0) + 1):
-                    append((A_PLAY_MARKET, row, pos, a, ATTACK))
-                    append((A_PLAY_MARKET, row, pos, a, DEFENCE))
+                key = (row, pos, same_init.get(cd.stats[INIT], 0))
+                cached = MARKET_PLAYS.get(key)
+                if cached is None:
+                    cached = MARKET_PLAYS[key] = tuple(
+                        (A_PLAY_MARKET, row, pos, a, b)
+                        for a in range(key[2] + 1)
+                        for b in (ATTACK, DEFENCE)
+                    )
+                options.extend(cached)
             else:
                 found = host_lists[cd.host]
                 if found is None:
@@ -581,6 +592,7 @@ TOGGLES = tuple((A_TOGGLE, i) for i in range(64))
 BANISHES = tuple((A_BANISH, i) for i in range(64))
 SELL = (A_SELL,)
 CREATURE_PLAYS: dict[tuple[int, int], tuple[tuple, ...]] = {}
+MARKET_PLAYS: dict[tuple[int, int, int], tuple[tuple, ...]] = {}
 REDRAWS: dict[int, tuple[tuple, ...]] = {}
 
 
