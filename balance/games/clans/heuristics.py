@@ -200,6 +200,37 @@ def _clan_ops(spec: ClansSpec, clan: int) -> set[int]:
     return ops
 
 
+# -- all of it --------------------------------------------------------------------------------
+
+
+def features(g: Table, seat: int) -> dict[str, float]:
+    """The §10 features of a position for `seat`, as one flat mapping of numbers."""
+    opp = 1 - seat
+    mine, theirs = military(g, seat), military(g, opp)
+    found = {
+        "military": float(mine),
+        "military_opp": float(theirs),
+        "margin": float(battle_margin(g, seat)),
+        "veteran": float(projected_veteran(g, seat)),
+        "veteran_opp": float(projected_veteran(g, opp)),
+        "countdown": float(g.countdown if g.countdown >= 0 else 0),
+        "opp_passed": float(g.passed[opp]),
+        "held": float(g.held[seat]),
+        "owned": float(g.owned[seat]),
+        "held_opp": float(g.held[opp]),
+        "owned_opp": float(g.owned[opp]),
+        "hand": float(len(g.hand[seat])),
+        "hand_opp": float(len(g.hand[opp])),
+        "wonder": 1.0 if g.wonder == seat else -1.0 if g.wonder == opp else 0.0,
+        "passing_wins": float(passing_wins_now(g, seat)),
+        "opp_reach": float(opponent_reach(g, seat)),
+        "threats": float(len(threat_targets(g, seat))),
+    }
+    for name, distance in win_distances(g, seat).items():
+        found[f"to_{name}"] = float(distance)
+    return found
+
+
 # -- evaluation ------------------------------------------------------------------------------
 
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from balance.core.registry import load_game
-from balance.games.clans import rules
+from balance.games.clans import heuristics, rules
 from balance.games.clans.cards import ClansSpec
 from balance.games.clans.effects import military
 from balance.games.clans.state import EMPTY, NOBODY
@@ -176,6 +176,8 @@ def test_determinize_keeps_the_deciders_view_at_every_step(seed: int, lineup: tu
         world = g.determinize(decision.seat, Random(seed))
         assert world.decision() == decision
         assert world.evaluate(decision.seat) == g.evaluate(decision.seat)
+        if g.clans[0]:
+            assert heuristics.features(world, decision.seat) == heuristics.features(g, decision.seat)
         assert world.inventory() == g.inventory()
 
     random_game(seed, lineup, check)
