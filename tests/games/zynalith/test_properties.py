@@ -11,7 +11,7 @@ from balance.games.zynalith import rules
 from balance.games.zynalith.state import INIT
 
 PROPERTY = settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 SETUPS = ("standard", "ohne_events", "rauferei")
 
