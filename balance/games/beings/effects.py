@@ -396,14 +396,11 @@ def answer(m: Match, option: tuple) -> None:
     m.phase = RUN
     if task[TAG] == ORDER_TASK:
         loc = m.spec.loc_index[option[1]]
-        sources = task[3]
-        for i, (at, uid) in enumerate(sources):
-            if at == loc:
-                del sources[i]
-                being = m.field[task[SEAT]][loc]
-                if being is not None and being.uid == uid:
-                    push_skills(m, task[SEAT], loc, task[2])
-                break
+        # a new list, never an edit in place: clones share a task's inner list (STYLE item 7)
+        task[3] = [(at, uid) for at, uid in task[3] if at != loc]
+        being = m.field[task[SEAT]][loc]
+        if being is not None:
+            push_skills(m, task[SEAT], loc, task[2])
         return
     stage = task[STAGE]
     skill: Skill = task[SKILL]

@@ -107,3 +107,42 @@ def test_determinize_hides_only_the_hidden(seed: int, first: str, second: str, a
     assert sorted(sample.hands[other] + sample.lives[other] + sample.decks[other]) == hidden
     assert sample.evaluate(seat) == m.evaluate(seat)
     check_invariants(sample, lineup)
+
+
+VARIANT = GAME.load(
+    GAME.config_dir,
+    {
+        "rules.trigger_order": "choose",
+        "rules.cap_result": "tiebreak",
+        "rules.block_reach": "reach",
+        "rules.replace_only_when_full": True,
+        "rules.skip_evolve_cost_mode": "difference",
+        "rules.equip_requires_empty_deck": False,
+        "rules.evolutions_per_being_per_turn": 2,
+        "rules.first_player": "random",
+        "rules.turn_limit": 30,
+    },
+)
+
+
+@GAMES
+@given(seed=seeds, first=decks, second=decks)
+def test_variant_rules_play_out_and_clones_never_change(seed: int, first: str, second: str) -> None:
+    """Every switch flipped at once: games still end, conserve everything, and clones taken
+    along the way are untouched by later play (STYLE item 7)."""
+    lineup = [first, second]
+    m = GAME.new_game(VARIANT, lineup, seed)
+    chooser = Random(seed)
+    kept = []
+    steps = 0
+    while (decision := m.decision()) is not None:
+        if steps % 25 == 0:
+            twin = m.clone()
+            kept.append((twin, list(twin.events), twin.decision(), twin.inventory()))
+        m.apply(chooser.randrange(len(decision.options)))
+        steps += 1
+        check_invariants(m, lineup)
+    assert m.result().turns <= VARIANT.turn_limit
+    for twin, events, decision, inventory in kept:
+        assert twin.events == events and twin.decision() == decision
+        assert twin.inventory() == inventory
