@@ -235,7 +235,9 @@ class ClansSpec:
     effective: Mapping[tuple[int, ...], tuple[ClansSpec, ClansSpec]]
     # -- derived from the rule values above (recomputed when flipped clans change them)
     rule_mod_base: tuple[int, ...]  # RULE_MOD_PARAMS' values
-    clan_win: tuple[tuple[int, int, bool] | None, ...]  # clan -> (0 captures | 1 rows, min, immediate)
+    clan_win: tuple[
+        tuple[int, int, bool] | None, ...
+    ]  # clan -> (0 captures | 1 rows, min, immediate)
 
     def with_flipped(self, flipped: tuple[int, ...]) -> ClansSpec:
         """The rules as a game with these flipped clans plays them (setup step 3): every `set`
@@ -283,7 +285,9 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     rules_data, cards_data, decks_data = docs["rules"], docs["cards"], docs["decks"]
     rules = validate(RulesText, rules_data)
     if not isinstance(cards_data, list):
-        raise fail(cards_data, (), "cards.yaml holds a list of cards", "write - {id: ..., name: ...}")
+        raise fail(
+            cards_data, (), "cards.yaml holds a list of cards", "write - {id: ..., name: ...}"
+        )
     cards = validate(CardsText, cards_data).root
     decks = validate(DecksText, decks_data)
 
@@ -291,7 +295,9 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     clan_index: dict[str, int] = {}
     for i, clan in enumerate(decks.clans):
         if clan.id in clan_index:
-            raise fail(decks_data, ("clans", i, "id"), f"clan '{clan.id}' defined twice", "rename one")
+            raise fail(
+                decks_data, ("clans", i, "id"), f"clan '{clan.id}' defined twice", "rename one"
+            )
         clan_index[clan.id] = i
     _check_rule_refs(rules, decks, decks_data)
 
@@ -302,55 +308,122 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         if card.id in ids:
             raise fail(cards_data, (i, "id"), f"card id '{card.id}' used twice", "ids are unique")
         if card.name in names:
-            raise fail(cards_data, (i, "name"), f"card name '{card.name}' used twice", "give one design `copies` instead")
+            raise fail(
+                cards_data,
+                (i, "name"),
+                f"card name '{card.name}' used twice",
+                "give one design `copies` instead",
+            )
         if card.clan not in clan_index:
-            raise fail(cards_data, (i, "clan"), f"card '{card.id}': unknown clan '{card.clan}'", did_you_mean(card.clan, list(clan_index)))
+            raise fail(
+                cards_data,
+                (i, "clan"),
+                f"card '{card.id}': unknown clan '{card.clan}'",
+                did_you_mean(card.clan, list(clan_index)),
+            )
         ids[card.id] = i
         names[card.name] = i
-    compiled = [_compile_card(i, card, cards_data, clan_index, names) for i, card in enumerate(cards)]
+    compiled = [
+        _compile_card(i, card, cards_data, clan_index, names) for i, card in enumerate(cards)
+    ]
 
     # the pool, the draft and the setups
     pool: list[int] = []
     for k, clan_id in enumerate(decks.draft_pool):
         if clan_id not in clan_index:
-            raise fail(decks_data, ("draft_pool", k), f"draft_pool: unknown clan '{clan_id}'", did_you_mean(clan_id, list(clan_index)))
+            raise fail(
+                decks_data,
+                ("draft_pool", k),
+                f"draft_pool: unknown clan '{clan_id}'",
+                did_you_mean(clan_id, list(clan_index)),
+            )
         if clan_index[clan_id] in pool:
-            raise fail(decks_data, ("draft_pool", k), f"draft_pool: clan '{clan_id}' listed twice", "list each clan once")
+            raise fail(
+                decks_data,
+                ("draft_pool", k),
+                f"draft_pool: clan '{clan_id}' listed twice",
+                "list each clan once",
+            )
         pool.append(clan_index[clan_id])
     if len(pool) < 6:
-        raise fail(decks_data, ("draft_pool",), f"draft_pool has {len(pool)} clans, at least 6 are needed", "add clans")
+        raise fail(
+            decks_data,
+            ("draft_pool",),
+            f"draft_pool has {len(pool)} clans, at least 6 are needed",
+            "add clans",
+        )
     draft_seats: list[int] = []
     per_seat = [0, 0]
     for k, (seat, picks) in enumerate(rules.draft_order):
         if seat not in (1, 2) or picks < 1:
-            raise fail(rules_data, ("draft_order", k), "draft_order: each entry is [seat 1 or 2, picks >= 1]", "e.g. [1, 1]")
+            raise fail(
+                rules_data,
+                ("draft_order", k),
+                "draft_order: each entry is [seat 1 or 2, picks >= 1]",
+                "e.g. [1, 1]",
+            )
         draft_seats += [seat - 1] * picks
         per_seat[seat - 1] += picks
     if per_seat[0] != per_seat[1] or per_seat[0] == 0:
-        raise fail(rules_data, ("draft_order",), f"draft_order gives P1 {per_seat[0]} clans and P2 {per_seat[1]}", "give both players the same number")
+        raise fail(
+            rules_data,
+            ("draft_order",),
+            f"draft_order gives P1 {per_seat[0]} clans and P2 {per_seat[1]}",
+            "give both players the same number",
+        )
     if sum(per_seat) > len(pool):
-        raise fail(rules_data, ("draft_order",), f"draft_order picks {sum(per_seat)} clans from a pool of {len(pool)}", "pick fewer or pool more")
+        raise fail(
+            rules_data,
+            ("draft_order",),
+            f"draft_order picks {sum(per_seat)} clans from a pool of {len(pool)}",
+            "pick fewer or pool more",
+        )
     clans_per_player = per_seat[0]
     setups: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
     for k, setup in enumerate(decks.fixed_setups):
         if setup.name in setups:
-            raise fail(decks_data, ("fixed_setups", k, "name"), f"fixed setup '{setup.name}' defined twice", "rename one")
+            raise fail(
+                decks_data,
+                ("fixed_setups", k, "name"),
+                f"fixed setup '{setup.name}' defined twice",
+                "rename one",
+            )
         sides = []
         for side in ("p1", "p2"):
             chosen = getattr(setup, side)
             for j, clan_id in enumerate(chosen):
                 if clan_id not in clan_index:
-                    raise fail(decks_data, ("fixed_setups", k, side, j), f"fixed setup '{setup.name}': unknown clan '{clan_id}'", did_you_mean(clan_id, list(clan_index)))
+                    raise fail(
+                        decks_data,
+                        ("fixed_setups", k, side, j),
+                        f"fixed setup '{setup.name}': unknown clan '{clan_id}'",
+                        did_you_mean(clan_id, list(clan_index)),
+                    )
             if len(set(chosen)) != len(chosen) or len(chosen) != clans_per_player:
-                raise fail(decks_data, ("fixed_setups", k, side), f"fixed setup '{setup.name}': {side} needs {clans_per_player} different clans", "as the draft gives each player")
+                raise fail(
+                    decks_data,
+                    ("fixed_setups", k, side),
+                    f"fixed setup '{setup.name}': {side} needs {clans_per_player} different clans",
+                    "as the draft gives each player",
+                )
             sides.append(_in_pool_order([clan_index[c] for c in chosen], pool))
         if set(sides[0]) & set(sides[1]):
-            raise fail(decks_data, ("fixed_setups", k), f"fixed setup '{setup.name}': p1 and p2 share a clan", "a drafted clan goes to one player")
+            raise fail(
+                decks_data,
+                ("fixed_setups", k),
+                f"fixed setup '{setup.name}': p1 and p2 share a clan",
+                "a drafted clan goes to one player",
+            )
         setups[setup.name] = (sides[0], sides[1])
     fixed_setup = rules.fixed_setup or (decks.fixed_setups[0].name if decks.fixed_setups else "")
     if rules.setup_mode == "fixed" and fixed_setup not in setups:
         loc = ("fixed_setup",) if "fixed_setup" in rules_data else ("setup_mode",)
-        raise fail(rules_data, loc, f"fixed_setup '{fixed_setup}' is not in decks.yaml fixed_setups", did_you_mean(fixed_setup, list(setups)))
+        raise fail(
+            rules_data,
+            loc,
+            f"fixed_setup '{fixed_setup}' is not in decks.yaml fixed_setups",
+            did_you_mean(fixed_setup, list(setups)),
+        )
 
     # construction: every clan a seat can field meets clan_composition (R5)
     used = set(pool) | {c for pair in setups.values() for side in pair for c in side}
@@ -366,18 +439,32 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
             armies.setdefault("-".join(decks.clans[c].id for c in side), side)
     shared = "draft" if rules.setup_mode == "draft" else fixed_setup
     if shared in armies:
-        raise fail(rules_data, ("fixed_setup",), f"the shared setup '{shared}' has an army's name", "rename the fixed setup")
+        raise fail(
+            rules_data,
+            ("fixed_setup",),
+            f"the shared setup '{shared}' has an army's name",
+            "rename the fixed setup",
+        )
 
     ratings = []
     for clan in decks.clans:
         ratings.append(decks.bot_clan_ratings.get(clan.id, 1.0))
     for clan_id in decks.bot_clan_ratings:
         if clan_id not in clan_index:
-            raise fail(decks_data, ("bot_clan_ratings", clan_id), f"bot_clan_ratings: unknown clan '{clan_id}'", did_you_mean(clan_id, list(clan_index)))
+            raise fail(
+                decks_data,
+                ("bot_clan_ratings", clan_id),
+                f"bot_clan_ratings: unknown clan '{clan_id}'",
+                did_you_mean(clan_id, list(clan_index)),
+            )
 
     decks_of: dict[str, dict[int, int]] = {}
     decks_of[shared] = _card_counts(
-        [card for clan in (pool if shared == "draft" else setups[shared][0] + setups[shared][1]) for card in clan_cards[clan]]
+        [
+            card
+            for clan in (pool if shared == "draft" else setups[shared][0] + setups[shared][1])
+            for card in clan_cards[clan]
+        ]
     )
     for name, side in armies.items():
         decks_of[name] = _card_counts([card for clan in side for card in clan_cards[clan]])
@@ -394,15 +481,30 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
             id=c.id,
             name=c.name,
             theme=c.theme,
-            flipped=tuple((m.param, "set" if m.set is not None else "add", m.set if m.set is not None else m.add) for m in c.flipped),
-            win_kind="" if c.win_if is None else ("captured_by_self" if c.win_if.captured_by_self else "rows_equal"),
-            win_min=0 if c.win_if is None else (c.win_if.captured_by_self or c.win_if.rows_equal).min,  # type: ignore[union-attr]
+            flipped=tuple(
+                (
+                    m.param,
+                    "set" if m.set is not None else "add",
+                    m.set if m.set is not None else m.add,
+                )
+                for m in c.flipped
+            ),
+            win_kind=""
+            if c.win_if is None
+            else ("captured_by_self" if c.win_if.captured_by_self else "rows_equal"),
+            win_min=0
+            if c.win_if is None
+            else (c.win_if.captured_by_self or c.win_if.rows_equal).min,  # type: ignore[union-attr]
             win_immediate=c.win_if is not None and c.win_if.check == "immediate",
         )
         for c in decks.clans
     )
-    ongoing_military = tuple(tuple(e for e in es[fx.ONGOING] if e.op == fx.ADD_MILITARY) for es in compiled)
-    ongoing_rule_mods = tuple(tuple(e for e in es[fx.ONGOING] if e.op == fx.RULE_MOD) for es in compiled)
+    ongoing_military = tuple(
+        tuple(e for e in es[fx.ONGOING] if e.op == fx.ADD_MILITARY) for es in compiled
+    )
+    ongoing_rule_mods = tuple(
+        tuple(e for e in es[fx.ONGOING] if e.op == fx.RULE_MOD) for es in compiled
+    )
     spec = ClansSpec(
         catalog=catalog,
         config_hash=docs.config_hash,
@@ -501,7 +603,7 @@ def game_stat_names(clan_ids: list[str], max_rounds: int) -> tuple[str, ...]:
 
 
 def _in_pool_order(clans: list[int], pool: list[int]) -> tuple[int, ...]:
-    return tuple(sorted(clans, key=lambda c: (pool.index(c) if c in pool else len(pool) + c)))
+    return tuple(sorted(clans, key=lambda c: pool.index(c) if c in pool else len(pool) + c))
 
 
 def _card_counts(cards: list[int]) -> dict[int, int]:
@@ -511,7 +613,9 @@ def _card_counts(cards: list[int]) -> dict[int, int]:
     return counts
 
 
-def _check_composition(clan: int, cards: list[CardText], decks: DecksText, decks_data: Any, rules: RulesText) -> None:
+def _check_composition(
+    clan: int, cards: list[CardText], decks: DecksText, decks_data: Any, rules: RulesText
+) -> None:
     clan_id = decks.clans[clan].id
     have: dict[int, int] = {}
     for card in cards:
@@ -524,7 +628,8 @@ def _check_composition(clan: int, cards: list[CardText], decks: DecksText, decks
             raise fail(
                 decks_data,
                 ("clans", clan),
-                f"clan '{clan_id}' has {have.get(level, 0)} {word} (level {level}), clan_composition asks {need}",
+                f"clan '{clan_id}' has {have.get(level, 0)} {word} (level {level}), "
+                f"clan_composition asks {need}",
                 "fix the copies in cards.yaml or clan_composition in rules.yaml",
             )
 
@@ -537,17 +642,44 @@ def _check_rule_refs(rules: RulesText, decks: DecksText, decks_data: Any) -> Non
         for k, mod in enumerate(clan.flipped):
             loc = ("clans", i, "flipped", k)
             head, _, leaf = mod.param.partition(".")
-            if head not in base or (leaf and not isinstance(base[head], dict)) or (leaf and leaf not in base[head]):
+            if (
+                head not in base
+                or (leaf and not isinstance(base[head], dict))
+                or (leaf and leaf not in base[head])
+            ):
                 known = [n for n in base if n not in NOT_FLIPPABLE]
-                raise fail(decks_data, loc, f"clan '{clan.id}': unknown rules parameter '{mod.param}'", did_you_mean(mod.param, known))
+                raise fail(
+                    decks_data,
+                    loc,
+                    f"clan '{clan.id}': unknown rules parameter '{mod.param}'",
+                    did_you_mean(mod.param, known),
+                )
             if head in NOT_FLIPPABLE:
-                raise fail(decks_data, loc, f"clan '{clan.id}': '{mod.param}' cannot be flipped", "it is read before the clans are known")
+                raise fail(
+                    decks_data,
+                    loc,
+                    f"clan '{clan.id}': '{mod.param}' cannot be flipped",
+                    "it is read before the clans are known",
+                )
             if (mod.set is None) == (mod.add is None):
-                raise fail(decks_data, loc, f"clan '{clan.id}': a flipped modifier has exactly one of set or add", "e.g. {param: hand_limit, set: 5}")
-            changed = {key: (dict(value) if isinstance(value, dict) else value) for key, value in base.items()}
+                raise fail(
+                    decks_data,
+                    loc,
+                    f"clan '{clan.id}': a flipped modifier has exactly one of set or add",
+                    "e.g. {param: hand_limit, set: 5}",
+                )
+            changed = {
+                key: (dict(value) if isinstance(value, dict) else value)
+                for key, value in base.items()
+            }
             old = changed[head][leaf] if leaf else changed[head]
             if mod.add is not None and (isinstance(old, bool) or not isinstance(old, (int, float))):
-                raise fail(decks_data, loc, f"clan '{clan.id}': '{mod.param}' is not a number to add to", "use set")
+                raise fail(
+                    decks_data,
+                    loc,
+                    f"clan '{clan.id}': '{mod.param}' is not a number to add to",
+                    "use set",
+                )
             new = mod.set if mod.set is not None else old + mod.add
             if leaf:
                 changed[head][leaf] = new
@@ -556,18 +688,46 @@ def _check_rule_refs(rules: RulesText, decks: DecksText, decks_data: Any) -> Non
             try:
                 checked = RulesText.model_validate(changed)
             except ValidationError as e:
-                raise fail(decks_data, loc, f"clan '{clan.id}': {mod.param} would become {new!r}: {e.errors()[0]['msg']}", "fix the modifier") from None
+                raise fail(
+                    decks_data,
+                    loc,
+                    f"clan '{clan.id}': {mod.param} would become {new!r}: {e.errors()[0]['msg']}",
+                    "fix the modifier",
+                ) from None
             value = checked.model_dump()[head]
-            if isinstance(old, int) and not isinstance(old, bool) and (value[leaf] if leaf else value) != new:
-                raise fail(decks_data, loc, f"clan '{clan.id}': {mod.param} takes a whole number", "fix the modifier")
+            if (
+                isinstance(old, int)
+                and not isinstance(old, bool)
+                and (value[leaf] if leaf else value) != new
+            ):
+                raise fail(
+                    decks_data,
+                    loc,
+                    f"clan '{clan.id}': {mod.param} takes a whole number",
+                    "fix the modifier",
+                )
         if clan.win_if is not None:
             loc = ("clans", i, "win_if")
-            kinds = [w for w in (clan.win_if.captured_by_self, clan.win_if.rows_equal) if w is not None]
+            kinds = [
+                w for w in (clan.win_if.captured_by_self, clan.win_if.rows_equal) if w is not None
+            ]
             if len(kinds) != 1:
-                raise fail(decks_data, loc, f"clan '{clan.id}': win_if names exactly one of captured_by_self, rows_equal", "e.g. {captured_by_self: {min: 3}}")
+                raise fail(
+                    decks_data,
+                    loc,
+                    f"clan '{clan.id}': win_if names exactly one of captured_by_self, rows_equal",
+                    "e.g. {captured_by_self: {min: 3}}",
+                )
             need = kinds[0].min
-            if isinstance(need, str) and (need not in base or isinstance(base[need], bool) or not isinstance(base[need], int)):
-                raise fail(decks_data, loc, f"clan '{clan.id}': win_if min '{need}' is not a whole-number rules parameter", did_you_mean(need, [n for n, v in base.items() if isinstance(v, int)]))
+            if isinstance(need, str) and (
+                need not in base or isinstance(base[need], bool) or not isinstance(base[need], int)
+            ):
+                raise fail(
+                    decks_data,
+                    loc,
+                    f"clan '{clan.id}': win_if min '{need}' is not a whole-number rules parameter",
+                    did_you_mean(need, [n for n, v in base.items() if isinstance(v, int)]),
+                )
 
 
 def _compile_card(
@@ -575,7 +735,9 @@ def _compile_card(
 ) -> tuple[tuple[Entry, ...], ...]:
     """The card's entries, compiled and grouped by trigger (PLAY, ACTIVATE, VETERAN, ONGOING)."""
     context = f"card '{card.id}'"
-    raw_effects = cards_data[index].get("effects", []) if isinstance(cards_data[index], dict) else []
+    raw_effects = (
+        cards_data[index].get("effects", []) if isinstance(cards_data[index], dict) else []
+    )
     by_trigger: list[list[Entry]] = [[], [], [], []]
     for k, raw in enumerate(card.effects):
         loc = (index, "effects", k)
@@ -584,11 +746,23 @@ def _compile_card(
         entry = _compile_entry(effect, context, cards_data, loc, clan_index, names)
         by_trigger[entry.trigger].append(entry)
     for keyword_index, word in enumerate(card.keywords):
-        VOCABULARY.kinds["keyword"].resolve(word, *_where(cards_data, (index, "keywords", keyword_index)), context)
+        VOCABULARY.kinds["keyword"].resolve(
+            word, *_where(cards_data, (index, "keywords", keyword_index)), context
+        )
     if card.token_slot != bool(by_trigger[fx.ACTIVATE]):
-        raise fail(cards_data, (index, "token_slot"), f"{context}: token_slot is true exactly when the card has an activate entry", f"set token_slot: {str(bool(by_trigger[fx.ACTIVATE])).lower()}")
+        raise fail(
+            cards_data,
+            (index, "token_slot"),
+            f"{context}: token_slot is true exactly when the card has an activate entry",
+            f"set token_slot: {str(bool(by_trigger[fx.ACTIVATE])).lower()}",
+        )
     if ("veteran" in card.keywords) != bool(by_trigger[fx.VETERAN]):
-        raise fail(cards_data, (index, "keywords"), f"{context}: keyword veteran is given exactly when the card has an on: veteran entry", "add or remove it")
+        raise fail(
+            cards_data,
+            (index, "keywords"),
+            f"{context}: keyword veteran is given exactly when the card has an on: veteran entry",
+            "add or remove it",
+        )
     return tuple(tuple(group) for group in by_trigger)
 
 
@@ -599,7 +773,12 @@ def _where(data: Any, loc: tuple[Any, ...]) -> tuple[str | None, int | None]:
 
 
 def _compile_entry(
-    effect: Effect, context: str, data: Any, loc: tuple[Any, ...], clan_index: dict[str, int], names: dict[str, int]
+    effect: Effect,
+    context: str,
+    data: Any,
+    loc: tuple[Any, ...],
+    clan_index: dict[str, int],
+    names: dict[str, int],
 ) -> Entry:
     trigger = fx.TRIGGERS.index(effect.trigger or "")
     op = fx.OPS.index(effect.op)
@@ -610,11 +789,17 @@ def _compile_entry(
         return fail(data, loc + ((key,) if key else ()), f"{context}: {message}", hint)
 
     if trigger == fx.ONGOING and op not in (fx.ADD_MILITARY, fx.RULE_MOD):
-        raise bad(f"an ongoing entry uses add_military or rule_mod, not {effect.op}", "use on: play or on: activate", "do")
+        raise bad(
+            f"an ongoing entry uses add_military or rule_mod, not {effect.op}",
+            "use on: play or on: activate",
+            "do",
+        )
     if op == fx.RULE_MOD and trigger != fx.ONGOING:
         raise bad("rule_mod is an ongoing effect", "write on: ongoing", "on")
     if op == fx.ADD_MILITARY and trigger not in (fx.ONGOING, fx.VETERAN):
-        raise bad("add_military is an ongoing or veteran effect", "write on: ongoing or on: veteran", "on")
+        raise bad(
+            "add_military is an ongoing or veteran effect", "write on: ongoing or on: veteran", "on"
+        )
     if trigger == fx.VETERAN and op in (fx.EXTRA_TURN, fx.FREE_PLAY_OP):
         raise bad(f"a veteran entry may not use {effect.op}", "use on: play or on: activate", "do")
     if op in fx.TARGETED and effect.target is None:
@@ -641,7 +826,11 @@ def _compile_entry(
     conditions = []
     for name, value in effect.conditions.items():
         if name == "military" and trigger == fx.ONGOING:
-            raise bad("an ongoing entry cannot depend on military (its own value is part of it)", "use on: veteran", "if")
+            raise bad(
+                "an ongoing entry cannot depend on military (its own value is part of it)",
+                "use on: veteran",
+                "if",
+            )
         conditions.append(_compile_condition(name, value, data, loc + ("if",), clan_index, context))
 
     kw: dict[str, Any] = {}
@@ -649,10 +838,18 @@ def _compile_entry(
         kw["n"] = p.n
     elif op == fx.DISCARD_OP:
         if (p.n is None) == (p.down_to is None):
-            raise bad("discard takes exactly one of n or down_to", "e.g. n: 1, or down_to: your_hand")
+            raise bad(
+                "discard takes exactly one of n or down_to", "e.g. n: 1, or down_to: your_hand"
+            )
         kw["who"] = fx.SELF if p.who == "self" else fx.OPP
         kw["n"] = p.n or 0
-        kw["down_to"] = -1 if p.down_to is None else fx.YOUR_HAND if p.down_to == "your_hand" else max(0, p.down_to)
+        kw["down_to"] = (
+            -1
+            if p.down_to is None
+            else fx.YOUR_HAND
+            if p.down_to == "your_hand"
+            else max(0, p.down_to)
+        )
     elif op == fx.FETCH_OP:
         kw["zone"] = fx.ZONE_DECK if p.source == "deck" else fx.ZONE_DISCARD
         kw["n"] = p.n
@@ -662,7 +859,12 @@ def _compile_entry(
         kw["n"] = p.n
     elif op == fx.FLIP:
         kw["face_up"] = p.face == "up"
-        if p.face == "up" and target is not None and target.state == fx.ACTIVE and _selector_text(effect.target, data, loc).state is None:
+        if (
+            p.face == "up"
+            and target is not None
+            and target.state == fx.ACTIVE
+            and _selector_text(effect.target, data, loc).state is None
+        ):
             target = replace(target, state=fx.FACE_DOWN)  # flipping up names face-down cards
     elif op == fx.FREE_PLAY_OP:
         kw["filter"] = _filter(p.filter, data, loc, clan_index, names, context)
@@ -680,7 +882,9 @@ def _compile_entry(
         kw["who"] = {"self": fx.SELF, "opp": fx.OPP, "both": fx.BOTH}[p.who]
         kw["n"] = p.add or 0
         kw["set_value"] = p.set
-    return Entry(trigger=trigger, op=op, target=target, conditions=tuple(conditions), optional=optional, **kw)
+    return Entry(
+        trigger=trigger, op=op, target=target, conditions=tuple(conditions), optional=optional, **kw
+    )
 
 
 def _selector_text(target: Any, data: Any, loc: tuple[Any, ...]) -> SelectorText:
@@ -693,25 +897,56 @@ def _selector_text(target: Any, data: Any, loc: tuple[Any, ...]) -> SelectorText
         raise fail(data, loc, f"target: {e.errors()[0]['msg']}", "fix the selector") from None
 
 
-def _check_selector_clan(text: SelectorText, data: Any, loc: tuple[Any, ...], clan_index: dict[str, int], context: str) -> None:
+def _check_selector_clan(
+    text: SelectorText, data: Any, loc: tuple[Any, ...], clan_index: dict[str, int], context: str
+) -> None:
     if text.clan is not None and text.clan not in ("this", "other") and text.clan not in clan_index:
-        raise fail(data, loc, f"{context}: unknown clan '{text.clan}'", did_you_mean(text.clan, [*clan_index, "this", "other"]))
+        raise fail(
+            data,
+            loc,
+            f"{context}: unknown clan '{text.clan}'",
+            did_you_mean(text.clan, [*clan_index, "this", "other"]),
+        )
 
 
-def _filter(text: CardFilterText, data: Any, loc: tuple[Any, ...], clan_index: dict[str, int], names: dict[str, int], context: str) -> fx.CardFilter:
+def _filter(
+    text: CardFilterText,
+    data: Any,
+    loc: tuple[Any, ...],
+    clan_index: dict[str, int],
+    names: dict[str, int],
+    context: str,
+) -> fx.CardFilter:
     if text.clan is not None and text.clan not in ("this", "other") and text.clan not in clan_index:
-        raise fail(data, loc + ("filter",), f"{context}: unknown clan '{text.clan}'", did_you_mean(text.clan, [*clan_index, "this", "other"]))
+        raise fail(
+            data,
+            loc + ("filter",),
+            f"{context}: unknown clan '{text.clan}'",
+            did_you_mean(text.clan, [*clan_index, "this", "other"]),
+        )
     if text.name is not None and text.name not in names:
-        raise fail(data, loc + ("filter",), f"{context}: no card is named '{text.name}'", did_you_mean(text.name, list(names)))
+        raise fail(
+            data,
+            loc + ("filter",),
+            f"{context}: no card is named '{text.name}'",
+            did_you_mean(text.name, list(names)),
+        )
     return compile_filter(text, clan_index, names)
 
 
-def _compile_condition(name: str, value: Any, data: Any, loc: tuple[Any, ...], clan_index: dict[str, int], context: str) -> tuple:
+def _compile_condition(
+    name: str, value: Any, data: Any, loc: tuple[Any, ...], clan_index: dict[str, int], context: str
+) -> tuple:
     if name == "count":
         _check_selector_clan(value.selector, data, loc, clan_index, context)
         return (fx.C_COUNT, compile_selector(value.selector, -1, clan_index), value.min, value.max)
     if name == "hand":
-        return (fx.C_HAND, fx.SELF if value.who == "self" else fx.OPP, fx.CMP[value.cmp], None if value.value == "opp" else value.value)
+        return (
+            fx.C_HAND,
+            fx.SELF if value.who == "self" else fx.OPP,
+            fx.CMP[value.cmp],
+            None if value.value == "opp" else value.value,
+        )
     if name == "military":
         return (fx.C_MILITARY, fx.STANDING[value])
     if name == "wonder":

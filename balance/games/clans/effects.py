@@ -162,9 +162,19 @@ _t.add("veteran", "Great Battle step 2, first player's army first, rows bottom-u
 _t.add("ongoing", "continuously while the card is active; only add_military and rule_mod")
 _o = VOCABULARY.ops
 _o.add("draw", "the controller draws n cards (an empty deck reshuffles the discard, G13)", Amount)
-_o.add("discard", "that player discards n cards, or down to a size, by choice (D6); public", DiscardParams)
-_o.add("fetch", "the controller takes up to n matching cards from deck or discard (D9), revealed", FetchParams)
-_o.add("gain_token", "the controller owns and holds n more Activation Tokens, for good (G4)", Amount)
+_o.add(
+    "discard",
+    "that player discards n cards, or down to a size, by choice (D6); public",
+    DiscardParams,
+)
+_o.add(
+    "fetch",
+    "the controller takes up to n matching cards from deck or discard (D9), revealed",
+    FetchParams,
+)
+_o.add(
+    "gain_token", "the controller owns and holds n more Activation Tokens, for good (G4)", Amount
+)
 _o.add("drain_token", "n of that player's held tokens become spent", DrainParams)
 _o.add("ready", "remove the token from an own card (target); it returns to held")
 _o.add("trigger", "resolve the target's activate entries without placing a token")
@@ -173,38 +183,72 @@ _o.add("return_to_hand", "an exposed card goes to its owner's hand; its token is
 _o.add("capture", "an opponent's card is captured by the controller: inert, still supporting (G8)")
 _o.add("release", "a captured card becomes active again, without its play entries")
 _o.add("flip", "turn the target face down (G7) or face up (no trigger)", FlipParams)
-_o.add("free_play", "play a matching hand card into a supported space at no cost (D8)", FreePlayParams)
+_o.add(
+    "free_play", "play a matching hand card into a supported space at no cost (D8)", FreePlayParams
+)
 _o.add("extra_turn", "the controller takes another turn after this one (G12)")
-_o.add("add_military", "n (times the count of `per`) to that player's total: ongoing or veteran", AddMilitaryParams)
+_o.add(
+    "add_military",
+    "n (times the count of `per`) to that player's total: ongoing or veteran",
+    AddMilitaryParams,
+)
 _o.add("take_wonder", "the controller takes the Wonder Token, from the supply or the opponent")
-_o.add("rule_mod", "ongoing: change a per-player rule value while the source is active", RuleModParams)
+_o.add(
+    "rule_mod", "ongoing: change a per-player rule value while the source is active", RuleModParams
+)
 _s = VOCABULARY.selectors
 _s.add("side", "whose cards: self, opp or any (default opp)", Literal["self", "opp", "any"])
 _s.add("row", "troop, hero, immortal or any", Literal["troop", "hero", "immortal", "any"])
 _s.add("clan", "a clan id, `this` (the source's clan) or `other`", str)
-_s.add("state", "active, face_down, captured or any (default active)", Literal["active", "face_down", "captured", "any"])
+_s.add(
+    "state",
+    "active, face_down, captured or any (default active)",
+    Literal["active", "face_down", "captured", "any"],
+)
 _s.add("exposed", "no card directly above (forced for destroy and return_to_hand)", bool)
 _s.add("token", "has or none: an Activation Token on the card", Literal["has", "none"])
 _s.add("max_military", "printed military at most this", int)
 _s.add("not_self", "never the source card", bool)
 _s.add("count", "how many cards to choose, one at a time (default 1)", int)
 _s.add("up_to", "the chooser may stop early (a `none` option)", bool)
-_s.add("chooser", "who chooses: controller (default) or owner of the cards", Literal["controller", "owner"])
+_s.add(
+    "chooser",
+    "who chooses: controller (default) or owner of the cards",
+    Literal["controller", "owner"],
+)
 _s.add("this", "the source card itself", bool)
 _c = VOCABULARY.conditions
 _c.add("count", "{selector, min?, max?}: the number of matching cards in play", CountCondition)
 _c.add("hand", "{who, cmp: lt|le|eq|ge|gt, value: int|opp}: a hand size compared", HandCondition)
-_c.add("military", "behind, tied or ahead on current totals without Veteran", Literal["behind", "tied", "ahead"])
-_c.add("wonder", "who holds the Wonder Token: self, opp or supply", Literal["self", "opp", "supply"])
+_c.add(
+    "military",
+    "behind, tied or ahead on current totals without Veteran",
+    Literal["behind", "tied", "ahead"],
+)
+_c.add(
+    "wonder", "who holds the Wonder Token: self, opp or supply", Literal["self", "opp", "supply"]
+)
 _c.add("supremacy", "behind, tied or ahead in Supremacy tokens", Literal["behind", "tied", "ahead"])
 _c.add("opp_passed", "whether the opponent has passed this round", bool)
 _c.add("tokens_held", "{min?, max?}: the controller's held tokens", Bounds)
 _k = VOCABULARY.kind("keyword")
 _k.add("veteran", "the card has `on: veteran` entries (exactly then)")
 _w = VOCABULARY.kind("win condition")
-_w.add("captured_by_self", "{min}: win while holding at least min captured opponent cards (Goan Sul)", CountNeeded)
-_w.add("rows_equal", "{min}: every row holds the same number of active cards, at least min (Justice)", CountNeeded)
-_w.add("check", "immediate (after every op and action) or end_of_turn (the owner's turn)", Literal["immediate", "end_of_turn"])
+_w.add(
+    "captured_by_self",
+    "{min}: win while holding at least min captured opponent cards (Goan Sul)",
+    CountNeeded,
+)
+_w.add(
+    "rows_equal",
+    "{min}: every row holds the same number of active cards, at least min (Justice)",
+    CountNeeded,
+)
+_w.add(
+    "check",
+    "immediate (after every op and action) or end_of_turn (the owner's turn)",
+    Literal["immediate", "end_of_turn"],
+)
 
 # -- the compiled form ----------------------------------------------------------------------
 
@@ -302,7 +346,9 @@ def compile_selector(text: SelectorText, op: int, clan_index: dict[str, int]) ->
         side={"self": SELF, "opp": OPP, "any": ANY}[text.side],
         row=-1 if text.row == "any" else ROWS.index(text.row),
         clan=_clan_code(text.clan, clan_index),
-        state={"active": ACTIVE, "face_down": FACE_DOWN, "captured": CAPTURED, "any": ANY_STATE}[state],
+        state={"active": ACTIVE, "face_down": FACE_DOWN, "captured": CAPTURED, "any": ANY_STATE}[
+            state
+        ],
         exposed=exposed,
         token={None: -1, "none": 0, "has": 1}[text.token],
         max_military=-1 if text.max_military is None else text.max_military,
@@ -314,7 +360,9 @@ def compile_selector(text: SelectorText, op: int, clan_index: dict[str, int]) ->
     )
 
 
-def compile_filter(text: CardFilterText, clan_index: dict[str, int], card_of_name: dict[str, int]) -> CardFilter:
+def compile_filter(
+    text: CardFilterText, clan_index: dict[str, int], card_of_name: dict[str, int]
+) -> CardFilter:
     card = -1 if text.name is None else card_of_name[text.name]
     return CardFilter(_clan_code(text.clan, clan_index), text.level or 0, card)
 
@@ -332,7 +380,9 @@ def _clan_code(clan: str | None, clan_index: dict[str, int]) -> int:
 # -- reading the board ----------------------------------------------------------------------
 
 
-def matching(g: Table, sel: Selector, controller: int, src: tuple[int, int, int, int]) -> list[tuple[int, int]]:
+def matching(
+    g: Table, sel: Selector, controller: int, src: tuple[int, int, int, int]
+) -> list[tuple[int, int]]:
     """The (seat, slot) of every card in play that `sel` names, seat by seat, slot by slot.
 
     `src` is the source card as (seat, slot, serial, card); a face-down or captured card has no
@@ -343,9 +393,11 @@ def matching(g: Table, sel: Selector, controller: int, src: tuple[int, int, int,
     found: list[tuple[int, int]] = []
     src_seat, src_slot, src_serial, src_card = src
     if sel.this:
-        if g.grid[src_seat][src_slot] == src_card and g.serial[src_seat][src_slot] == src_serial:
-            if _fits(g, sel, src_seat, src_slot, src_card, src_card, spec):
-                found.append((src_seat, src_slot))
+        still_there = (
+            g.grid[src_seat][src_slot] == src_card and g.serial[src_seat][src_slot] == src_serial
+        )
+        if still_there and _fits(g, sel, src_seat, src_slot, src_card, src_card, spec):
+            found.append((src_seat, src_slot))
         return found
     sides = (controller,) if sel.side == SELF else (1 - controller,) if sel.side == OPP else (0, 1)
     if sel.row < 0:
@@ -358,14 +410,21 @@ def matching(g: Table, sel: Selector, controller: int, src: tuple[int, int, int,
             card = grid[slot]
             if card == EMPTY:
                 continue
-            if sel.not_self and seat == src_seat and slot == src_slot and g.serial[seat][slot] == src_serial:
+            if (
+                sel.not_self
+                and seat == src_seat
+                and slot == src_slot
+                and g.serial[seat][slot] == src_serial
+            ):
                 continue
             if _fits(g, sel, seat, slot, card, src_card, spec):
                 found.append((seat, slot))
     return found
 
 
-def _fits(g: Table, sel: Selector, seat: int, slot: int, card: int, src_card: int, spec: ClansSpec) -> bool:
+def _fits(
+    g: Table, sel: Selector, seat: int, slot: int, card: int, src_card: int, spec: ClansSpec
+) -> bool:
     up = g.face_up[seat][slot]
     captured = g.captor[seat][slot] != NOBODY
     active = up and not captured
@@ -392,12 +451,12 @@ def _fits(g: Table, sel: Selector, seat: int, slot: int, card: int, src_card: in
                 return False
         elif clan != sel.clan:
             return False
-    if sel.max_military >= 0 and active and spec.card_military[card] > sel.max_military:
-        return False
-    return True
+    return not (sel.max_military >= 0 and active and spec.card_military[card] > sel.max_military)
 
 
-def holds(g: Table, conditions: tuple[tuple, ...], controller: int, src: tuple[int, int, int, int]) -> bool:
+def holds(
+    g: Table, conditions: tuple[tuple, ...], controller: int, src: tuple[int, int, int, int]
+) -> bool:
     """Whether every condition of an entry holds now, for its controller."""
     opp = 1 - controller
     for cond in conditions:
@@ -416,8 +475,10 @@ def holds(g: Table, conditions: tuple[tuple, ...], controller: int, src: tuple[i
                 return False
         elif kind == C_WONDER:
             holder = cond[1]
-            if (holder == SELF and g.wonder != controller) or (holder == OPP and g.wonder != opp) or (
-                holder == ANY and g.wonder != NOBODY
+            if (
+                (holder == SELF and g.wonder != controller)
+                or (holder == OPP and g.wonder != opp)
+                or (holder == ANY and g.wonder != NOBODY)
             ):
                 return False
         elif kind == C_SUPREMACY:
@@ -496,7 +557,7 @@ def player_rule(g: Table, seat: int, param: int) -> int:
                 else:
                     adds += entry.n
     value += adds
-    return value if value > 0 else 0
+    return max(0, value)
 
 
 def fits_filter(spec: ClansSpec, flt: CardFilter, card: int, src_card: int) -> bool:
@@ -635,6 +696,3 @@ def push_entries(g: Table, seat: int, slot: int, entries: tuple) -> None:
     if entries:
         card = g.grid[seat][slot]
         g.stack.append([ENTRIES, seat, seat, slot, g.serial[seat][slot], card, entries, 0])
-
-
-

@@ -48,7 +48,12 @@ def projected_veteran(g: Table, seat: int) -> int:
 def battle_margin(g: Table, seat: int) -> int:
     """`seat`'s projected total minus the opponent's (Veteran additions included)."""
     opp = 1 - seat
-    return military(g, seat) + projected_veteran(g, seat) - military(g, opp) - projected_veteran(g, opp)
+    return (
+        military(g, seat)
+        + projected_veteran(g, seat)
+        - military(g, opp)
+        - projected_veteran(g, opp)
+    )
 
 
 def passing_wins_now(g: Table, seat: int) -> bool:
@@ -75,7 +80,14 @@ def win_distances(g: Table, seat: int) -> dict[str, int]:
     spec = g.spec
     grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
     width = spec.row_spaces
-    rows = [sum(1 for s in range(r * width, r * width + width) if grid[s] != EMPTY and up[s] and captor[s] == NOBODY) for r in range(spec.rows)]
+    rows = [
+        sum(
+            1
+            for s in range(r * width, r * width + width)
+            if grid[s] != EMPTY and up[s] and captor[s] == NOBODY
+        )
+        for r in range(spec.rows)
+    ]
     distances = {
         "supremacy": max(0, spec.supremacy_to_win - g.supremacy[seat]),
         "tokens": max(0, spec.token_win - g.owned[seat]),
@@ -112,10 +124,16 @@ def action_features(g: Table, seat: int, option: tuple) -> dict[str, int]:
     grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
     width = spec.row_spaces
     active = [
-        {spec.card_clan[grid[s]] for s in range(r * width, r * width + width) if grid[s] != EMPTY and up[s] and captor[s] == NOBODY}
+        {
+            spec.card_clan[grid[s]]
+            for s in range(r * width, r * width + width)
+            if grid[s] != EMPTY and up[s] and captor[s] == NOBODY
+        }
         for r in range(spec.rows)
     ]
-    features["military"] = spec.card_military[card] + (spec.immortal_military_bonus if level == 3 else 0)
+    features["military"] = spec.card_military[card] + (
+        spec.immortal_military_bonus if level == 3 else 0
+    )
     if kind == rules.PLAY:
         if level == 1 and active[0] and clan not in active[0]:
             features["discards"] = fx.player_rule(g, seat, rules.OFFCLAN_TROOP_COST)
@@ -140,7 +158,12 @@ def threat_targets(g: Table, seat: int) -> list[tuple[int, int, bool]]:
     spec = g.spec
     found = []
     for slot, card in enumerate(g.grid[opp]):
-        if card != EMPTY and g.face_up[opp][slot] and g.captor[opp][slot] == NOBODY and is_exposed(g, opp, slot):
+        if (
+            card != EMPTY
+            and g.face_up[opp][slot]
+            and g.captor[opp][slot] == NOBODY
+            and is_exposed(g, opp, slot)
+        ):
             found.append((spec.card_military[card], slot, g.tokens[opp][slot] > 0))
     found.sort(reverse=True)
     return found
@@ -195,7 +218,13 @@ def draft_score(g: Table, seat: int, clan: int) -> float:
 def _clan_ops(spec: ClansSpec, clan: int) -> set[int]:
     ops = set()
     for card in set(spec.clan_cards[clan]):
-        for group in (spec.on_play, spec.on_activate, spec.on_veteran, spec.ongoing_military, spec.ongoing_rule_mods):
+        for group in (
+            spec.on_play,
+            spec.on_activate,
+            spec.on_veteran,
+            spec.ongoing_military,
+            spec.ongoing_rule_mods,
+        ):
             ops |= {entry.op for entry in group[card]}
     return ops
 
@@ -213,7 +242,7 @@ def features(g: Table, seat: int) -> dict[str, float]:
         "margin": float(battle_margin(g, seat)),
         "veteran": float(projected_veteran(g, seat)),
         "veteran_opp": float(projected_veteran(g, opp)),
-        "countdown": float(g.countdown if g.countdown >= 0 else 0),
+        "countdown": float(max(g.countdown, 0)),
         "opp_passed": float(g.passed[opp]),
         "held": float(g.held[seat]),
         "owned": float(g.owned[seat]),
@@ -250,7 +279,10 @@ def evaluate(g: Table, seat: int) -> float:
         margin_value = margin / (abs(margin) + 6.0)
     score += 0.3 * margin_value
     mine, theirs = win_distances(g, seat), win_distances(g, opp)
-    score += 0.1 * (_closeness(min(theirs["tokens"], theirs["faceup"])) * -1 + _closeness(min(mine["tokens"], mine["faceup"])))
+    score += 0.1 * (
+        _closeness(min(theirs["tokens"], theirs["faceup"])) * -1
+        + _closeness(min(mine["tokens"], mine["faceup"]))
+    )
     score += 0.02 * (len(g.hand[seat]) - len(g.hand[opp]))
     return max(-0.99, min(0.99, score))
 

@@ -21,7 +21,6 @@ from balance.core.errors import ConfigError
 from balance.games.clans import heuristics
 from balance.games.clans.cards import ClansSpec
 from balance.games.clans.effects import (
-    EFFECT_REASON,
     HAND_LIMIT_REASON,
     IN_BATTLE,
     MILITARY_IN_BATTLE,
@@ -45,8 +44,6 @@ from balance.games.clans.effects import (
 )
 from balance.games.clans.state import (
     ACTION,
-    SHARED_TIES,
-    WONDER_TIE_WINS,
     ACTIVATIONS,
     BATTLE,
     BATTLE_MILITARY,
@@ -74,12 +71,14 @@ from balance.games.clans.state import (
     ROUND_START,
     SACRIFICE,
     SACRIFICES,
+    SHARED_TIES,
     SHIFT_PAID,
     SHIFTS,
     SONG,
     STATS,
     TARGET,
     TOKENS_AT_PASS,
+    WONDER_TIE_WINS,
     Table,
     draw,
     is_exposed,
@@ -92,8 +91,8 @@ from balance.games.clans.state import (
 
 # First item of every option tuple.
 (
-    PICK, KEEP, MULLIGAN_OPT, PLAY, SHIFT, DRAW_SMALL, DRAW_BIG, ACTIVATE, PASS, PAY_CARD, TARGET_CARD,
-    NONE, DISCARD_CARD, SACRIFICE_CARD, FREE_PLAY_CARD, FETCH_CARD,
+    PICK, KEEP, MULLIGAN_OPT, PLAY, SHIFT, DRAW_SMALL, DRAW_BIG, ACTIVATE, PASS, PAY_CARD,
+    TARGET_CARD, NONE, DISCARD_CARD, SACRIFICE_CARD, FREE_PLAY_CARD, FETCH_CARD,
 ) = range(16)  # fmt: skip
 KEEP_OPTION = (KEEP,)
 MULLIGAN_OPTION = (MULLIGAN_OPT,)
@@ -139,7 +138,9 @@ class Clans(Table):
 def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
     """A game for `lineup` (an army per seat, or the shared setup for both), from `seed`."""
     if len(lineup) != 2:
-        raise ConfigError("--seats", None, f"clans is played by 2 players, not {len(lineup)}", "use --seats 2")
+        raise ConfigError(
+            "--seats", None, f"clans is played by 2 players, not {len(lineup)}", "use --seats 2"
+        )
     shared = spec.shared_setup
     size = spec.rows * spec.row_spaces
     g = Clans(
@@ -190,7 +191,9 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
     )
     if shared in lineup:
         if lineup[0] != lineup[1]:
-            raise ConfigError("--decks", None, f"'{shared}' serves both seats at once", f"use --decks {shared}")
+            raise ConfigError(
+                "--decks", None, f"'{shared}' serves both seats at once", f"use --decks {shared}"
+            )
         if spec.setup_mode == "draft":
             g.pool = [card for clan in spec.draft_pool for card in spec.clan_cards[clan]]
             g.stack.append([DRAFT, 0])
@@ -199,7 +202,12 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
     else:
         for name in lineup:
             if name not in spec.armies:
-                raise ConfigError("--decks", None, f"unknown army '{name}'", f"armies: {', '.join(sorted(spec.armies))}")
+                raise ConfigError(
+                    "--decks",
+                    None,
+                    f"unknown army '{name}'",
+                    f"armies: {', '.join(sorted(spec.armies))}",
+                )
         deal_clans(g, (spec.armies[lineup[0]], spec.armies[lineup[1]]))
     advance(g)
     return g
@@ -286,7 +294,9 @@ def draft_step(g: Table, frame: list) -> Decision | None:
         for clan, seat in g.picks:
             seats[seat].append(clan)
         order = spec.draft_pool
-        deal_clans(g, (tuple(sorted(seats[0], key=order.index)), tuple(sorted(seats[1], key=order.index))))
+        deal_clans(
+            g, (tuple(sorted(seats[0], key=order.index)), tuple(sorted(seats[1], key=order.index)))
+        )
         return None
     taken = {clan for clan, _ in g.picks}
     options = tuple((PICK, clan) for clan in spec.draft_pool if clan not in taken)
@@ -304,7 +314,10 @@ def draft_pick(g: Table, frame: list, option: tuple) -> None:
 def mulligan_step(g: Table, frame: list) -> Decision | None:
     seat = frame[1]
     spec = g.spec
-    if troops_in(g, g.hand[seat]) < spec.mulligan_min_troops and g.mulligans[seat] < spec.max_mulligans:
+    if (
+        troops_in(g, g.hand[seat]) < spec.mulligan_min_troops
+        and g.mulligans[seat] < spec.max_mulligans
+    ):
         return Decision(seat, "mulligan", (KEEP_OPTION, MULLIGAN_OPTION))
     keep_hand(g, seat)
     return None
@@ -493,7 +506,11 @@ def play_card(g: Table, seat: int, card: int, slot: int) -> None:
     if spec.card_level[card] == 1:
         clan = spec.card_clan[card]
         grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
-        clans = {spec.card_clan[grid[s]] for s in range(spec.row_spaces) if grid[s] != EMPTY and up[s] and captor[s] == NOBODY}
+        clans = {
+            spec.card_clan[grid[s]]
+            for s in range(spec.row_spaces)
+            if grid[s] != EMPTY and up[s] and captor[s] == NOBODY
+        }
         if clans and clan not in clans:
             cost = player_rule(g, seat, OFFCLAN_TROOP_COST)
     take_from_hand(g, seat, card)
@@ -619,7 +636,9 @@ def discard_card(g: Table, frame: list, option: tuple) -> None:
     take_from_hand(g, seat, card)
     g.discard[seat].append(card)
     frame[2] -= 1
-    g.tally[(HAND_LIMIT_DISCARDS if frame[3] == HAND_LIMIT_REASON else EFFECT_DISCARDS) * 2 + seat] += 1
+    g.tally[
+        (HAND_LIMIT_DISCARDS if frame[3] == HAND_LIMIT_REASON else EFFECT_DISCARDS) * 2 + seat
+    ] += 1
 
 
 # -- effects: D5, D8, D9 ---------------------------------------------------------------------
@@ -711,7 +730,9 @@ def fetch_step(g: Table, frame: list) -> Decision | None:
         spec = g.spec
         flt = entry.filter
         # by card id, not by place: the deck's order is hidden, even from its owner
-        options = tuple((FETCH_CARD, c) for c in sorted(set(zone)) if fits_filter(spec, flt, c, card))
+        options = tuple(
+            (FETCH_CARD, c) for c in sorted(set(zone)) if fits_filter(spec, flt, c, card)
+        )
     if not options:
         finish_fetch(g, frame)
         return None
@@ -762,7 +783,12 @@ def battle_step(g: Table, frame: list) -> None:
         frame[2] = index + 1
         seat, slot, serial = order[index]
         card = g.grid[seat][slot]
-        if card != EMPTY and g.serial[seat][slot] == serial and g.face_up[seat][slot] and g.captor[seat][slot] == NOBODY:
+        if (
+            card != EMPTY
+            and g.serial[seat][slot] == serial
+            and g.face_up[seat][slot]
+            and g.captor[seat][slot] == NOBODY
+        ):
             g.stack.append([ENTRIES, seat, seat, slot, serial, card, g.spec.on_veteran[card], 0])
         return
     g.stack.pop()
@@ -832,7 +858,9 @@ def song_step(g: Table, frame: list) -> None:
             captor = g.captor[seat]
             for slot in range(len(captor)):
                 captor[slot] = NOBODY
-        counts = [sacrifice_count(spec, len(g.grid[seat]) - g.grid[seat].count(EMPTY)) for seat in (0, 1)]
+        counts = [
+            sacrifice_count(spec, len(g.grid[seat]) - g.grid[seat].count(EMPTY)) for seat in (0, 1)
+        ]
         g.stack.append([SACRIFICE, order[1], counts[order[1]]])
         g.stack.append([SACRIFICE, order[0], counts[order[0]]])
         return
@@ -869,7 +897,11 @@ def sacrifice_step(g: Table, frame: list) -> Decision | None:
     seat = frame[1]
     if frame[2] > 0:
         grid = g.grid[seat]
-        options = tuple((SACRIFICE_CARD, slot) for slot in range(len(grid)) if grid[slot] != EMPTY and is_exposed(g, seat, slot))
+        options = tuple(
+            (SACRIFICE_CARD, slot)
+            for slot in range(len(grid))
+            if grid[slot] != EMPTY and is_exposed(g, seat, slot)
+        )
         if options:
             return Decision(seat, "sacrifice", options)
     g.stack.pop()
@@ -942,7 +974,13 @@ def clan_condition(g: Table, seat: int, win: tuple[int, int, bool]) -> bool:
     grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
     counts = set()
     for row in range(spec.rows):
-        counts.add(sum(1 for s in range(row * width, row * width + width) if grid[s] != EMPTY and up[s] and captor[s] == NOBODY))
+        counts.add(
+            sum(
+                1
+                for s in range(row * width, row * width + width)
+                if grid[s] != EMPTY and up[s] and captor[s] == NOBODY
+            )
+        )
     return len(counts) == 1 and counts.pop() >= need
 
 

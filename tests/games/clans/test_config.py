@@ -41,7 +41,9 @@ def test_shipped_config_loads(spec: ClansSpec) -> None:
 
 
 def test_wrong_type(config: Path) -> None:
-    line = replace_line(config / "cards.yaml", "military: 3, copies: 2}", "military: many, copies: 2}")
+    line = replace_line(
+        config / "cards.yaml", "military: 3, copies: 2}", "military: many, copies: 2}"
+    )
     error = refused(config)
     assert error.path.endswith("cards.yaml") and error.line == line
     assert "military" in error.message
@@ -55,14 +57,18 @@ def test_unknown_op(config: Path) -> None:
 
 
 def test_unknown_trigger(config: Path) -> None:
-    line = replace_line(config / "cards.yaml", "{on: play, do: draw, n: 1}", "{on: played, do: draw, n: 1}")
+    line = replace_line(
+        config / "cards.yaml", "{on: play, do: draw, n: 1}", "{on: played, do: draw, n: 1}"
+    )
     error = refused(config)
     assert error.path.endswith("cards.yaml") and error.line == line
     assert "unknown trigger 'played'" in error.message
 
 
 def test_clan_breaking_the_composition(config: Path) -> None:
-    replace_line(config / "cards.yaml", "military: 3, copies: 2}", "military: 3, copies: 3}")  # Sul Spearman
+    replace_line(
+        config / "cards.yaml", "military: 3, copies: 2}", "military: 3, copies: 3}"
+    )  # Sul Spearman
     line = replace_line(config / "decks.yaml", "  - id: goan_sul", "  - id: goan_sul")
     error = refused(config)
     assert error.path.endswith("decks.yaml") and error.line == line
@@ -70,27 +76,37 @@ def test_clan_breaking_the_composition(config: Path) -> None:
 
 
 def test_fixed_setup_with_two_clans(config: Path) -> None:
-    line = replace_line(config / "decks.yaml", "p1: [goan_sul, justice, lantern]", "p1: [goan_sul, justice]")
+    line = replace_line(
+        config / "decks.yaml", "p1: [goan_sul, justice, lantern]", "p1: [goan_sul, justice]"
+    )
     error = refused(config)
     assert error.path.endswith("decks.yaml") and error.line == line
     assert "needs 3 different clans" in error.message
 
 
 def test_token_slot_must_match_activate(config: Path) -> None:
-    line = replace_line(config / "cards.yaml", "copies: 2, token_slot: true,", "copies: 2, token_slot: false,")
+    line = replace_line(
+        config / "cards.yaml", "copies: 2, token_slot: true,", "copies: 2, token_slot: false,"
+    )
     error = refused(config)
     assert error.path.endswith("cards.yaml") and error.line == line
     assert "token_slot" in error.message
 
 
 def test_ongoing_entry_ops(config: Path) -> None:
-    line = replace_line(config / "cards.yaml", "{on: ongoing, do: add_military, n: 1, who: self}", "{on: ongoing, do: draw, n: 1}")
+    line = replace_line(
+        config / "cards.yaml",
+        "{on: ongoing, do: add_military, n: 1, who: self}",
+        "{on: ongoing, do: draw, n: 1}",
+    )
     error = refused(config)
     assert error.line == line and "ongoing entry uses add_military or rule_mod" in error.message
 
 
 def test_veteran_entry_ops(config: Path) -> None:
-    line = replace_line(config / "cards.yaml", "{on: veteran, do: draw, n: 1}", "{on: veteran, do: extra_turn}")
+    line = replace_line(
+        config / "cards.yaml", "{on: veteran, do: draw, n: 1}", "{on: veteran, do: extra_turn}"
+    )
     error = refused(config)
     assert error.line == line and "veteran entry may not use extra_turn" in error.message
 
@@ -103,14 +119,20 @@ def test_trigger_may_not_target_its_source(config: Path) -> None:
 
 
 def test_flipped_parameter_must_exist(config: Path) -> None:
-    line = replace_line(config / "decks.yaml", "{param: hand_limit, set: 5}", "{param: hand_limits, set: 5}")
+    line = replace_line(
+        config / "decks.yaml", "{param: hand_limit, set: 5}", "{param: hand_limits, set: 5}"
+    )
     error = refused(config)
     assert error.path.endswith("decks.yaml") and error.line == line
     assert "hand_limit" in error.hint
 
 
 def test_pool_needs_six_clans(config: Path) -> None:
-    line = replace_line(config / "decks.yaml", "draft_pool: [goan_sul, justice, phoenix, lantern, tempest, ironhide, veil, sages]", "draft_pool: [goan_sul, justice, phoenix, lantern, tempest]")
+    line = replace_line(
+        config / "decks.yaml",
+        "draft_pool: [goan_sul, justice, phoenix, lantern, tempest, ironhide, veil, sages]",
+        "draft_pool: [goan_sul, justice, phoenix, lantern, tempest]",
+    )
     error = refused(config)
     assert error.line == line and "at least 6" in error.message
 
@@ -126,7 +148,9 @@ def test_command_line_refuses_with_one_line(config: Path) -> None:
     result = CliRunner().invoke(app, ["validate", "clans", "--config", str(config)])
     assert result.exit_code == 2, result.output
     lines = [text for text in result.output.splitlines() if text.strip()]
-    assert len(lines) == 1 and f"cards.yaml:{line}:" in lines[0] and "Traceback" not in result.output
+    assert (
+        len(lines) == 1 and f"cards.yaml:{line}:" in lines[0] and "Traceback" not in result.output
+    )
 
 
 def test_the_on_key_stays_a_word() -> None:
@@ -141,7 +165,13 @@ def test_the_on_key_stays_a_word() -> None:
 def test_starter_set_uses_every_op_and_trigger(spec: ClansSpec) -> None:
     ops_by_clan: dict[int, set[str]] = {}
     triggers_by_clan: dict[int, set[str]] = {}
-    groups = (spec.on_play, spec.on_activate, spec.on_veteran, spec.ongoing_military, spec.ongoing_rule_mods)
+    groups = (
+        spec.on_play,
+        spec.on_activate,
+        spec.on_veteran,
+        spec.ongoing_military,
+        spec.ongoing_rule_mods,
+    )
     for card in range(len(spec.card_name)):
         clan = spec.card_clan[card]
         for group in groups:
@@ -161,9 +191,16 @@ def test_starter_set_uses_every_op_and_trigger(spec: ClansSpec) -> None:
 
 
 def test_starter_set_follows_section_7(spec: ClansSpec) -> None:
-    gainers = [c for c in range(len(spec.card_name)) if any(e.op == fx.GAIN_TOKEN for e in spec.on_play[c] + spec.on_activate[c])]
+    gainers = [
+        c
+        for c in range(len(spec.card_name))
+        if any(e.op == fx.GAIN_TOKEN for e in spec.on_play[c] + spec.on_activate[c])
+    ]
     assert len(gainers) <= 3 and {spec.clans[spec.card_clan[c]].id for c in gainers} == {"sages"}
-    totals = {clan.id: sum(spec.card_military[c] for c in spec.clan_cards[i]) for i, clan in enumerate(spec.clans)}
+    totals = {
+        clan.id: sum(spec.card_military[c] for c in spec.clan_cards[i])
+        for i, clan in enumerate(spec.clans)
+    }
     assert all(36 <= total <= 44 for total in totals.values())
     assert max(totals, key=totals.get) == "ironhide" and min(totals, key=totals.get) == "sages"
     designs = {clan: len(set(spec.clan_cards[i])) for i, clan in enumerate(spec.clans)}

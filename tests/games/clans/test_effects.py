@@ -104,8 +104,16 @@ def test_trigger_resolves_activate_entries_without_a_token(table) -> None:
     assert "activate Acolyte (troop column 1)" in shown_before
     table.play(g, "activate Acolyte (troop column 1)")
     # only cards with activate entries can be triggered; the Acolyte never names itself
-    assert sorted(table.options(g)) == sorted(["trigger P1 Mentor (hero column 3)", "trigger P1 Keeper of Keys (immortal column 2)", "none"])
-    table.play(g, "trigger P1 Mentor (hero column 3)", "ready P1 Keeper of Keys (immortal column 2)")
+    assert sorted(table.options(g)) == sorted(
+        [
+            "trigger P1 Mentor (hero column 3)",
+            "trigger P1 Keeper of Keys (immortal column 2)",
+            "none",
+        ]
+    )
+    table.play(
+        g, "trigger P1 Mentor (hero column 3)", "ready P1 Keeper of Keys (immortal column 2)"
+    )
     assert g.tokens[0][mentor] == 0 and g.tokens[0][keeper] == 0 and g.held[0] == 2
 
 
@@ -117,13 +125,17 @@ def test_return_to_hand_needs_exposure_and_reveals(table) -> None:
     table.put(g, 1, "Veil Guard", "troop", 1)
     table.hand(g, 1, "Mirage")
     table.play(g, "play Mirage in hero column 1")
-    assert table.options(g) == ["return_to_hand P1 Iron Spear (troop column 2)"]  # Iron Guard is covered
+    assert table.options(g) == [
+        "return_to_hand P1 Iron Spear (troop column 2)"
+    ]  # Iron Guard is covered
     table.play(g, "return_to_hand P1 Iron Spear (troop column 2)")
     assert g.hand[0] == [table.card("Iron Spear")] and g.known[0] == [table.card("Iron Spear")]
 
 
 def test_flip_down_up_and_release(table) -> None:
-    g = table.new(p1=("ironhide", "phoenix", "veil"), p2=("justice", "sages", "tempest"), first=1, held=(0, 2))
+    g = table.new(
+        p1=("ironhide", "phoenix", "veil"), p2=("justice", "sages", "tempest"), first=1, held=(0, 2)
+    )
     table.put(g, 0, "Iron Guard", "troop", 1)
     table.put(g, 0, "Masker", "troop", 2)
     table.put(g, 0, "Veil Guard", "troop", 3)
@@ -139,9 +151,13 @@ def test_flip_down_up_and_release(table) -> None:
     table.put(g, 0, "Iron Guard", "troop", 2)
     table.hand(g, 0, "Rebirth Priest")
     assert military(g, 0) == 3
-    assert not any(o.startswith("play Rebirth Priest") for o in table.options(g))  # no active Phoenix Troop
+    assert not any(
+        o.startswith("play Rebirth Priest") for o in table.options(g)
+    )  # no active Phoenix Troop
     table.put(g, 0, "Ember Scout", "troop", 3)
-    table.play(g, "play Rebirth Priest in hero column 1", "release P1 Phoenix Guard (troop column 1)")
+    table.play(
+        g, "play Rebirth Priest in hero column 1", "release P1 Phoenix Guard (troop column 1)"
+    )
     assert g.captor[0][captive] == NOBODY and military(g, 0) == 3 + 1 + 3 + 3
 
 
@@ -151,7 +167,9 @@ def test_capture_keeps_support_and_ends_when_the_card_leaves(table) -> None:
     table.put(g, 0, "Iron Wall", "hero", 1)
     table.put(g, 0, "Iron Spear", "troop", 2)
     table.put(g, 1, "Chain Warden", "troop", 1)
-    table.play(g, "activate Chain Warden (troop column 1)", "capture P1 Iron Spear (troop column 2)")
+    table.play(
+        g, "activate Chain Warden (troop column 1)", "capture P1 Iron Spear (troop column 2)"
+    )
     assert g.captor[0][1] == 1 and military(g, 0) == 7
     assert g.grid[0][5] == table.card("Iron Wall")  # the Hero keeps its support
 
@@ -163,7 +181,9 @@ def test_ongoing_add_military_and_rule_mod(table) -> None:
     assert (military(g, 0), military(g, 1)) == (2 + 1 + 3, -1)
     table.put(g, 0, "Lantern Guard", "troop", 2)
     table.put(g, 0, "Gloom Warden", "hero", 2)
-    table.hand(g, 1, "Veil Guard", "Night Watch", "Masker", "Mirage", "Phantom", "Unveiler", "Veil Knight")
+    table.hand(
+        g, 1, "Veil Guard", "Night Watch", "Masker", "Mirage", "Phantom", "Unveiler", "Veil Knight"
+    )
     table.play(g, "draw_small")
     assert g.decision().seat == 1
     table.play(g, "play Veil Guard in troop column 1")

@@ -43,7 +43,17 @@ def test_every_game_ends(seed: int, lineup: tuple[str, str]) -> None:
     g = random_game(seed, lineup)
     result = g.result()
     assert g.over and sum(result.scores) == 1.0
-    assert result.end_reason in {"supremacy", "tokens", "faceup", "goan_sul", "justice", "most_battles", "draw_double_supremacy", "draw_final", "cap_tiebreak"}
+    assert result.end_reason in {
+        "supremacy",
+        "tokens",
+        "faceup",
+        "goan_sul",
+        "justice",
+        "most_battles",
+        "draw_double_supremacy",
+        "draw_final",
+        "cap_tiebreak",
+    }
     assert g.round <= SPEC.max_rounds
 
 
@@ -80,7 +90,8 @@ def swap_inactive(g: rules.Clans) -> rules.Clans:
                 continue
             others = [
                 c for c in range(len(spec.card_level))
-                if spec.card_level[c] == spec.card_level[card] and spec.card_clan[c] != spec.card_clan[card]
+                if spec.card_level[c] == spec.card_level[card]
+                and spec.card_clan[c] != spec.card_clan[card]
                 and spec.card_military[c] != spec.card_military[card]
             ]  # fmt: skip
             copy.grid[seat][slot] = others[slot % len(others)]
@@ -99,7 +110,9 @@ def test_only_active_cards_count(seed: int, lineup: tuple[str, str]) -> None:
             return
         swapped = swap_inactive(g)
         assert [military(g, s) for s in (0, 1)] == [military(swapped, s) for s in (0, 1)]
-        assert [rules.active_count(g, s) for s in (0, 1)] == [rules.active_count(swapped, s) for s in (0, 1)]
+        assert [rules.active_count(g, s) for s in (0, 1)] == [
+            rules.active_count(swapped, s) for s in (0, 1)
+        ]
         if g.decision().kind == "action":
             assert plays(g) == plays(swapped)
 
@@ -110,11 +123,13 @@ def wins_fire_when_reached(g: rules.Clans) -> None:
     spec = g.spec
     reached = []
     for seat in (0, 1):
-        reached.append({
-            "tokens": g.owned[seat] >= spec.token_win,
-            "faceup": rules.active_count(g, seat) >= spec.faceup_win,
-            "supremacy": g.supremacy[seat] >= spec.supremacy_to_win,
-        })
+        reached.append(
+            {
+                "tokens": g.owned[seat] >= spec.token_win,
+                "faceup": rules.active_count(g, seat) >= spec.faceup_win,
+                "supremacy": g.supremacy[seat] >= spec.supremacy_to_win,
+            }
+        )
     if not g.over:
         assert not any(any(r.values()) for r in reached), "a win was reached but did not fire"
         return
@@ -130,7 +145,9 @@ def test_wins_fire_exactly_when_reached(seed: int, lineup: tuple[str, str]) -> N
     random_game(seed, lineup, wins_fire_when_reached)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     seed=st.integers(0, 2**32 - 1),
     filled=st.integers(11, 14),
@@ -138,7 +155,9 @@ def test_wins_fire_exactly_when_reached(seed: int, lineup: tuple[str, str]) -> N
     owned=st.integers(2, 4),
     supremacy=st.tuples(st.integers(0, 1), st.integers(0, 1)),
 )
-def test_wins_fire_near_the_line(table, seed: int, filled: int, down: list[int], owned: int, supremacy: tuple[int, int]) -> None:
+def test_wins_fire_near_the_line(
+    table, seed: int, filled: int, down: list[int], owned: int, supremacy: tuple[int, int]
+) -> None:
     """A P1 army close to 15 face-up cards, tokens close to 5, Supremacy close to 2: random play
     from there never passes a win without it firing, and never fires one early."""
     g = table.new(p1=("ironhide", "phoenix", "sages"), held=(owned, 2))
@@ -147,13 +166,17 @@ def test_wins_fire_near_the_line(table, seed: int, filled: int, down: list[int],
     names = {
         "troop": ["Iron Guard", "Iron Guard", "Iron Spear", "Phoenix Guard", "Sage Guard"],
         "hero": ["Iron Wall", "Flame Warden", "Sage Knight", "Lorekeeper", "Breaker"],
-        "immortal": ["Iron Colossus", "Pyre Lord", "Grand Sage", "Keeper of Keys", "Eternal Phoenix"],
+        "immortal": [
+            "Iron Colossus",
+            "Pyre Lord",
+            "Grand Sage",
+            "Keeper of Keys",
+            "Eternal Phoenix",
+        ],
     }
     order = [(row, column) for row in ("troop", "hero", "immortal") for column in range(1, 6)]
-    placed = 0
-    for row, column in order[:filled]:
+    for placed, (row, column) in enumerate(order[:filled]):
         table.put(g, 0, names[row][column - 1], row, column, face_down=placed in down)
-        placed += 1
     for row, column in order[filled:]:
         table.hand(g, 0, names[row][column - 1])
     g.rng = Random(seed)
@@ -168,7 +191,9 @@ def test_wins_fire_near_the_line(table, seed: int, filled: int, down: list[int],
 
 @PROPERTY
 @given(seed=st.integers(0, 2**32 - 1), lineup=st.sampled_from(LINEUPS))
-def test_determinize_keeps_the_deciders_view_at_every_step(seed: int, lineup: tuple[str, str]) -> None:
+def test_determinize_keeps_the_deciders_view_at_every_step(
+    seed: int, lineup: tuple[str, str]
+) -> None:
     def check(g: rules.Clans) -> None:
         decision = g.decision()
         if decision is None:
@@ -177,7 +202,9 @@ def test_determinize_keeps_the_deciders_view_at_every_step(seed: int, lineup: tu
         assert world.decision() == decision
         assert world.evaluate(decision.seat) == g.evaluate(decision.seat)
         if g.clans[0]:
-            assert heuristics.features(world, decision.seat) == heuristics.features(g, decision.seat)
+            assert heuristics.features(world, decision.seat) == heuristics.features(
+                g, decision.seat
+            )
         assert world.inventory() == g.inventory()
 
     random_game(seed, lineup, check)

@@ -33,7 +33,17 @@ def test_01_draft_and_flipped_clans(spec, table) -> None:
 def mulligan_table(table, seed: int):
     """P2's opening hand holds 1 Troop; P2 is at its mulligan decision."""
     g = table.new(p2=("goan_sul", "veil", "tempest"))
-    table.hand(g, 1, "Chain Warden", "Extortioner", "Jailer", "Sul Brute", "Mirage", "Phantom", "Night Queen")
+    table.hand(
+        g,
+        1,
+        "Chain Warden",
+        "Extortioner",
+        "Jailer",
+        "Sul Brute",
+        "Mirage",
+        "Phantom",
+        "Night Queen",
+    )
     g.stack = [[rules.ROUND_START], [rules.MULLIGAN, 1]]
     table.reseed(g, seed)
     rules.refresh_decision(g)
@@ -58,7 +68,17 @@ def test_02_mulligan(table) -> None:
 
 def test_03_troop_costs(table) -> None:
     g = table.new()
-    table.hand(g, 0, "Iron Guard", "Phoenix Guard", "Iron Guard", "Iron Wall", "Pyre Lord", "Sage Knight", "Mentor")
+    table.hand(
+        g,
+        0,
+        "Iron Guard",
+        "Phoenix Guard",
+        "Iron Guard",
+        "Iron Wall",
+        "Pyre Lord",
+        "Sage Knight",
+        "Mentor",
+    )
     table.hand(g, 1, "Veil Guard")
     table.play(g, "play Iron Guard in troop column 1")
     assert g.decision().seat == 1 and g.discard[0] == []  # free: no D4
@@ -106,7 +126,9 @@ def test_06_shift_cost_and_name(table) -> None:
     table.put(g, 0, "Keeper of Keys", "immortal", 1, tokens=1)
     table.put(g, 0, "Iron Guard", "troop", 2)
     table.hand(g, 0, "Storm Sovereign", "Iron Guard", "Scribe")
-    assert not any(o.startswith("shift Iron Guard (troop column 2) for Iron Guard") for o in table.options(g))
+    assert not any(
+        o.startswith("shift Iron Guard (troop column 2) for Iron Guard") for o in table.options(g)
+    )
     table.play(g, "shift Keeper of Keys (immortal column 1) for Storm Sovereign")
     table.pay_any(g, 2)  # 3 - 1 token
     assert g.hand[0] == [] and g.discard[0][0] == table.card("Keeper of Keys")
@@ -124,7 +146,9 @@ def test_07_pass_and_countdown(table) -> None:
     for name, column in (("Veil Guard", 1), ("Night Watch", 2), ("Masker", 3)):
         assert g.decision().seat == 1 and g.decision().kind == "action" and not g.battle_totals
         table.play(g, f"play {name} in troop column {column}")
-    assert len(g.battle_totals) == rules.ROUND_LOG  # P2 took exactly 3 turns in a row, then the battle
+    assert (
+        len(g.battle_totals) == rules.ROUND_LOG
+    )  # P2 took exactly 3 turns in a row, then the battle
 
     g = table.new(held=(0, 0))
     table.play(g, "pass")
@@ -158,15 +182,25 @@ def test_08_hand_limit(table) -> None:
 
 def fourteen_each(table, g) -> None:
     """Armies of 14 military each (vanilla cards)."""
-    for name, row, column in (("Iron Guard", "troop", 1), ("Iron Guard", "troop", 2), ("Iron Wall", "hero", 1), ("Lantern Knight", "hero", 2)):
+    for name, row, column in (
+        ("Iron Guard", "troop", 1),
+        ("Iron Guard", "troop", 2),
+        ("Iron Wall", "hero", 1),
+        ("Lantern Knight", "hero", 2),
+    ):
         table.put(g, 0, name, row, column)
-    for name, row, column in (("Sentinel", "troop", 1), ("Sentinel", "troop", 2), ("Justicar", "hero", 1), ("Veil Knight", "hero", 2)):
+    for name, row, column in (
+        ("Sentinel", "troop", 1),
+        ("Sentinel", "troop", 2),
+        ("Justicar", "hero", 1),
+        ("Veil Knight", "hero", 2),
+    ):
         table.put(g, 1, name, row, column)
     assert (military(g, 0), military(g, 1)) == (14, 14)
 
 
 def test_09_ties(table) -> None:
-    lantern_fielded = dict(p1=("ironhide", "phoenix", "lantern"), held=(0, 0))
+    lantern_fielded = {"p1": ("ironhide", "phoenix", "lantern"), "held": (0, 0)}
     g = table.new(**lantern_fielded)
     fourteen_each(table, g)
     g.wonder = 1
@@ -184,14 +218,30 @@ def test_09_ties(table) -> None:
 
 def veteran_table(table, p1_lamp_bearer: bool = True):
     """Base totals 13-13, P2 first; both Lamp Bearers stand on non-Lantern Troops."""
-    g = table.new(p1=("ironhide", "phoenix", "lantern"), p2=("goan_sul", "lantern", "tempest"), first=1, held=(0, 0))
-    for name, row, column in (("Iron Guard", "troop", 1), ("Iron Spear", "troop", 2), ("War Drummer", "troop", 3), ("Iron Wall", "hero", 2)):
+    g = table.new(
+        p1=("ironhide", "phoenix", "lantern"),
+        p2=("goan_sul", "lantern", "tempest"),
+        first=1,
+        held=(0, 0),
+    )
+    for name, row, column in (
+        ("Iron Guard", "troop", 1),
+        ("Iron Spear", "troop", 2),
+        ("War Drummer", "troop", 3),
+        ("Iron Wall", "hero", 2),
+    ):
         table.put(g, 0, name, row, column)
     if p1_lamp_bearer:
         table.put(g, 0, "Lamp Bearer", "hero", 1)  # shifted in earlier: no active Lantern Troop
     else:
         table.put(g, 0, "Flame Adept", "troop", 4)
-    for name, row, column in (("Sul Spearman", "troop", 1), ("Lamp Bearer", "hero", 1), ("Sul Spearman", "troop", 2), ("Sul Brute", "hero", 2), ("Chain Warden", "troop", 3)):
+    for name, row, column in (
+        ("Sul Spearman", "troop", 1),
+        ("Lamp Bearer", "hero", 1),
+        ("Sul Spearman", "troop", 2),
+        ("Sul Brute", "hero", 2),
+        ("Chain Warden", "troop", 3),
+    ):
         table.put(g, 1, name, row, column)
     return g
 
@@ -211,21 +261,33 @@ def test_10_veteran_order(table) -> None:
 
 
 def test_11_song_for_the_dead(table) -> None:
-    g = table.new(p1=("ironhide", "phoenix", "goan_sul"), p2=("justice", "sages", "veil"), held=(0, 0))
+    g = table.new(
+        p1=("ironhide", "phoenix", "goan_sul"), p2=("justice", "sages", "veil"), held=(0, 0)
+    )
     g.owned[0] = 3
-    for name, row, column in (("Iron Guard", "troop", 1), ("Iron Guard", "troop", 2), ("Phoenix Guard", "troop", 3), ("Iron Spear", "troop", 4), ("Iron Wall", "hero", 1), ("Flame Warden", "hero", 2), ("Warlord of Iron", "immortal", 1)):
+    for name, row, column in (
+        ("Iron Guard", "troop", 1),
+        ("Iron Guard", "troop", 2),
+        ("Phoenix Guard", "troop", 3),
+        ("Iron Spear", "troop", 4),
+        ("Iron Wall", "hero", 1),
+        ("Flame Warden", "hero", 2),
+        ("Warlord of Iron", "immortal", 1),
+    ):
         table.put(g, 0, name, row, column)
     captive = table.put(g, 1, "Scribe", "troop", 1, captured=True)  # play: fetch; must not fire
     assert g.captor[1][captive] == 0
     table.play(g, "pass", "pass")
     assert g.supremacy == [1, 0] and g.captor[1][captive] == NOBODY
     assert g.decision().kind == "sacrifice" and g.decision().seat == 0
-    assert sorted(table.options(g)) == sorted([
-        "sacrifice Warlord of Iron (immortal column 1)",
-        "sacrifice Flame Warden (hero column 2)",
-        "sacrifice Phoenix Guard (troop column 3)",
-        "sacrifice Iron Spear (troop column 4)",
-    ])
+    assert sorted(table.options(g)) == sorted(
+        [
+            "sacrifice Warlord of Iron (immortal column 1)",
+            "sacrifice Flame Warden (hero column 2)",
+            "sacrifice Phoenix Guard (troop column 3)",
+            "sacrifice Iron Spear (troop column 4)",
+        ]
+    )
     for _ in range(4):
         assert g.decision().seat == 0
         g.apply(0)
@@ -242,7 +304,18 @@ def test_12_token_win_mid_effect(table) -> None:
     g.owned[0] = 4
     table.put(g, 0, "Sage Guard", "troop", 1)
     table.put(g, 0, "Sage Knight", "hero", 1)
-    table.hand(g, 0, "Keeper of Keys", "Iron Guard", "Iron Guard", "Iron Spear", "Iron Spear", "Iron Wall", "Pyre Lord", "Scribe")
+    table.hand(
+        g,
+        0,
+        "Keeper of Keys",
+        "Iron Guard",
+        "Iron Guard",
+        "Iron Spear",
+        "Iron Spear",
+        "Iron Wall",
+        "Pyre Lord",
+        "Scribe",
+    )
     table.play(g, "play Keeper of Keys in immortal column 1")
     result = g.result()
     assert g.owned[0] == 5 and result.winner == 0 and result.end_reason == "tokens"
@@ -257,7 +330,9 @@ def full_grid(table, g, face_down_troop: bool = False) -> None:
         table.put(g, 0, name, "troop", column, face_down=face_down_troop and column == 1)
     for column, name in enumerate(heroes, 1):
         table.put(g, 0, name, "hero", column)
-    for column, name in enumerate(["Iron Colossus", "Warlord of Iron", "Keeper of Keys", "Grand Sage"], 1):
+    for column, name in enumerate(
+        ["Iron Colossus", "Warlord of Iron", "Keeper of Keys", "Grand Sage"], 1
+    ):
         table.put(g, 0, name, "immortal", column)
     table.hand(g, 0, "Pyre Lord")
 
@@ -281,7 +356,9 @@ def test_14_goan_sul_win(table) -> None:
     for column, name in enumerate(["Iron Guard", "Iron Guard", "Iron Spear"], 1):
         table.put(g, 0, name, "troop", column, captured=column < 3)
     table.put(g, 1, "Chain Warden", "troop", 1)
-    table.play(g, "activate Chain Warden (troop column 1)", "capture P1 Iron Spear (troop column 3)")
+    table.play(
+        g, "activate Chain Warden (troop column 1)", "capture P1 Iron Spear (troop column 3)"
+    )
     assert g.result().winner == 1 and g.result().end_reason == "goan_sul"
 
     g = table.new(p1=("ironhide", "phoenix", "sages"), p2=("justice", "veil", "tempest"), first=1)
@@ -302,13 +379,27 @@ def test_15_justice_win_exposure_and_support(table) -> None:
         table.put(g, 0, name, "hero", column)
     table.put(g, 0, "High Judge", "immortal", 1)
     table.put(g, 0, "Iron Colossus", "immortal", 2)
-    table.hand(g, 0, "Equilibrium", "Iron Guard", "Iron Guard", "Iron Spear", "Iron Spear", "Iron Wall", "Breaker", "Pyre Lord", "Ember Scout")
+    table.hand(
+        g,
+        0,
+        "Equilibrium",
+        "Iron Guard",
+        "Iron Guard",
+        "Iron Spear",
+        "Iron Spear",
+        "Iron Wall",
+        "Breaker",
+        "Pyre Lord",
+        "Ember Scout",
+    )
     table.play(g, "play Equilibrium in immortal column 3")
     assert not g.over and g.decision().kind == "discard"  # the hand-limit step comes first
     table.pay_any(g, 1)
     assert g.result().winner == 0 and g.result().end_reason == "justice"
 
-    g = table.new(p1=("justice", "ironhide", "phoenix"), p2=("ironhide", "veil", "tempest"), first=1)
+    g = table.new(
+        p1=("justice", "ironhide", "phoenix"), p2=("ironhide", "veil", "tempest"), first=1
+    )
     for column, name in enumerate(["Sentinel", "Sentinel", "Warden of Law"], 1):
         table.put(g, 0, name, "troop", column, captured=column == 3)
     for column, name in enumerate(["Justicar", "Arbiter", "Avenger"], 1):
@@ -337,9 +428,17 @@ def test_16_caps(spec, table) -> None:
         seat = g.decision().seat
         on_keeper = g.tokens[seat][10] > 0
         if on_keeper:
-            table.play(g, "activate Mentor (hero column 1)", f"ready P{seat + 1} Keeper of Keys (immortal column 1)")
+            table.play(
+                g,
+                "activate Mentor (hero column 1)",
+                f"ready P{seat + 1} Keeper of Keys (immortal column 1)",
+            )
         else:
-            table.play(g, "activate Keeper of Keys (immortal column 1)", f"ready P{seat + 1} Mentor (hero column 1)")
+            table.play(
+                g,
+                "activate Keeper of Keys (immortal column 1)",
+                f"ready P{seat + 1} Mentor (hero column 1)",
+            )
         turns += 1
     assert turns == spec.max_turns_per_round == 80
     assert g.capped_rounds == 1 and g.supremacy == [1, 0]
