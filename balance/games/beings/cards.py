@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from balance.core.config import fail, read_config, validate
 from balance.core.contract import Catalog
 from balance.core.errors import did_you_mean
+from balance.core.yamlio import line_of
 from balance.games.beings.effects import (
     BEING_OPS,
     CARD_FILTER_OPS,
@@ -47,6 +48,7 @@ from balance.games.beings.state import COUNTERS, GAME_STATS, SEAT_STATS
 
 MAX_SEATS = 2
 NEUTRAL, DOUBLE, RESIST = 0, 1, 2  # R16 multiplier kinds
+Note = tuple[str | None, int | None, str]  # a config warning: file, line, message
 
 
 # -- schema ---------------------------------------------------------------------------------------
@@ -216,7 +218,7 @@ class BeingsSpec:
 def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -> BeingsSpec:
     """Read, check and compile `config_dir`'s rules.yaml, cards.yaml and decks.yaml."""
     docs = read_config(config_dir, documents=("rules", "cards", "decks"), overrides=overrides)
-    notes: list[str] = []
+    notes: list[Note] = []
     rules = validate(Rules, docs["rules"])
     locations, loc_index, reach, blockers = _field(rules, docs["rules"])
     types, strong, weak = _type_chart(rules, docs["rules"], notes)
@@ -264,8 +266,9 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         + tuple(f"{name}_{seat}" for name in SEAT_STATS for seat in range(MAX_SEATS)),
         deck_seats={name: (MAX_SEATS,) for name in decks},
     )
-    for note in notes:
-        _warnings.warn(note, stacklevel=2)
+    for file, line, message in notes:
+        # shown as `rules.yaml:59: UserWarning: ...` with the YAML line below it
+        _warnings.warn_explicit(message, UserWarning, file or "config", line or 0)
     return BeingsSpec(
         catalog=catalog,
         config_hash=docs.config_hash,
@@ -339,7 +342,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         equip_options=tuple(("equip", name) for name in names),
         deck_beings=deck_beings,
         matchups=matchups,
-        warnings=tuple(notes),
+        warnings=tuple(f"{file}:{line}: {message}" for file, line, message in notes),
     )
 
 
@@ -383,7 +386,7 @@ def _field(rules: Rules, raw: Any) -> tuple[tuple[str, ...], dict[str, int], tup
     return locations, loc_index, reach, blockers
 
 
-def _type_chart(rules: Rules, raw: Any, notes: list[str]) -> tuple[tuple[str, ...], tuple, tuple]:
+def _type_chart(rules: Rules, raw: Any, notes: list[Note]) -> tuple[tuple[str, ...], tuple, tuple]:
     types = tuple(rules.type_chart)
     if not types:
         raise fail(raw, ("type_chart",), "type_chart names no type", "list the 12 types")
@@ -411,24 +414,30 @@ def _type_chart(rules: Rules, raw: Any, notes: list[str]) -> tuple[tuple[str, ..
         strong.append(frozenset(index[t] for t in entry.strong))
         weak.append(frozenset(index[t] for t in entry.weak))
     for name, entry in rules.type_chart.items():
-        file_line = _where(raw, ("type_chart", name))
+        where = ("type_chart", name)
         for other in entry.weak:
             if name not in rules.type_chart[other].strong:
-                notes.append(
-                    f"{file_line}: type_chart.{name} is weak against {other} but "
-                    f"{other} is not strong against {name}: that - entry is inert (R16)"
+                _note(
+                    notes,
+                    raw,
+                    where,
+                    f"type_chart.{name} is weak against {other} but "
+                    f"{other} is not strong against {name}: that - entry is inert (R16)",
                 )
         for other in entry.strong:
             if name not in rules.type_chart[other].weak:
-                notes.append(
-                    f"{file_line}: type_chart.{name} is strong against {other} but "
-                    f"{other} does not list {name} as weak (the chart is not mirrored)"
+                _note(
+                    notes,
+                    raw,
+                    where,
+                    f"type_chart.{name} is strong against {other} but "
+                    f"{other} does not list {name} as weak (the chart is not mirrored)",
                 )
     return types, tuple(strong), tuple(weak)
 
 
 def _check_cards(
-    rules: Rules, cards: list[CardText], raw: Any, types: tuple[str, ...], notes: list[str]
+    rules: Rules, cards: list[CardText], raw: Any, types: tuple[str, ...], notes: list[Note]
 ) -> None:
     seen: dict[str, int] = {}
     by_being: dict[str, dict[int, int]] = {}
@@ -485,9 +494,12 @@ def _check_cards(
                 )
         for lower, upper in itertools.pairwise(ordered):
             if upper.cost <= lower.cost:
-                notes.append(
-                    f"{_where(raw, (levels[upper.level], 'cost'))}: card '{upper.id}' "
-                    f"costs {upper.cost}, not more than '{lower.id}' ({lower.cost})"
+                _note(
+                    notes,
+                    raw,
+                    (levels[upper.level], "cost"),
+                    f"card '{upper.id}' costs "
+                    f"{upper.cost}, not more than '{lower.id}' ({lower.cost})",
                 )
 
 
@@ -726,16 +738,13 @@ def _decks(
     return decks, deck_beings, tuple(deck_file.matchups)
 
 
-def _where(raw: Any, loc: tuple[Any, ...]) -> str:
-    from balance.core.yamlio import line_of
-
+def _note(notes: list[Note], raw: Any, loc: tuple[Any, ...], message: str) -> None:
+    """Keep a warning about the value at `loc` (legal data a designer probably did not mean)."""
     file, line = line_of(raw, loc)
-    return f"{file}:{line}" if line else str(file)
+    notes.append((file, line, message))
 
 
 def _where_pair(raw: Any, index: int) -> tuple[str | None, int | None]:
-    from balance.core.yamlio import line_of
-
     return line_of(raw, (index,))
 
 
