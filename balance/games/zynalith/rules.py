@@ -345,6 +345,12 @@ def start_round(g: Table, r: int) -> None:
     run(g)
 
 
+def end_round_now(g: Table) -> None:
+    """ROUND_END now: round effects expire, passed flags and counts reset."""
+    g.stack.append((S_ROUND_END,))
+    run(g)
+
+
 def end_game(g: Table) -> None:
     """After the last round: Spielende triggers, a state check, scoring."""
     g.stack.append((S_GAME_END,))

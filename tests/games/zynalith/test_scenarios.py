@@ -480,3 +480,35 @@ def test_decision_cap(scenario_dir):
     result = g.result()
     assert count == 50
     assert result.end_reason == "decision_cap" and result.capped
+
+
+# -- beyond section 11: the combat window and charge_timing: in_combat ---------------------------
+
+
+def test_combat_window_counter(spec):
+    """B plays Schildwall (+3 DEF for the round) on its line member: 4 - 4 = 0 damage."""
+    g = blank(spec)
+    put(g, A, "c6405")
+    defender = put(g, B, "c4313")  # DEF 1
+    g.hand_open[B] = [card(g, "schildwall")]
+    rules.start_combat(g)
+    assert g.decision().kind == "counter" and g.decision().seat == B
+    play(g, "counter with schildwall from hand on P1 c4313@0")
+    assert defender.damage == 0 and defender.uid in g.by_uid
+    assert g.zyn[A] == 4  # A still wins the line
+    rules.end_round_now(g)
+    assert defender.stat(DEF) == 1  # the round's DEF is gone
+
+
+def test_charge_in_combat_fights_twice(scenario_dir):
+    spec = load_spec(scenario_dir, {"rules.charge_timing": "in_combat"})
+    g = blank(spec, round=2)
+    victim = put(g, B, "c4205")  # 5 HP: two rounds of 4 from Sturmwolf
+    g.hand_open[A] = [card(g, "sturmwolf")]
+    rules.start_turn(g, A)
+    play(g, "play sturmwolf from hand in attack")
+    assert victim.damage == 0  # no round on entry
+    play(g, "pass")
+    play(g, "pass")
+    assert victim.uid not in g.by_uid  # the charge round, then the line's normal round
+    assert g.zyn[A] == 3 + 2
