@@ -207,12 +207,21 @@ def flipped_value(spec: ClansSpec, clan: int) -> int:
     return len(spec.clans[clan].flipped)
 
 
-def draft_score(g: Table, seat: int, clan: int) -> float:
-    """A pick's value for `seat`: its rating, its synergy with the clans already picked."""
-    spec = g.spec
-    mine = [c for c, s in g.picks if s == seat]
+def draft_score(spec: ClansSpec, picks: list[tuple[int, int]], seat: int, clan: int) -> float:
+    """A pick's value for `seat` after `picks` ((clan, seat) so far): its rating, and its synergy
+    with the clans `seat` already picked."""
+    mine = [c for c, s in picks if s == seat]
     synergy = sum(clan_synergy(spec, clan, c) for c in mine) / (len(mine) or 1)
     return spec.bot_clan_ratings[clan] + 0.1 * synergy
+
+
+def draft_value(g: Table, seat: int) -> float:
+    """The draft so far for `seat`: its picks' scores minus the opponent's, kept small."""
+    totals = [0.0, 0.0]
+    for index, (clan, picker) in enumerate(g.picks):
+        totals[picker] += draft_score(g.spec, g.picks[:index], picker, clan)
+    rating = max(g.spec.bot_clan_ratings) or 1.0
+    return max(-0.5, min(0.5, 0.1 * (totals[seat] - totals[1 - seat]) / rating))
 
 
 def _clan_ops(spec: ClansSpec, clan: int) -> set[int]:
@@ -269,8 +278,8 @@ def evaluate(g: Table, seat: int) -> float:
     in hand. Reads only public information (see the module docstring)."""
     spec = g.spec
     opp = 1 - seat
-    if not g.clans[0]:  # still drafting: nothing is decided
-        return 0.0
+    if not g.clans[0]:  # still drafting: the picks' ratings and synergy
+        return draft_value(g, seat)
     score = 0.45 * (g.supremacy[seat] - g.supremacy[opp]) / spec.supremacy_to_win
     margin = battle_margin(g, seat)
     if margin == 0:
