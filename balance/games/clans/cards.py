@@ -19,7 +19,7 @@ Every mistake is a ConfigError naming file:line.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from itertools import combinations
 from math import comb
 from pathlib import Path
@@ -31,6 +31,7 @@ from balance.core.config import fail, read_config, validate
 from balance.core.contract import Catalog
 from balance.core.effects import Effect
 from balance.core.errors import ConfigError, did_you_mean
+from balance.core.yamlio import line_of
 from balance.games.clans import effects as fx
 from balance.games.clans.effects import (
     RULE_MOD_PARAMS,
@@ -735,19 +736,16 @@ def _compile_card(
 ) -> tuple[tuple[Entry, ...], ...]:
     """The card's entries, compiled and grouped by trigger (PLAY, ACTIVATE, VETERAN, ONGOING)."""
     context = f"card '{card.id}'"
-    raw_effects = (
-        cards_data[index].get("effects", []) if isinstance(cards_data[index], dict) else []
-    )
     by_trigger: list[list[Entry]] = [[], [], [], []]
-    for k, raw in enumerate(card.effects):
-        loc = (index, "effects", k)
-        line_data = raw_effects[k] if k < len(raw_effects) else raw
-        effect = VOCABULARY.parse_effect(line_data, context)
-        entry = _compile_entry(effect, context, cards_data, loc, clan_index, names)
+    for k, raw in enumerate(card.effects):  # the loaded entries themselves: they know their lines
+        effect = VOCABULARY.parse_effect(raw, context)
+        entry = _compile_entry(
+            effect, context, cards_data, (index, "effects", k), clan_index, names
+        )
         by_trigger[entry.trigger].append(entry)
-    for keyword_index, word in enumerate(card.keywords):
+    for k, word in enumerate(card.keywords):
         VOCABULARY.kinds["keyword"].resolve(
-            word, *_where(cards_data, (index, "keywords", keyword_index)), context
+            word, *line_of(cards_data, (index, "keywords", k)), context
         )
     if card.token_slot != bool(by_trigger[fx.ACTIVATE]):
         raise fail(
@@ -764,12 +762,6 @@ def _compile_card(
             "add or remove it",
         )
     return tuple(tuple(group) for group in by_trigger)
-
-
-def _where(data: Any, loc: tuple[Any, ...]) -> tuple[str | None, int | None]:
-    from balance.core.yamlio import line_of
-
-    return line_of(data, loc)
 
 
 def _compile_entry(
@@ -956,7 +948,3 @@ def _compile_condition(
     if name == "opp_passed":
         return (fx.C_OPP_PASSED, bool(value))
     return (fx.C_TOKENS, value.min, value.max)
-
-
-# Field names of the spec that hold rule values, for tests and docs.
-RULE_FIELDS = tuple(f.name for f in fields(ClansSpec) if f.name in RulesText.model_fields)

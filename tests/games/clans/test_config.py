@@ -218,3 +218,35 @@ def test_vocabulary_words_have_docs() -> None:
     for section in VOCABULARY.sections():
         for word in section:
             assert word.doc, f"{section.kind} '{word.name}' has no doc"
+
+
+SPEC_DEFAULTS = {  # spec §2, with G2's and G3's setup values
+    "setup_mode": "draft", "draft_order": [[1, 1], [2, 2], [1, 2], [2, 1]],
+    "first_player_round1": "p1", "starting_tokens": 2, "token_win": 5, "max_tokens_per_card": 1,
+    "extra_turns_after_pass": 3, "starting_hand": 7, "mulligan_min_troops": 2, "max_mulligans": 10,
+    "rows": 3, "row_spaces": 5, "offclan_troop_cost": 2, "hand_limit": 7,
+    "draw_small": {"tokens": 1, "cards": 1}, "draw_big": {"tokens": 2, "cards": 3},
+    "faceup_win": 15, "clan_composition": {1: 8, 2: 5, 3: 2}, "wonder_to_first_passer": False,
+    "immortal_military_bonus": 0, "shift_discount": 0, "sacrifice_fraction": 0.5,
+    "sacrifice_rounding": "up", "sacrifice_bonus": 0, "supremacy_to_win": 2, "max_rounds": 3,
+    "goan_sul_captures_to_win": 3, "justice_rows_min": 3, "song_draw_to": 7,
+    "max_turns_per_round": 80, "max_decisions": 4000,
+}  # fmt: skip
+
+
+def test_rules_yaml_lists_every_parameter_at_its_default(spec: ClansSpec) -> None:
+    from balance.core.yamlio import load_yaml, plain
+    from balance.games.clans.cards import RulesText
+
+    shipped = plain(load_yaml(Path(spec_folder()) / "rules.yaml"))
+    assert set(shipped) == set(RulesText.model_fields)
+    for name, value in SPEC_DEFAULTS.items():
+        assert shipped[name] == value, name
+        assert hasattr(spec, name), name  # a plain attribute of the compiled spec
+    assert spec.hand_limit == 7 and spec.draw_small.cards == 1 and spec.fixed_setup == "setup_1"
+
+
+def spec_folder() -> Path:
+    from balance.core.registry import load_game
+
+    return load_game("clans").config_dir
