@@ -194,7 +194,7 @@ class ZynalithSpec:
     ]  # name -> (creature pile, extra pile)
     default_setup: str
     with_trigger: tuple[frozenset[int], ...]  # trigger -> ids of cards that have it
-    counters: tuple[int, ...]  # ids of counter cards
+    counters: tuple[frozenset[int], ...]  # window -> ids of the counters played in it
     players: int
     start_hp: int
     start_silver: int
@@ -277,7 +277,10 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         setups=setups,
         default_setup=deck_file.default_setup,
         with_trigger=with_trigger,
-        counters=tuple(i for i, card in enumerate(cards) if card.counter_windows),
+        counters=tuple(
+            frozenset(i for i, card in enumerate(cards) if (card.counter_windows >> w) & 1)
+            for w in (WINDOW_PLAY, WINDOW_EVENT, WINDOW_COMBAT)
+        ),
         players=rules.players,
         start_hp=rules.start_hp,
         start_silver=rules.start_silver,

@@ -815,17 +815,16 @@ def charge(g: Table, step: tuple) -> None:
 def open_window(g: Table, window: int, ctx: int, subject_kind: int, seats: tuple[int, ...]) -> None:
     """Offer each eligible player, in `seats` order, up to `counters_per_window` counters."""
     spec = g.spec
-    if not (spec.counter_windows >> window) & 1 or not spec.counters or not seats:
+    if not (spec.counter_windows >> window) & 1 or not spec.counters[window] or not seats:
         return
-    if not any_counter_in_reach(g):
+    if not any_counter_in_reach(g, spec.counters[window]):
         return
     g.stack.append((S_WINDOW_CLOSE,))
     g.stack.append((S_WINDOW, window, ctx, subject_kind, seats, 0, 0))
     g.stack.append((S_WINDOW_OPEN, ctx))
 
 
-def any_counter_in_reach(g: Table) -> bool:
-    counters = g.spec.counters
+def any_counter_in_reach(g: Table, counters: frozenset[int]) -> bool:
     for card in g.market[EXTRA_PILE]:
         if card in counters:
             return True
@@ -872,31 +871,31 @@ def window(g: Table, step: tuple) -> None:
 
 def counter_options(g: Table, seat: int, window: int, subject_kind: int) -> list[tuple]:
     """Affordable counters in hand or market that fit the window and its subject."""
+    counters = g.spec.counters[window]
+    offers = [(card, FROM_HAND, -1) for card in g.hand_open[seat] if card in counters]
+    offers.extend((card, FROM_HAND, -1) for card in g.hand_secret[seat] if card in counters)
+    market = g.market[EXTRA_PILE]
+    offers.extend((card, FROM_MARKET, pos) for pos, card in enumerate(market) if card in counters)
+    if not offers:
+        return []
     cards = g.spec.cards
     silver, zyn = g.silver[seat], g.zyn[seat]
     options: list[tuple] = []
-
-    def add(card: int, source: int, pos: int) -> None:
+    seen: set[tuple[int, int]] = set()
+    for card, source, pos in offers:
+        if (card, source) in seen:
+            continue  # copies of a card in one place are one choice
+        seen.add((card, source))
         cd = cards[card]
-        if not (cd.counter_windows >> window) & 1 or cd.silver > silver or cd.zynalith > zyn:
-            return
+        if cd.silver > silver or cd.zynalith > zyn:
+            continue
         if window != WINDOW_COMBAT and not (cd.counter_subjects >> subject_kind) & 1:
-            return
+            continue
         if cd.host == HOST_NONE:
             options.append((1, card, source, pos, -1, -1))
         else:
             for host in hosts(g, seat, cd):
                 options.append((1, card, source, pos, host.owner, host.uid))
-
-    counters = g.spec.counters
-    for card in dict.fromkeys(g.hand_open[seat] + g.hand_secret[seat]):
-        if card in counters:
-            add(card, FROM_HAND, -1)
-    seen: set[int] = set()
-    for pos, card in enumerate(g.market[EXTRA_PILE]):
-        if card in counters and card not in seen:
-            seen.add(card)
-            add(card, FROM_MARKET, pos)
     return options
 
 
