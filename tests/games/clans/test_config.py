@@ -127,6 +127,13 @@ def test_flipped_parameter_must_exist(config: Path) -> None:
     assert "hand_limit" in error.hint
 
 
+def test_fixed_setup_must_exist(config: Path) -> None:
+    line = replace_line(config / "rules.yaml", "fixed_setup: setup_1", "fixed_setup: setup_9")
+    error = refused(config)
+    assert error.path.endswith("rules.yaml") and error.line == line
+    assert "setup_9" in error.message
+
+
 def test_pool_needs_six_clans(config: Path) -> None:
     line = replace_line(
         config / "decks.yaml",
