@@ -289,3 +289,22 @@ def test_mirror_armies_each_have_their_own_cards(spec) -> None:
     assert g.clans[0] == g.clans[1] and len(g.flipped) == 5
     for seat in (0, 1):
         assert len(g.deck[seat]) + len(g.hand[seat]) == 45
+
+
+def test_final_round_results(table) -> None:
+    """G17: after the battle of max_rounds, more Supremacy wins, else a draw. With the defaults
+    every battle awards a token, so this needs supremacy_to_win above 2."""
+    from dataclasses import replace
+
+    spec = replace(table.spec, supremacy_to_win=3)
+    g = table.new(spec=spec, held=(0, 0))
+    g.round, g.supremacy = 3, [1, 1]
+    table.put(g, 0, "Iron Guard", "troop", 1)
+    table.play(g, "pass", "pass")
+    assert g.result().winner == 0 and g.result().end_reason == "most_battles"
+
+    g = table.new(spec=spec, held=(0, 0))
+    g.round, g.supremacy = 3, [1, 1]
+    table.play(g, "pass", "pass")  # 0-0, no Wonder Token: both take one
+    assert g.supremacy == [2, 2] and g.result().end_reason == "draw_final"
+    assert g.result().scores == (0.5, 0.5)
