@@ -303,8 +303,8 @@ def test_final_round_results(table) -> None:
     table.play(g, "pass", "pass")
     assert g.result().winner == 0 and g.result().end_reason == "most_battles"
 
-    g = table.new(spec=spec, held=(0, 0))
+    g = table.new(p1=("ironhide", "phoenix", "lantern"), spec=spec, held=(0, 0))
     g.round, g.supremacy = 3, [1, 1]
-    table.play(g, "pass", "pass")  # 0-0, no Wonder Token: both take one
+    table.play(g, "pass", "pass")  # 0-0, no Wonder Token (Lantern fielded): both take one
     assert g.supremacy == [2, 2] and g.result().end_reason == "draw_final"
     assert g.result().scores == (0.5, 0.5)
