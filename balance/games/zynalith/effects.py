@@ -22,7 +22,6 @@ from balance.core.errors import ConfigError
 from balance.games.zynalith.state import (
     CHECK_STEP,
     CREATURE_PILE,
-    DEF,
     EV_DAMAGE,
     EV_TRIGGERS,
     EXTRA_PILE,
@@ -104,11 +103,6 @@ KEYWORD_BITS = {"charge": CHARGE, "lifesteal": LIFESTEAL, "pierce": PIERCE}
 # Subject kinds (a card's kind for `kind:` conditions and counter subjects).
 KINDS = ("creature", "spell", "property", "equipment", "event")
 K_CREATURE, K_SPELL, K_PROPERTY, K_EQUIPMENT, K_EVENT = range(5)
-
-
-class Amount(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    amount: int = Field(ge=0)
 
 
 class DamageParams(BaseModel):
@@ -913,7 +907,7 @@ def apply_op(g: Table, t: tuple, fx: Fx, targets: list) -> None:
             g.pend_kind = KIND_PILE
             g.pend_ctx = (O_DRAW, fx.count, tuple(targets), controller)
             return
-        push_draws(g, fx.pile, fx.count, targets, controller)
+        push_draws(g, fx.pile, fx.count, targets)
     elif op == O_DESTROY:
         for c in targets:
             if c.uid in g.by_uid:
@@ -967,11 +961,11 @@ def apply_op(g: Table, t: tuple, fx: Fx, targets: list) -> None:
         push_refresh(g, fx.row, controller)
 
 
-def push_draws(g: Table, pile: int, count: int, seats: list, controller: int) -> None:
+def push_draws(g: Table, pile: int, count: int, seats: list) -> None:
     """Each target player draws `count` cards from `pile` into their hand, in target order."""
     for seat in reversed(seats):
         g.stack.append((S_DRAW_END,))
-        g.stack.append((S_TO_HAND, pile, seat, count, controller, 0))
+        g.stack.append((S_TO_HAND, pile, seat, count))
         g.stack.append((S_DRAW_BEGIN,))
 
 
@@ -981,6 +975,3 @@ def push_refresh(g: Table, row: int, event_player: int) -> None:
         g.stack.append((S_REFRESH, CREATURE_PILE, event_player))
     else:
         g.stack.append((S_REFRESH, row, event_player))
-
-
-__all__ = ["DEF", "VOCABULARY", "Fx", "compile_effect", "resolve_effect"]

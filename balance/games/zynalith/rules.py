@@ -429,7 +429,7 @@ def take(g: Table, seat: int, choice: tuple) -> None:
         g.tally[seat][T_TAKEN_MARKET] += 1
     else:
         g.tally[seat][T_TAKEN_PILE] += 1
-        push_draws(g, choice[1], 1, [seat], seat)
+        push_draws(g, choice[1], 1, [seat])
 
 
 def add_to_hand(g: Table, seat: int, card: int, secret: bool) -> None:
@@ -600,26 +600,6 @@ SELL = (A_SELL,)
 CREATURE_PLAYS: dict[tuple[int, int], tuple[tuple, ...]] = {}
 MARKET_PLAYS: dict[tuple[int, int, int], tuple[tuple, ...]] = {}
 REDRAWS: dict[int, tuple[tuple, ...]] = {}
-
-
-def placements(g: Table, seat: int, cd: CardDef, prefix: tuple, options: list[tuple]) -> None:
-    """Where a card may go: a creature at each place among equal INIT in attack or defence (if a
-    slot is free); an extra card on each legal host (4.2 step 1)."""
-    if cd.type == TYPE_CREATURE:
-        front = g.front[seat]
-        if len(front) >= g.slots:
-            return
-        init = cd.stats[INIT]
-        same = 0
-        for c in front:
-            if c.stat(INIT) == init:
-                same += 1
-        for a in range(same + 1):
-            options.append(prefix + (a, ATTACK))
-            options.append(prefix + (a, DEFENCE))
-        return
-    for host in hosts(g, seat, cd):
-        options.append(prefix + (host.owner, host.uid))
 
 
 def hosts(g: Table, seat: int, cd: CardDef) -> list[Creature]:
@@ -960,7 +940,7 @@ def fill_row(g: Table, step: tuple) -> None:
 
 def to_hand(g: Table, step: tuple) -> None:
     """Draw `remaining` cards from a pile into a hand, secretly; events execute on the way."""
-    _, pile, seat, remaining, _controller, _ = step
+    _, pile, seat, remaining = step
     if remaining <= 0 or not g.alive[seat]:
         return
     if g.event_chain >= g.spec.max_event_chain:
@@ -971,12 +951,12 @@ def to_hand(g: Table, step: tuple) -> None:
         return
     if g.spec.cards[card].type == TYPE_EVENT:
         left = remaining if g.spec.event_draw_replaces else remaining - 1
-        g.stack.append((S_TO_HAND, pile, seat, left, _controller, 0))
+        g.stack.append((S_TO_HAND, pile, seat, left))
         reveal_event(g, card, seat)
     else:
         add_to_hand(g, seat, card, secret=True)
         if remaining > 1:
-            g.stack.append((S_TO_HAND, pile, seat, remaining - 1, _controller, 0))
+            g.stack.append((S_TO_HAND, pile, seat, remaining - 1))
 
 
 def draw_begin(g: Table, step: tuple) -> None:
@@ -1118,7 +1098,7 @@ def apply_target(g: Table, ctx: tuple, choice: tuple) -> None:
 def apply_pile(g: Table, ctx: tuple, choice: tuple) -> None:
     op, count, targets, controller = ctx
     if op == O_DRAW:
-        push_draws(g, choice[0], count, list(targets), controller)
+        push_draws(g, choice[0], count, list(targets))
     else:
         push_refresh(g, choice[0], controller)
 
