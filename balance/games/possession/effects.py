@@ -592,15 +592,18 @@ def face_up_wilds(t: Table) -> list[int]:
     return [base + (fd + k) % n for k in range(1, n) if occ[base + (fd + k) % n] != EMPTY]
 
 
-def scan_positions(t: Table) -> list[int]:
-    """Every face-up creature in scan order (R7): Possessed, Wilds, Defender, Support."""
-    occ = t.occ
-    out = [s for s in turn_order(t) if occ[s] != EMPTY]
-    out += face_up_wilds(t)
-    out.append(t.defender)
-    if occ[t.support] != EMPTY:
-        out.append(t.support)
-    return out
+def scan_positions(t: Table) -> tuple[int, ...]:
+    """The positions of the scan order (R7): the Possessed from the Turn Player in turn order,
+    the face-up Wilds clockwise from the face-down one, the Defender, the Support. A position
+    may be empty (the Support, a Possessed being refilled): callers skip those. Cached: it
+    changes only with the Turn Player, the face-down Wild and the removals."""
+    key = (t.turn_player, t.face_down, len(t.removal_order))
+    if key != t.order_key:
+        base, n, fd = t.ring_base, t.ring, t.face_down
+        wilds = [base + (fd + k) % n for k in range(1, n)]
+        t.order = (*turn_order(t), *wilds, t.defender, t.support)
+        t.order_key = key
+    return t.order
 
 
 def creatures(t: Table, sel: int, me: int, my_epoch: int, ctrl: int, ev: tuple[Any, ...] | None) -> list[int]:
@@ -649,7 +652,7 @@ def creatures(t: Table, sel: int, me: int, my_epoch: int, ctrl: int, ev: tuple[A
         near = {base + (i - 1) % n, base + (i + 1) % n}
         return [w for w in face_up_wilds(t) if w in near]
     if sel == EACH_CREATURE:
-        return scan_positions(t)
+        return [pos for pos in scan_positions(t) if occ[pos] != EMPTY]
     if sel == FACE_DOWN_WILD:
         pos = t.ring_base + t.face_down
         return [pos] if occ[pos] != EMPTY else []

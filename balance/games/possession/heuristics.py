@@ -79,21 +79,38 @@ def evaluate(t: Table, seat: int) -> float:
     if t.over:
         share = 1.0 / len(t.winners) if seat in t.winners else 0.0
         return 2.0 * share - 1.0
-    if t.removed[seat]:
+    removed = t.removed
+    if removed[seat]:
         return -1.0
-    others = [s for s in range(t.seats) if s != seat and not t.removed[s]]
-    f = features(t, seat)
+    occ, damage, glory, hands = t.occ, t.damage, t.glory, t.hands
+    best_glory = 0
+    others = 0
+    their_left = 0
+    their_hands = 0
+    for s in range(t.seats):
+        if s == seat or removed[s]:
+            continue
+        others += 1
+        if len(glory[s]) > best_glory:
+            best_glory = len(glory[s])
+        c = occ[s]
+        if c != EMPTY:
+            their_left += endure(t, c) - damage[c]
+        their_hands += len(hands[s])
+    mine = occ[seat]
+    my_left = endure(t, mine) - damage[mine] if mine != EMPTY else 0
     goal = t.spec.glory_to_win or 3
-    glory_edge = (f.glory[seat] - max(f.glory[s] for s in others)) / goal
-    life_edge = (f.my_remaining - sum(remaining(t, s) for s in others) / len(others)) / 8.0
-    hand_edge = (f.hands[seat] - sum(f.hands[s] for s in others) / len(others)) / 4.0
-    scarcity = 3.0 / (3.0 + f.deck)
-    value = 0.6 * glory_edge + 0.15 * life_edge + 0.25 * scarcity * hand_edge
-    if f.can_kill and t.turn_player == seat:
-        value += 0.1
-    if f.next_threat:
-        value -= 0.05
-    return max(-0.95, min(0.95, value))
+    value = 0.6 * (len(glory[seat]) - best_glory) / goal
+    value += 0.15 * (my_left - their_left / others) / 8.0
+    value += 0.25 * 3.0 / (3.0 + len(t.deck)) * (len(hands[seat]) - their_hands / others) / 4.0
+    d = occ[t.defender]
+    left = endure(t, d) - damage[d]
+    if t.turn_player == seat and mine != EMPTY and might(t, mine) >= left:
+        value += 0.1  # can_kill
+    following = occ[next_seat(t, seat)]
+    if following != EMPTY and might(t, following) >= left:
+        value -= 0.05  # next_threat
+    return -0.95 if value < -0.95 else 0.95 if value > 0.95 else value
 
 
 def power(t: Table, card: int) -> float:

@@ -279,6 +279,8 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         chain_n=0,
         dirty=False,
         eff=None,
+        order_key=(-1, -1, -1),
+        order=(),
         over=False,
         winners=(),
         end_reason="",
@@ -821,6 +823,8 @@ def scan(t: Table, task: tuple[Any, ...]) -> None:
     keep = t.spec.retrigger_position == "keep"
     for pos in scan_positions(t):
         c = occ[pos]
+        if c == EMPTY:
+            continue
         effect = effects[kind[c]][EFFECT_ROLE[role_of[pos]]]
         if effect is None or not (mask >> effect.trigger) & 1:
             continue

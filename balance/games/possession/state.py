@@ -225,6 +225,8 @@ class Table:
     chain_n: int  # effect resolutions in the current chain
     dirty: bool  # damage or Endure may have changed since the last escape check
     eff: tuple[Any, ...] | None  # the Pending being resolved
+    order_key: tuple[int, int, int]  # (Turn Player, face-down Wild, removals) of `order`
+    order: tuple[int, ...]  # the scan order's positions for that key (effects.scan_positions)
 
     # the end
     over: bool
@@ -240,7 +242,7 @@ class Table:
 
     def clone(self) -> Self:
         """An exact copy: lists copied, tuples shared, the RNG state carried over."""
-        rng = Random()
+        rng = Random.__new__(Random)  # not Random(): seeding from the OS would be wasted work
         rng.setstate(self.rng.getstate())
         copy = object.__new__(type(self))
         copy.spec = self.spec
@@ -286,6 +288,8 @@ class Table:
         copy.chain_n = self.chain_n
         copy.dirty = self.dirty
         copy.eff = self.eff
+        copy.order_key = self.order_key
+        copy.order = self.order
         copy.over = self.over
         copy.winners = self.winners
         copy.end_reason = self.end_reason
