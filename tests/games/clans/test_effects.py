@@ -308,3 +308,25 @@ def test_final_round_results(table) -> None:
     table.play(g, "pass", "pass")  # 0-0, no Wonder Token (Lantern fielded): both take one
     assert g.supremacy == [2, 2] and g.result().end_reason == "draw_final"
     assert g.result().scores == (0.5, 0.5)
+
+
+def test_empty_deck_reshuffles_the_discard_pile(table) -> None:
+    """G13: an empty deck is formed again from the shuffled discard pile; with both empty the
+    draw stops, and nobody loses for it."""
+    g = table.new(held=(2, 2))
+    g.discard[0] = g.deck[0][:2]
+    g.deck[0] = g.deck[0][2:]
+    rest = g.deck[0]
+    g.deck[0] = []
+    table.play(g, "draw_big")  # 3 cards wanted, 2 in the discard pile
+    assert len(g.hand[0]) == 2 and g.deck[0] == [] and g.discard[0] == []
+    assert not g.over and g.decision().seat == 1
+    g.deck[0] = rest  # put the others back, for the inventory
+
+
+def test_an_entry_without_a_target_does_nothing(table) -> None:
+    """G20: the card is played, its entry finds no legal target and does nothing."""
+    g = table.new(p2=("goan_sul", "veil", "tempest"), first=1)
+    table.hand(g, 1, "Sul Raider")
+    table.play(g, "play Sul Raider in troop column 1")  # destroy: P1 has no Troop
+    assert g.decision().seat == 0 and g.decision().kind == "action"
