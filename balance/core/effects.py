@@ -348,6 +348,11 @@ def _type_text(annotation: Any) -> str:
 
 
 def _default_text(value: Any) -> str:
-    return (
-        "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
-    )
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, BaseModel):  # a nested model's default: only what it sets
+        shown = {k: v for k, v in value.model_dump().items() if v is not None}
+        return "{" + ", ".join(f"{k}: {_default_text(v)}" for k, v in shown.items()) + "}"
+    return str(value)
