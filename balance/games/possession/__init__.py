@@ -1,8 +1,7 @@
-"""possession: each player possesses a creature; a ring of Wilds (one face down), a shared
-Defender and its Support lie between them, all dealt from one shared deck, and a turn is Draw,
-Play, Action (Attack, Command, Soothe), Swap. Creatures whose damage reaches their Endure escape
-and are replaced, a Defender's escape wins Glory, and every effect they trigger is resolved by
-one deterministic queue (spec §6.5).
+"""possession: each player possesses a creature, and a ring of Wilds (one face down), a shared
+Defender and its Support lie between them, all dealt from one shared deck; a turn is Draw, Play,
+Action (Attack, Command, Soothe), Swap. Creatures whose damage reaches their Endure escape and are
+replaced, a Defender's escape wins Glory, and one deterministic queue resolves every effect.
 """
 
 from balance.core.contract import GameInfo

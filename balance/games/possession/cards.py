@@ -124,35 +124,68 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     effects: list[tuple[CardEffect | None, CardEffect | None, CardEffect | None]] = []
     for index, card in enumerate(card_file.cards):
         if card.id in ids:
-            raise fail(raw_cards, (index, "id"), f"card '{card.id}' is given twice", "give each card its own id")
+            raise fail(
+                raw_cards,
+                (index, "id"),
+                f"card '{card.id}' is given twice",
+                "give each card its own id",
+            )
         ids.append(card.id)
-        raw_effects = raw_cards[index]["effects"] if "effects" in raw_cards[index] else LineList("", 0)
+        raw_effects = (
+            raw_cards[index]["effects"] if "effects" in raw_cards[index] else LineList("", 0)
+        )
         by_role: list[CardEffect | None] = [None, None, None]
         for k, raw in enumerate(raw_effects):
             line = raw_effects.item_lines[k] if isinstance(raw_effects, LineList) else None
             effect = compile_effect(raw, index, card.id, raw_effects.file or None, line)
             if by_role[effect.role] is not None:
-                raise fail(raw_effects, (k,), f"card '{card.id}': a second {ROLES[effect.role]} effect", "a card has at most one effect per role")
+                raise fail(
+                    raw_effects,
+                    (k,),
+                    f"card '{card.id}': a second {ROLES[effect.role]} effect",
+                    "a card has at most one effect per role",
+                )
             by_role[effect.role] = effect
         effects.append((by_role[0], by_role[1], by_role[2]))
 
     decks, deck_seats = _decks(deck_file, docs["decks"], ids, rules)
     if rules.deck != "auto" and rules.deck not in decks:
-        raise fail(docs["rules"], ("deck",), f"unknown deck '{rules.deck}'", did_you_mean(rules.deck, [*decks, "auto"]))
+        raise fail(
+            docs["rules"],
+            ("deck",),
+            f"unknown deck '{rules.deck}'",
+            did_you_mean(rules.deck, [*decks, "auto"]),
+        )
     for seats, name in deck_file.default_deck.items():
         where = ("default_deck", seats)
         if not MIN_SEATS <= seats <= MAX_SEATS:
-            raise fail(docs["decks"], where, f"default_deck: {seats} players is not {MIN_SEATS}-{MAX_SEATS}", "remove it")
+            raise fail(
+                docs["decks"],
+                where,
+                f"default_deck: {seats} players is not {MIN_SEATS}-{MAX_SEATS}",
+                "remove it",
+            )
         if name not in decks:
-            raise fail(docs["decks"], where, f"default_deck: unknown deck '{name}'", did_you_mean(name, list(decks)))
+            raise fail(
+                docs["decks"],
+                where,
+                f"default_deck: unknown deck '{name}'",
+                did_you_mean(name, list(decks)),
+            )
         if seats not in deck_seats[name]:
-            raise fail(docs["decks"], where, f"default_deck: deck '{name}' is not made for {seats} players", f"add {seats} to its players")
+            raise fail(
+                docs["decks"],
+                where,
+                f"default_deck: deck '{name}' is not made for {seats} players",
+                f"add {seats} to its players",
+            )
 
     catalog = Catalog(
         cards=tuple(ids),
         decks=decks,
         counters=COUNTERS,
-        game_stats=GAME_STATS + tuple(f"{name}_{seat}" for seat in range(MAX_SEATS) for name in SEAT_STATS),
+        game_stats=GAME_STATS
+        + tuple(f"{name}_{seat}" for seat in range(MAX_SEATS) for name in SEAT_STATS),
         shared=frozenset(decks),
         deck_seats=deck_seats,
     )
@@ -200,20 +233,40 @@ def _decks(
     for name, deck in deck_file.decks.items():
         for k, seats in enumerate(deck.players):
             if not MIN_SEATS <= seats <= MAX_SEATS:
-                raise fail(raw, ("decks", name, "players", k), f"deck '{name}': {seats} players is not {MIN_SEATS}-{MAX_SEATS}", "possession is played by 2-4 players")
+                raise fail(
+                    raw,
+                    ("decks", name, "players", k),
+                    f"deck '{name}': {seats} players is not {MIN_SEATS}-{MAX_SEATS}",
+                    "possession is played by 2-4 players",
+                )
         contents: dict[int, int] = {}
         for card_id, copies in deck.cards.items():
             where = ("decks", name, "cards", card_id)
             if card_id not in ids:
-                raise fail(raw, where, f"deck '{name}': unknown card '{card_id}'", did_you_mean(card_id, ids))
+                raise fail(
+                    raw,
+                    where,
+                    f"deck '{name}': unknown card '{card_id}'",
+                    did_you_mean(card_id, ids),
+                )
             if copies < 1:
-                raise fail(raw, where, f"deck '{name}': {copies} copies of '{card_id}'", "give at least 1 copy or remove it")
+                raise fail(
+                    raw,
+                    where,
+                    f"deck '{name}': {copies} copies of '{card_id}'",
+                    "give at least 1 copy or remove it",
+                )
             contents[ids.index(card_id)] = copies
         size = sum(contents.values())
         for seats in deck.players:
             need = 2 + rules.wild_count + seats * (1 + rules.starting_hand)
             if size < need:
-                raise fail(raw, ("decks", name, "cards"), f"deck '{name}' has {size} cards, but setup for {seats} players deals {need}", f"give it at least {need} cards")
+                raise fail(
+                    raw,
+                    ("decks", name, "cards"),
+                    f"deck '{name}' has {size} cards, but setup for {seats} players deals {need}",
+                    f"give it at least {need} cards",
+                )
         decks[name] = contents
         deck_seats[name] = tuple(sorted(set(deck.players)))
     return decks, deck_seats

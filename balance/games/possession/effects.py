@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from typing_extensions import TypeAliasType
 
 from balance.core.config import fail, validate_value
 from balance.core.contract import DRAWN, FIRST_COUNTER, Decision
@@ -44,20 +45,41 @@ EFFECT_ROLE = (0, 1, 2, 2)  # position role (P, W, D, S) -> the role of the effe
 TRIGGER_WORDS = (
     ("turn_start", "a turn begins (player: the Turn Player)", False, 0, True, False),
     ("turn_end", "after Swap (player: the Turn Player)", False, 0, True, False),
-    ("drew", "a player draws 1 or more cards (player: drawer, amount: count)", False, 0, True, True),
+    (
+        "drew",
+        "a player draws 1 or more cards (player: drawer, amount: count)",
+        False,
+        0,
+        True,
+        True,
+    ),
     ("played", "a Play (subject: the played card, player: who played)", False, 1, True, False),
     ("discarded", "a hand card is discarded by Swap or `discard` (player)", False, 0, True, False),
     ("attack", "an Attack (actor: attacker, subject: the Defender)", True, 1, False, False),
     ("command", "a Command (actor: commander, subjects: both Wilds)", True, 2, False, False),
     ("soothe", "a Soothe (actor: soother, subject: its target)", True, 1, False, False),
-    ("damaged", "more than 0 damage lands after ward (actor: source, amount)", True, 1, False, True),
+    (
+        "damaged",
+        "more than 0 damage lands after ward (actor: source, amount)",
+        True,
+        1,
+        False,
+        True,
+    ),
     ("healed", "more than 0 damage is removed (actor: healer, amount)", True, 1, False, True),
     ("escaped", "a creature escapes (subject: it)", False, 1, False, False),
     ("replaced", "a card enters a position (subject: the new card)", False, 1, False, False),
     ("traded", "two creatures trade places (subjects: both)", False, 2, False, False),
     ("turned_face_down", "a Wild turns face down (subject: it)", False, 1, False, False),
     ("turned_face_up", "the face-down Wild turns face up (subject: it)", False, 1, False, False),
-    ("glory", "a player gains Glory (subject: the escaped Defender, player)", False, 1, True, False),
+    (
+        "glory",
+        "a player gains Glory (subject: the escaped Defender, player)",
+        False,
+        1,
+        True,
+        False,
+    ),
     ("removed", "a player is removed from the game (player)", False, 0, True, False),
 )
 TRIGGERS = tuple(word[0] for word in TRIGGER_WORDS)
@@ -222,9 +244,16 @@ class EntryFields(BaseModel):
     text: str = ""
 
 
+# Parameters checked by this module (with file:line errors of their own) rather than by pydantic;
+# the aliases name them as a designer writes them, for `balance vocab`.
+AmountText = TypeAliasType("int|{stat, of}", Any)  # stat: might|endure|nurture|damage
+PlayerText = TypeAliasType("<player>", str)
+CreatureText = TypeAliasType("<one creature>|{choose: <group>}", Any)
+
+
 class Amounted(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    amount: Any  # an int, or {stat: might|endure|nurture|damage, of: <single creature>}
+    amount: AmountText
 
 
 class StatAmount(BaseModel):
@@ -242,7 +271,7 @@ class Modify(BaseModel):
 
 class Draw(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    player: str
+    player: PlayerText
     count: int = Field(ge=1)
 
 
@@ -253,8 +282,8 @@ class UseAction(BaseModel):
 
 class TradePlaces(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    a: Any
-    b: Any
+    a: CreatureText
+    b: CreatureText
 
 
 class Replace(BaseModel):
@@ -278,18 +307,36 @@ for _name, _doc, *_ in TRIGGER_WORDS:
     VOCABULARY.triggers.add(_name, _doc)
 VOCABULARY.ops.add("damage", "ward absorbs first, then the damage is added: logs damaged", Amounted)
 VOCABULARY.ops.add("heal", "removes min(amount, damage): logs healed", Amounted)
-VOCABULARY.ops.add("ward", "prevents the next `amount` damage, until it leaves or turns down", Amounted)
-VOCABULARY.ops.add("modify", "± a stat; floors might/nurture 0, endure 1; for the turn or to stay", Modify)
-VOCABULARY.ops.add("draw", "the player draws, deck to hand one at a time, ignoring draw_below", Draw)
-VOCABULARY.ops.add("discard", "the player discards `count` cards of their choice (fewer if short)", Draw)
-VOCABULARY.ops.add("use_action", "the target (a Possessed or face-up Wild) acts; its controller picks", UseAction)
-VOCABULARY.ops.add("trade_places", "a and b trade positions; damage, ward and modifiers travel", TradePlaces)
-VOCABULARY.ops.add("turn_face_down", "the target Wild turns face down and the face-down Wild turns up")
-VOCABULARY.ops.add("replace", "a new card enters the target's position at 0 damage; the old goes `to`", Replace)
+VOCABULARY.ops.add(
+    "ward", "prevents the next `amount` damage, until it leaves or turns down", Amounted
+)
+VOCABULARY.ops.add(
+    "modify", "± a stat; floors might/nurture 0, endure 1; for the turn or to stay", Modify
+)
+VOCABULARY.ops.add(
+    "draw", "the player draws, deck to hand one at a time, ignoring draw_below", Draw
+)
+VOCABULARY.ops.add(
+    "discard", "the player discards `count` cards of their choice (fewer if short)", Draw
+)
+VOCABULARY.ops.add(
+    "use_action", "the target (a Possessed or face-up Wild) acts; its controller picks", UseAction
+)
+VOCABULARY.ops.add(
+    "trade_places", "a and b trade positions; damage, ward and modifiers travel", TradePlaces
+)
+VOCABULARY.ops.add(
+    "turn_face_down", "the target Wild turns face down and the face-down Wild turns up"
+)
+VOCABULARY.ops.add(
+    "replace", "a new card enters the target's position at 0 damage; the old goes `to`", Replace
+)
 VOCABULARY.ops.add("escape", "the target escapes now and is replaced (§4.3-4.4)")
 for _name, _doc in CREATURE_WORDS:
     VOCABULARY.selectors.add(_name, _doc)
-VOCABULARY.selectors.add("choose", "{choose: <group>}: one member, picked by the controller", Literal[POOLS])  # type: ignore[valid-type]
+VOCABULARY.selectors.add(
+    "choose", "{choose: <group>}: one member, picked by the controller", Literal[POOLS]
+)  # type: ignore[valid-type]
 _players = VOCABULARY.kind("player")
 for _name, _doc in PLAYER_WORDS:
     _players.add(_name, _doc)
@@ -298,14 +345,24 @@ for _name, _doc in MATCH_WORDS:
     _matches.add(_name, _doc)
 VOCABULARY.conditions.add("actor", "the event's actor matches (a match word)", Match)
 VOCABULARY.conditions.add("subject", "a subject of the event matches (a match word)", Match)
-VOCABULARY.conditions.add("player", "the event's player: controller | opponent | any", Literal["controller", "opponent", "any"])
-VOCABULARY.conditions.add("turn", "whose turn: mine | not_mine (the controller's)", Literal["mine", "not_mine"])
+VOCABULARY.conditions.add(
+    "player",
+    "the event's player: controller | opponent | any",
+    Literal["controller", "opponent", "any"],
+)
+VOCABULARY.conditions.add(
+    "turn", "whose turn: mine | not_mine (the controller's)", Literal["mine", "not_mine"]
+)
 VOCABULARY.conditions.add("amount_at_least", "the event's amount is at least n", int)
-VOCABULARY.conditions.add("compare", "{stat, of, op, value}: a stat of a creature or player", Compare)
+VOCABULARY.conditions.add(
+    "compare", "{stat, of, op, value}: a stat of a creature or player", Compare
+)
 _roles = VOCABULARY.kind("role")
 _roles.add("possessed", "active while the card is a Possessed; controller: its owner")
 _roles.add("wild", "active while the card is a face-up Wild; controller: the Turn Player")
-_roles.add("defender", "active while the card is the Defender or the Support; controller: the Turn Player")
+_roles.add(
+    "defender", "active while the card is the Defender or the Support; controller: the Turn Player"
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -345,14 +402,18 @@ class CardEffect:
     text: str
 
 
-def compile_effect(raw: Any, card: int, card_id: str, file: str | None, line: int | None) -> CardEffect:
+def compile_effect(
+    raw: Any, card: int, card_id: str, file: str | None, line: int | None
+) -> CardEffect:
     """Check one effect entry of card `card_id` and compile it (errors name file:line)."""
     context = f"card '{card_id}'"
     parsed = VOCABULARY.parse_effect(raw, context, file, line)
     entry = raw if isinstance(raw, LineMap) else _wrap(raw, file, line)
     fields = parsed.fields
     if fields.role is None:
-        raise fail(entry, (), f"{context}: the effect has no role", "add role: possessed | wild | defender")
+        raise fail(
+            entry, (), f"{context}: the effect has no role", "add role: possessed | wild | defender"
+        )
     shape = TRIGGER_SHAPE[parsed.trigger]
     conditions = _conditions(parsed.conditions, entry, context, parsed.trigger, shape)
     steps = [_step(parsed, entry, context, parsed.trigger, shape)]
@@ -363,7 +424,12 @@ def compile_effect(raw: Any, card: int, card_id: str, file: str | None, line: in
             for key in ("on", "if", "role", "optional", "then"):
                 if key in item:
                     node = item if isinstance(item, LineMap) else _wrap(item, entry.file, item_line)
-                    raise fail(node, (key,), f"{context}: a 'then' step takes no '{key}'", "write only do: <op> and its params")
+                    raise fail(
+                        node,
+                        (key,),
+                        f"{context}: a 'then' step takes no '{key}'",
+                        "write only do: <op> and its params",
+                    )
         step = VOCABULARY.parse_step(item, context, entry.file, item_line)
         node = item if isinstance(item, LineMap) else _wrap(item, entry.file, item_line)
         steps.append(_step(step, node, context, parsed.trigger, shape))
@@ -388,21 +454,32 @@ def _conditions(
         where = ("if", name)
         if name == "actor":
             if not has_actor:
-                raise fail(entry, where, f"{context}: trigger '{trigger}' has no actor", _lacking(trigger))
+                raise fail(
+                    entry, where, f"{context}: trigger '{trigger}' has no actor", _lacking(trigger)
+                )
             compiled.append((C_ACTOR, MATCHES.index(value)))
         elif name == "subject":
             if not subjects:
-                raise fail(entry, where, f"{context}: trigger '{trigger}' has no subject", _lacking(trigger))
+                raise fail(
+                    entry,
+                    where,
+                    f"{context}: trigger '{trigger}' has no subject",
+                    _lacking(trigger),
+                )
             compiled.append((C_SUBJECT, MATCHES.index(value)))
         elif name == "player":
             if not has_player:
-                raise fail(entry, where, f"{context}: trigger '{trigger}' has no player", _lacking(trigger))
+                raise fail(
+                    entry, where, f"{context}: trigger '{trigger}' has no player", _lacking(trigger)
+                )
             compiled.append((C_PLAYER, ("controller", "opponent", "any").index(value)))
         elif name == "turn":
             compiled.append((C_TURN, int(value == "mine")))
         elif name == "amount_at_least":
             if not has_amount:
-                raise fail(entry, where, f"{context}: trigger '{trigger}' has no amount", _lacking(trigger))
+                raise fail(
+                    entry, where, f"{context}: trigger '{trigger}' has no amount", _lacking(trigger)
+                )
             compiled.append((C_AMOUNT, int(value)))
         else:  # compare
             stat = STATS.index(value.stat)
@@ -415,14 +492,21 @@ def _conditions(
     return tuple(compiled)
 
 
-def _step(parsed: Effect, entry: LineMap, context: str, trigger: str, shape: tuple[Any, ...]) -> Step:
+def _step(
+    parsed: Effect, entry: LineMap, context: str, trigger: str, shape: tuple[Any, ...]
+) -> Step:
     op = OPS.index(parsed.op)
     params = parsed.params
     fields: dict[str, Any] = {"op": op}
     target = parsed.target
     if op in TARGETED:
         if target is None:
-            raise fail(entry, ("do",), f"{context}: op '{parsed.op}' needs a target", "add target: <selector>")
+            raise fail(
+                entry,
+                ("do",),
+                f"{context}: op '{parsed.op}' needs a target",
+                "add target: <selector>",
+            )
         code, choose = _creature_target(target, entry, "target", context, trigger, shape, op)
         fields["target"], fields["choose"] = code, choose
     elif target is not None:
@@ -430,27 +514,46 @@ def _step(parsed: Effect, entry: LineMap, context: str, trigger: str, shape: tup
     if op in (DAMAGE, HEAL, WARD):
         fields.update(_amount(params.amount, entry, context, trigger, shape))
     elif op == MODIFY:
-        fields.update(stat=STATS.index(params.stat), amount=params.amount, stay=params.duration == "stay")
+        fields.update(
+            stat=STATS.index(params.stat), amount=params.amount, stay=params.duration == "stay"
+        )
     elif op in (DRAW, DISCARD):
-        word = VOCABULARY.kind("player").resolve(params.player, entry.file, _line(entry, "player"), context)
+        word = VOCABULARY.kind("player").resolve(
+            params.player, entry.file, _line(entry, "player"), context
+        )
         player = PLAYERS.index(word.name)
         if player == OWNER and not shape[1]:
-            raise fail(entry, ("player",), f"{context}: 'owner' needs a trigger with a subject", _lacking(trigger))
+            raise fail(
+                entry,
+                ("player",),
+                f"{context}: 'owner' needs a trigger with a subject",
+                _lacking(trigger),
+            )
         fields.update(player=player, count=params.count)
     elif op == USE_ACTION:
         fields["action"] = ACTIONS.index(params.action)
     elif op == TRADE_PLACES:
         a = VOCABULARY.parse_target(entry["a"], context, entry, "a")
         b = VOCABULARY.parse_target(entry["b"], context, entry, "b")
-        fields["target"], fields["choose"] = _creature_target(a, entry, "a", context, trigger, shape, op)
-        fields["b"], fields["b_choose"] = _creature_target(b, entry, "b", context, trigger, shape, op)
+        fields["target"], fields["choose"] = _creature_target(
+            a, entry, "a", context, trigger, shape, op
+        )
+        fields["b"], fields["b_choose"] = _creature_target(
+            b, entry, "b", context, trigger, shape, op
+        )
     elif op == REPLACE:
         fields.update(from_hand=params.source == "hand", to=DESTINATIONS.index(params.to))
     return Step(**fields)
 
 
 def _creature_target(
-    target: Target, entry: LineMap, key: str, context: str, trigger: str, shape: tuple[Any, ...], op: int
+    target: Target,
+    entry: LineMap,
+    key: str,
+    context: str,
+    trigger: str,
+    shape: tuple[Any, ...],
+    op: int,
 ) -> tuple[int, bool]:
     """(selector code, choose) for a creature param; single-target params refuse groups."""
     single = op in SINGLE_TARGET or op == TRADE_PLACES
@@ -458,69 +561,143 @@ def _creature_target(
         return CREATURES.index(target.params), True
     code = CREATURES.index(target.selector)
     if single and code in GROUP_ONLY:
-        raise fail(entry, (key,), f"{context}: '{target.selector}' is a group, but '{key}' of '{OPS[op]}' takes one creature", f"write {{choose: {target.selector}}}")
+        raise fail(
+            entry,
+            (key,),
+            f"{context}: '{target.selector}' is a group, "
+            f"but '{key}' of '{OPS[op]}' takes one creature",
+            f"write {{choose: {target.selector}}}",
+        )
     if code == FACE_DOWN_WILD and op not in FACE_DOWN_OK:
-        raise fail(entry, (key,), f"{context}: 'face_down_wild' can only be damaged, healed, replaced or made to escape (R5)", "use another target")
+        raise fail(
+            entry,
+            (key,),
+            f"{context}: 'face_down_wild' can only be damaged, healed, replaced "
+            "or made to escape (R5)",
+            "use another target",
+        )
     _check_event_word(code, entry, (key,), context, trigger, shape, single)
     return code, False
 
 
 def _check_event_word(
-    code: int, entry: LineMap, where: tuple[Any, ...], context: str, trigger: str, shape: tuple[Any, ...], single: bool
+    code: int,
+    entry: LineMap,
+    where: tuple[Any, ...],
+    context: str,
+    trigger: str,
+    shape: tuple[Any, ...],
+    single: bool,
 ) -> None:
     if code == ACTOR and not shape[0]:
         raise fail(entry, where, f"{context}: trigger '{trigger}' has no actor", _lacking(trigger))
     if code == SUBJECT and not shape[1]:
-        raise fail(entry, where, f"{context}: trigger '{trigger}' has no subject", _lacking(trigger))
+        raise fail(
+            entry, where, f"{context}: trigger '{trigger}' has no subject", _lacking(trigger)
+        )
     if code == SUBJECT and single and shape[1] > 1:
-        raise fail(entry, where, f"{context}: trigger '{trigger}' has two subjects, so 'subject' is not one creature", "write {choose: subject}")
+        raise fail(
+            entry,
+            where,
+            f"{context}: trigger '{trigger}' has two subjects, so 'subject' is not one creature",
+            "write {choose: subject}",
+        )
 
 
 def _single_creature(
-    word: str | None, entry: LineMap, where: tuple[Any, ...], context: str, trigger: str, shape: tuple[Any, ...]
+    word: str | None,
+    entry: LineMap,
+    where: tuple[Any, ...],
+    context: str,
+    trigger: str,
+    shape: tuple[Any, ...],
 ) -> int:
     singles = [n for i, n in enumerate(CREATURES) if i not in GROUP_ONLY and i != FACE_DOWN_WILD]
     if word not in singles:
-        raise fail(entry, where, f"{context}: 'of' must name one creature, not '{word}'", did_you_mean(str(word), singles))
+        raise fail(
+            entry,
+            where,
+            f"{context}: 'of' must name one creature, not '{word}'",
+            did_you_mean(str(word), singles),
+        )
     code = CREATURES.index(word)
     _check_event_word(code, entry, where, context, trigger, shape, True)
     return code
 
 
-def _single_player(word: str | None, entry: LineMap, where: tuple[Any, ...], context: str, shape: tuple[Any, ...]) -> int:
+def _single_player(
+    word: str | None, entry: LineMap, where: tuple[Any, ...], context: str, shape: tuple[Any, ...]
+) -> int:
     singles = [PLAYERS[i] for i in sorted(SINGLE_PLAYERS)]
     if word not in singles:
-        raise fail(entry, where, f"{context}: 'of' must name one player, not '{word}'", did_you_mean(str(word), singles))
+        raise fail(
+            entry,
+            where,
+            f"{context}: 'of' must name one player, not '{word}'",
+            did_you_mean(str(word), singles),
+        )
     code = PLAYERS.index(word)
     if code == OWNER and not shape[1]:
-        raise fail(entry, where, f"{context}: 'owner' needs a trigger with a subject", "use controller or turn_player")
+        raise fail(
+            entry,
+            where,
+            f"{context}: 'owner' needs a trigger with a subject",
+            "use controller or turn_player",
+        )
     return code
 
 
 _STAT_AMOUNT = TypeAdapter(StatAmount)
 
 
-def _amount(value: Any, entry: LineMap, context: str, trigger: str, shape: tuple[Any, ...]) -> dict[str, Any]:
+def _amount(
+    value: Any, entry: LineMap, context: str, trigger: str, shape: tuple[Any, ...]
+) -> dict[str, Any]:
     if isinstance(value, int) and not isinstance(value, bool):
         if value < 0:
-            raise fail(entry, ("amount",), f"{context}: amount: must be 0 or more (got {value})", "raise the number")
+            raise fail(
+                entry,
+                ("amount",),
+                f"{context}: amount: must be 0 or more (got {value})",
+                "raise the number",
+            )
         return {"amount": value}
     if isinstance(value, dict):
         checked = validate_value(_STAT_AMOUNT, value, entry, "amount")
         of = CREATURES.index(checked.of)
         _check_event_word(of, entry, ("amount", "of"), context, trigger, shape, True)
         return {"amount_stat": STATS.index(checked.stat), "amount_of": of}
-    raise fail(entry, ("amount",), f"{context}: amount: write a whole number or {{stat, of}} (got {value!r})", "e.g. amount: 2")
+    raise fail(
+        entry,
+        ("amount",),
+        f"{context}: amount: write a whole number or {{stat, of}} (got {value!r})",
+        "e.g. amount: 2",
+    )
 
 
 def _lacking(trigger: str) -> str:
     has_actor, subjects, has_player, has_amount = TRIGGER_SHAPE[trigger]
-    parts = [name for name, has in (("actor", has_actor), ("subject", subjects), ("player", has_player), ("amount", has_amount)) if has]
+    parts = [
+        name
+        for name, has in (
+            ("actor", has_actor),
+            ("subject", subjects),
+            ("player", has_player),
+            ("amount", has_amount),
+        )
+        if has
+    ]
     return f"'{trigger}' has: {', '.join(parts) or 'no actor, subject, player or amount'}"
 
 
 def _op_hint(op: int) -> str:
-    return "use player: <player>" if op in (DRAW, DISCARD) else "use a: and b:" if op == TRADE_PLACES else "remove it"
+    return (
+        "use player: <player>"
+        if op in (DRAW, DISCARD)
+        else "use a: and b:"
+        if op == TRADE_PLACES
+        else "remove it"
+    )
 
 
 def _line(entry: LineMap, key: str) -> int:
@@ -542,17 +719,17 @@ def _wrap(data: Any, file: str | None, line: int | None) -> LineMap:
 
 def might(t: Table, c: int) -> int:
     value = t.spec.might[t.kind[c]] + t.mod_might[c]
-    return value if value > 0 else 0
+    return max(0, value)
 
 
 def endure(t: Table, c: int) -> int:
     value = t.spec.endure[t.kind[c]] + t.mod_endure[c]
-    return value if value > 1 else 1
+    return max(1, value)
 
 
 def nurture(t: Table, c: int) -> int:
     value = t.spec.nurture[t.kind[c]] + t.mod_nurture[c]
-    return value if value > 0 else 0
+    return max(0, value)
 
 
 def ref(t: Table, pos: int) -> tuple[int, int, int, int]:
@@ -561,7 +738,15 @@ def ref(t: Table, pos: int) -> tuple[int, int, int, int]:
     return (c, t.epoch[c], t.role_of[pos], pos if pos < t.seats else -1)
 
 
-def log(t: Table, trigger: int, player: int = -1, amount: int = 0, actor: tuple[int, int, int, int] = NO_CREATURE, subject: tuple[int, int, int, int] = NO_CREATURE, subject2: tuple[int, int, int, int] = NO_CREATURE) -> None:
+def log(
+    t: Table,
+    trigger: int,
+    player: int = -1,
+    amount: int = 0,
+    actor: tuple[int, int, int, int] = NO_CREATURE,
+    subject: tuple[int, int, int, int] = NO_CREATURE,
+    subject2: tuple[int, int, int, int] = NO_CREATURE,
+) -> None:
     """Record an event of the current step (spec §6.1): triggers read these after the step."""
     t.log.append((trigger, player, amount, actor, subject, subject2))
     t.log_mask |= 1 << trigger
@@ -606,7 +791,9 @@ def scan_positions(t: Table) -> tuple[int, ...]:
     return t.order
 
 
-def creatures(t: Table, sel: int, me: int, my_epoch: int, ctrl: int, ev: tuple[Any, ...] | None) -> list[int]:
+def creatures(
+    t: Table, sel: int, me: int, my_epoch: int, ctrl: int, ev: tuple[Any, ...] | None
+) -> list[int]:
     """The positions a creature selector names, face-up only but for face_down_wild (R5)."""
     occ = t.occ
     if sel == SELF:
@@ -679,7 +866,9 @@ def players(t: Table, sel: int, ctrl: int, ev: tuple[Any, ...] | None) -> list[i
     return []
 
 
-def stat_of(t: Table, stat: int, of: int, me: int, my_epoch: int, ctrl: int, ev: tuple[Any, ...] | None) -> int | None:
+def stat_of(
+    t: Table, stat: int, of: int, me: int, my_epoch: int, ctrl: int, ev: tuple[Any, ...] | None
+) -> int | None:
     """A creature's or player's stat for `compare` and `{stat, of}` amounts; None if absent."""
     if stat == DECK:
         return len(t.deck)
@@ -734,7 +923,9 @@ def _matches(t: Table, word: int, who: tuple[int, int, int, int], me: int, ctrl:
     return role == 3  # M_SUPPORT
 
 
-def holds(t: Table, conditions: tuple[tuple[int, ...], ...], me: int, ctrl: int, ev: tuple[Any, ...]) -> bool:
+def holds(
+    t: Table, conditions: tuple[tuple[int, ...], ...], me: int, ctrl: int, ev: tuple[Any, ...]
+) -> bool:
     """All of an effect's `if:` conditions hold for event `ev`, evaluated now (G7)."""
     for cond in conditions:
         kind = cond[0]
@@ -789,7 +980,7 @@ def deal_damage(t: Table, pos: int, amount: int, source: int) -> int:
     c = t.occ[pos]
     ward = t.ward[c]
     if ward:
-        absorbed = ward if ward < amount else amount
+        absorbed = min(amount, ward)
         t.ward[c] = ward - absorbed
         amount -= absorbed
     if amount <= 0:
@@ -804,7 +995,7 @@ def deal_damage(t: Table, pos: int, amount: int, source: int) -> int:
 def heal(t: Table, pos: int, amount: int, healer: int) -> int:
     """Remove min(amount, damage) from the creature at `pos`; logs `healed` when more than 0."""
     c = t.occ[pos]
-    removed = t.damage[c] if t.damage[c] < amount else amount
+    removed = min(amount, t.damage[c])
     if removed <= 0:
         return 0
     t.damage[c] -= removed
@@ -846,7 +1037,8 @@ def trade(t: Table, a: int, b: int) -> None:
 
 
 def flip(t: Table, i: int) -> None:
-    """R6 / G10: the face-up Wild at ring index `i` turns face down as the face-down one turns up."""
+    """R6 / G10: the face-up Wild at ring index `i` turns face down as the face-down one turns
+    up."""
     base = t.ring_base
     down = base + i
     up = base + t.face_down
@@ -946,7 +1138,9 @@ def do_step(t: Table, index: int, chosen: tuple[int, ...]) -> None:
         if step.choose:
             a = next(given, None)
             if a is None:
-                pool = [p for p in creatures(t, step.target, me, my_epoch, ctrl, ev) if p < defender]
+                pool = [
+                    p for p in creatures(t, step.target, me, my_epoch, ctrl, ev) if p < defender
+                ]
                 _choose(t, ctrl, pool, cont)
                 return
         else:
@@ -957,7 +1151,11 @@ def do_step(t: Table, index: int, chosen: tuple[int, ...]) -> None:
         if step.b_choose:
             b = next(given, None)
             if b is None:
-                pool = [p for p in creatures(t, step.b, me, my_epoch, ctrl, ev) if p != a and p < defender]
+                pool = [
+                    p
+                    for p in creatures(t, step.b, me, my_epoch, ctrl, ev)
+                    if p != a and p < defender
+                ]
                 _choose(t, ctrl, pool, cont)
                 return
         else:
@@ -1089,4 +1287,3 @@ def ask(t: Table, seat: int, kind: str, options: tuple[Any, ...], cont: tuple[An
         return
     t.asking = Decision(seat, kind, options)
     t.cont = cont
-

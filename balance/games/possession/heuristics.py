@@ -69,7 +69,9 @@ def features(t: Table, seat: int) -> Features:
         deck=len(t.deck),
         turns_to_deck_out=len(t.deck) / max(1, alive),
         hands=tuple(len(hand) for hand in t.hands),
-        support=None if support == EMPTY else (might(t, support), endure(t, support), nurture(t, support)),
+        support=None
+        if support == EMPTY
+        else (might(t, support), endure(t, support), nurture(t, support)),
     )
 
 
@@ -91,8 +93,7 @@ def evaluate(t: Table, seat: int) -> float:
         if s == seat or removed[s]:
             continue
         others += 1
-        if len(glory[s]) > best_glory:
-            best_glory = len(glory[s])
+        best_glory = max(best_glory, len(glory[s]))
         c = occ[s]
         if c != EMPTY:
             their_left += endure(t, c) - damage[c]
@@ -110,7 +111,7 @@ def evaluate(t: Table, seat: int) -> float:
     following = occ[next_seat(t, seat)]
     if following != EMPTY and might(t, following) >= left:
         value -= 0.05  # next_threat
-    return -0.95 if value < -0.95 else 0.95 if value > 0.95 else value
+    return -0.95 if value < -0.95 else min(value, 0.95)
 
 
 def power(t: Table, card: int) -> float:
@@ -143,7 +144,11 @@ def default_option(t: Table, decision: Decision) -> int:
 
 def _best(t: Table, options: tuple[Any, ...], pick: Any) -> int:
     """The option whose card (its last element) has the highest or lowest power."""
-    scored = [(power(t, option[-1]), k) for k, option in enumerate(options) if option[0] in ("hand", "discard")]
+    scored = [
+        (power(t, option[-1]), k)
+        for k, option in enumerate(options)
+        if option[0] in ("hand", "discard")
+    ]
     return pick(scored)[1] if scored else 0
 
 
@@ -151,7 +156,11 @@ def _play(t: Table, seat: int, options: tuple[Any, ...]) -> int:
     f = features(t, seat)
     if not f.next_threat:
         return 0
-    tough = [(t.spec.endure[o[2]], k) for k, o in enumerate(options) if o[0] == "play" and o[1] == t.support]
+    tough = [
+        (t.spec.endure[o[2]], k)
+        for k, o in enumerate(options)
+        if o[0] == "play" and o[1] == t.support
+    ]
     return max(tough)[1] if tough else 0
 
 
@@ -172,7 +181,9 @@ def _action(t: Table, seat: int, options: tuple[Any, ...]) -> int:
 def _swap(t: Table, seat: int, options: tuple[Any, ...]) -> int:
     f = features(t, seat)
     d = t.occ[t.defender]
-    possess = [(remaining(t, t.ring_base + o[1]), k) for k, o in enumerate(options) if o[0] == "possess"]
+    possess = [
+        (remaining(t, t.ring_base + o[1]), k) for k, o in enumerate(options) if o[0] == "possess"
+    ]
     if f.my_remaining <= might(t, d) and possess:
         best = max(possess)
         if best[0] > f.my_remaining:

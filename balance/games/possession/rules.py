@@ -24,7 +24,6 @@ from balance.games.possession.effects import (
     EFFECT_ROLE,
     ESCAPED,
     GLORY,
-    PLAYED as PLAYED_TRIGGER,
     REMOVED,
     REPLACED,
     SOOTHE,
@@ -54,6 +53,9 @@ from balance.games.possession.effects import (
     to_hand,
     trade,
     turn_order,
+)
+from balance.games.possession.effects import (
+    PLAYED as PLAYED_TRIGGER,
 )
 from balance.games.possession.state import (
     CHECK,
@@ -146,7 +148,14 @@ DECK = ("deck",)
 DECLINE = ("decline",)
 
 # The phases of a turn as tasks, bottom of the stack first, so Draw runs first (§4.1).
-TURN_TASKS = ((T_END_TURN,), (T_TURN_END_STEP,), (T_SWAP_PHASE,), (T_ACTION_PHASE,), (T_PLAY_PHASE,), (T_DRAW_PHASE,))
+TURN_TASKS = (
+    (T_END_TURN,),
+    (T_TURN_END_STEP,),
+    (T_SWAP_PHASE,),
+    (T_ACTION_PHASE,),
+    (T_PLAY_PHASE,),
+    (T_DRAW_PHASE,),
+)
 CHAIN_TASKS = ((T_CHAIN_NEXT,), (T_SCAN,), CHECK)
 
 
@@ -194,7 +203,8 @@ class Possession(Table):
 
 
 def new_game(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
-    """A game for `len(lineup)` players on the shared deck the lineup names, at its first decision."""
+    """A game for `len(lineup)` players on the shared deck the lineup names, at its first
+    decision."""
     t = deal(spec, lineup, seed)
     begin(t)
     return t
@@ -205,17 +215,31 @@ def deck_for(spec: PossessionSpec, lineup: Sequence[str]) -> str:
     rules.deck, or default_deck[players] when that is `auto` too."""
     names = set(lineup)
     if len(names) != 1:
-        raise ConfigError(None, None, f"possession's decks are shared, but the lineup names {sorted(names)}", "name one deck for every seat")
+        raise ConfigError(
+            None,
+            None,
+            f"possession's decks are shared, but the lineup names {sorted(names)}",
+            "name one deck for every seat",
+        )
     (name,) = names
     seats = len(lineup)
     if name == "auto":
         name = spec.deck if spec.deck != "auto" else spec.default_deck.get(seats, "")
         if not name:
-            raise ConfigError(None, None, f"no default_deck for {seats} players", "add it to decks.yaml")
+            raise ConfigError(
+                None, None, f"no default_deck for {seats} players", "add it to decks.yaml"
+            )
     if name not in spec.catalog.decks:
-        raise ConfigError(None, None, f"unknown deck '{name}'", f"known: {', '.join(sorted(spec.catalog.decks))}")
+        raise ConfigError(
+            None, None, f"unknown deck '{name}'", f"known: {', '.join(sorted(spec.catalog.decks))}"
+        )
     if seats not in spec.catalog.deck_seats.get(name, (seats,)):
-        raise ConfigError(None, None, f"deck '{name}' is made for {spec.catalog.deck_seats[name]} players, not {seats}", "choose another deck or --seats")
+        raise ConfigError(
+            None,
+            None,
+            f"deck '{name}' is made for {spec.catalog.deck_seats[name]} players, not {seats}",
+            "choose another deck or --seats",
+        )
     return name
 
 
@@ -224,7 +248,12 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
     The game is not started: `begin` runs it to its first decision."""
     seats = len(lineup)
     if not MIN_SEATS <= seats <= MAX_SEATS:
-        raise ConfigError(None, None, f"possession is played by {MIN_SEATS}-{MAX_SEATS} players, not {seats}", "use --seats 2, 3 or 4")
+        raise ConfigError(
+            None,
+            None,
+            f"possession is played by {MIN_SEATS}-{MAX_SEATS} players, not {seats}",
+            "use --seats 2, 3 or 4",
+        )
     contents = spec.catalog.decks[deck_for(spec, lineup)]
     kind = [card for card, copies in sorted(contents.items()) for _ in range(copies)]
     rng = Random(seed)
@@ -291,7 +320,12 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         watch=None,
     )
     if len(deck) < spec.setup_size(seats):
-        raise ConfigError(None, None, f"the deck holds {len(deck)} cards, setup deals {spec.setup_size(seats)}", "use a bigger deck")
+        raise ConfigError(
+            None,
+            None,
+            f"the deck holds {len(deck)} cards, setup deals {spec.setup_size(seats)}",
+            "use a bigger deck",
+        )
     for pos in (defender, defender + 1, *range(seats, seats + n), *range(seats)):
         c = deck.pop()
         t.occ[pos] = c
@@ -403,7 +437,13 @@ def play(t: Table, seat: int, pos: int, card: int) -> None:
     t.known[c] = t.every_seat
     t.events.append((t.turn, seat, t.kind[c], PLAYED, 1))
     role = t.role_of[pos]
-    stat = S_PLAYS_POSSESSED if role == POSSESSED else S_PLAYS_WILD if role == WILD else S_PLAYS_SUPPORT
+    stat = (
+        S_PLAYS_POSSESSED
+        if role == POSSESSED
+        else S_PLAYS_WILD
+        if role == WILD
+        else S_PLAYS_SUPPORT
+    )
     t.seat_stats[seat * NS + stat] += 1
     subject = ref(t, pos)
     log(t, PLAYED_TRIGGER, seat, 0, NO_CREATURE, subject)
@@ -734,7 +774,13 @@ def hand_replacement(t: Table, task: tuple[Any, ...]) -> None:
         seat = next_remaining(t, seat)
     cards = hand_cards(t, seat)
     if cards:
-        ask(t, seat, "hand_replacement", tuple(("hand", card) for card in cards), (T_ENTER_W, i, seat))
+        ask(
+            t,
+            seat,
+            "hand_replacement",
+            tuple(("hand", card) for card in cards),
+            (T_ENTER_W, i, seat),
+        )
         return
     following = next_remaining(t, seat)
     remove(t, seat)
@@ -884,7 +930,13 @@ def chain_next(t: Table, task: tuple[Any, ...]) -> None:
     todo.append(CHECK)
     t.eff = pending
     if effect.optional:
-        ask(t, owner if owner >= 0 else t.turn_player, "effect_optional", USE_OR_SKIP, (T_EFFECT_GO,))
+        ask(
+            t,
+            owner if owner >= 0 else t.turn_player,
+            "effect_optional",
+            USE_OR_SKIP,
+            (T_EFFECT_GO,),
+        )
     else:
         resolve(t)
 
@@ -894,8 +946,7 @@ def chain_done(t: Table) -> None:
     if n:
         gs = t.game_stats
         gs[G_CHAINS] += 1
-        if n > gs[G_MAX_CHAIN]:
-            gs[G_MAX_CHAIN] = n
+        gs[G_MAX_CHAIN] = max(gs[G_MAX_CHAIN], n)
         t.chain_n = 0
 
 
@@ -991,7 +1042,11 @@ def placements(t: Table, winners: tuple[int, ...]) -> list[int]:
     place = [0] * t.seats
     for s in winners:
         place[s] = 1
-    rest = sorted((s for s in range(t.seats) if not t.removed[s] and s not in winners), key=lambda s: tiebreak(t, s), reverse=True)
+    rest = sorted(
+        (s for s in range(t.seats) if not t.removed[s] and s not in winners),
+        key=lambda s: tiebreak(t, s),
+        reverse=True,
+    )
     previous, rank = None, 0
     for k, s in enumerate(rest):
         key = tiebreak(t, s)

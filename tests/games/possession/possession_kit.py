@@ -24,7 +24,9 @@ FILLER = "  - {id: filler, name: Filler, might: 1, endure: 12, nurture: 0}\n"
 __all__ = ["begin", "position_name"]
 
 
-def make_spec(tmp_path: Path, cards: str = "", starter: bool = False, **rules: Any) -> PossessionSpec:
+def make_spec(
+    tmp_path: Path, cards: str = "", starter: bool = False, **rules: Any
+) -> PossessionSpec:
     """A config of `filler` plus the scenario's cards (YAML list items) and, with `starter`, the
     shipped starter set, on the shipped rules with `rules` overridden; one deck `test` for 2-4
     players: 40 fillers and 2 of each card."""
@@ -34,10 +36,15 @@ def make_spec(tmp_path: Path, cards: str = "", starter: bool = False, **rules: A
         cards += (SHIPPED / "cards.yaml").read_text().split("cards:\n", 1)[1]
     shutil.copy(SHIPPED / "rules.yaml", folder / "rules.yaml")
     (folder / "cards.yaml").write_text("cards:\n" + FILLER + cards)
-    ids = ["filler"] + [line.split("id:")[1].split(",")[0].strip() for line in cards.splitlines() if line.lstrip().startswith(("- {id:", "- id:"))]
+    ids = ["filler"] + [
+        line.split("id:")[1].split(",")[0].strip()
+        for line in cards.splitlines()
+        if line.lstrip().startswith(("- {id:", "- id:"))
+    ]
     deck = "\n".join(f"      {card}: {40 if card == 'filler' else 2}" for card in ids)
     (folder / "decks.yaml").write_text(
-        f"decks:\n  test:\n    players: [2, 3, 4]\n    cards:\n{deck}\ndefault_deck: {{2: test, 3: test, 4: test}}\n"
+        f"decks:\n  test:\n    players: [2, 3, 4]\n    cards:\n{deck}\n"
+        "default_deck: {2: test, 3: test, 4: test}\n"
     )
     return load_spec(folder, {f"rules.{k}": v for k, v in rules.items()})
 
@@ -140,7 +147,9 @@ def words(t: Possession) -> list[str]:
 def play(t: Possession, said: str) -> Possession:
     """Play the option of the pending decision whose words are `said`."""
     options = words(t)
-    assert said in options, f"'{said}' is not an option of {t.decision() and t.decision().kind}: {options}"
+    assert said in options, (
+        f"'{said}' is not an option of {t.decision() and t.decision().kind}: {options}"
+    )
     t.apply(options.index(said))
     return t
 
@@ -174,4 +183,6 @@ def where_is(t: Possession, c: int) -> str:
 
 def queues_at(t: Possession) -> list[list[str]]:
     """The queue after each watched scan, as the positions its creatures hold now."""
-    return [[where_is(t, p[0]) for p in entries] for kind, entries in t.watch or [] if kind == "queue"]
+    return [
+        [where_is(t, p[0]) for p in entries] for kind, entries in t.watch or [] if kind == "queue"
+    ]

@@ -24,6 +24,9 @@ from balance.games.possession.effects import (
 )
 
 GAME = load_game("possession")
+ATTACKER = (
+    "{role: possessed, on: attack, if: {actor: self}, do: damage, target: each_opponent_possessed,"
+)
 
 
 def copy_config(tmp_path: Path) -> Path:
@@ -54,7 +57,10 @@ def test_the_shipped_config_loads_and_every_deck_is_shared() -> None:
     assert len(catalog.cards) == 20
     assert catalog.shared == frozenset(catalog.decks)
     assert catalog.deck_seats == {"starter": (2,), "starter_big": (3, 4), "no_vanilla": (2, 3, 4)}
-    assert sum(catalog.decks["starter"].values()) == 40 and sum(catalog.decks["starter_big"].values()) == 60
+    assert (
+        sum(catalog.decks["starter"].values()) == 40
+        and sum(catalog.decks["starter_big"].values()) == 60
+    )
     assert spec.setup_size(2) == 15
 
 
@@ -67,7 +73,9 @@ def test_the_starter_set_uses_every_trigger_op_and_condition_kind() -> None:
     kinds = {c[0] for e in effects for c in e.conditions}
     assert kinds == {C_ACTOR, C_SUBJECT, C_PLAYER, C_TURN, C_AMOUNT, C_COMPARE}
     assert any(e.optional for e in effects) and any(len(e.steps) > 1 for e in effects)
-    assert any(s.choose or s.b_choose for s in steps) and any(s.target == FACE_DOWN_WILD for s in steps)
+    assert any(s.choose or s.b_choose for s in steps) and any(
+        s.target == FACE_DOWN_WILD for s in steps
+    )
     assert [sum(e.role == r for e in effects) for r in range(3)] == [9, 6, 5]
     shapes = sorted(sum(e is not None for e in by_role) for by_role in spec.effects)
     assert shapes == [0] * 4 + [1] * 12 + [2] * 4
@@ -76,7 +84,14 @@ def test_the_starter_set_uses_every_trigger_op_and_condition_kind() -> None:
 def test_the_vocabulary_declares_every_word_with_a_doc() -> None:
     assert [w.name for w in VOCABULARY.triggers] == list(TRIGGERS)
     assert [w.name for w in VOCABULARY.ops] == list(OPS)
-    assert {w.name for w in VOCABULARY.conditions} == {"actor", "subject", "player", "turn", "amount_at_least", "compare"}
+    assert {w.name for w in VOCABULARY.conditions} == {
+        "actor",
+        "subject",
+        "player",
+        "turn",
+        "amount_at_least",
+        "compare",
+    }
     for section in VOCABULARY.sections():
         assert all(word.doc for word in section), section.kind
     assert GAME.vocabulary() is VOCABULARY
@@ -85,15 +100,47 @@ def test_the_vocabulary_declares_every_word_with_a_doc() -> None:
 @pytest.mark.parametrize(
     "old, new, words",
     [
-        ("{id: stone_hound, name: Stone Hound, might: 3,", "{id: stone_hound, name: Stone Hound, might: three,", "whole number"),
-        ("{id: swift_fox, name: Swift Fox, might: 4,", "{id: swift_fox, name: Swift Fox, might: 12,", "lower the number"),
-        ("do: damage, target: each_opponent_possessed", "do: damag, target: each_opponent_possessed", "did you mean 'damage'"),
-        ("{role: defender, on: attack, do: damage, target: actor", "{role: defender, on: atack, do: damage, target: actor", "did you mean 'attack'"),
-        ("{role: defender, on: soothe,", "{role: defender, on: soothe, colour: red,", "no parameter 'colour'"),
-        ("target: {choose: each_wild},\n         action: any", "target: each_wild,\n         action: any", "is a group"),
+        (
+            "{id: stone_hound, name: Stone Hound, might: 3,",
+            "{id: stone_hound, name: Stone Hound, might: three,",
+            "whole number",
+        ),
+        (
+            "{id: swift_fox, name: Swift Fox, might: 4,",
+            "{id: swift_fox, name: Swift Fox, might: 12,",
+            "lower the number",
+        ),
+        (
+            "do: damage, target: each_opponent_possessed",
+            "do: damag, target: each_opponent_possessed",
+            "did you mean 'damage'",
+        ),
+        (
+            "{role: defender, on: attack, do: damage, target: actor",
+            "{role: defender, on: atack, do: damage, target: actor",
+            "did you mean 'attack'",
+        ),
+        (
+            "{role: defender, on: soothe,",
+            "{role: defender, on: soothe, colour: red,",
+            "no parameter 'colour'",
+        ),
+        (
+            "target: {choose: each_wild},\n         action: any",
+            "target: each_wild,\n         action: any",
+            "is a group",
+        ),
         ("do: heal, target: adjacent_wilds", "do: ward, target: face_down_wild", "face_down_wild"),
-        ("{role: possessed, on: drew, if: {player: controller}", "{role: possessed, on: drew, if: {actor: self}", "has no actor"),
-        ("on: escaped, if: {subject: opponent_possessed}", "on: escaped, if: {subject: opponent}", "not allowed"),
+        (
+            "{role: possessed, on: drew, if: {player: controller}",
+            "{role: possessed, on: drew, if: {actor: self}",
+            "has no actor",
+        ),
+        (
+            "on: escaped, if: {subject: opponent_possessed}",
+            "on: escaped, if: {subject: opponent}",
+            "not allowed",
+        ),
         ("of: turn_possessed, op:", "of: each_wild, op:", "one creature"),
         ("- {id: iron_tortoise,", "- {id: stone_hound,", "given twice"),
     ],
@@ -111,8 +158,8 @@ def test_a_second_effect_for_one_role_is_refused(tmp_path) -> None:
     line = edit(
         folder,
         "cards",
-        "{role: possessed, on: attack, if: {actor: self}, do: damage, target: each_opponent_possessed,",
-        "{role: possessed, on: turn_end, do: heal, target: self, amount: 1}\n      - {role: possessed, on: attack, if: {actor: self}, do: damage, target: each_opponent_possessed,",
+        ATTACKER,
+        "{role: possessed, on: turn_end, do: heal, target: self, amount: 1}\n      - " + ATTACKER,
     )
     error = refused(folder)
     assert "second possessed effect" in error.message and error.line == line + 1
@@ -121,7 +168,11 @@ def test_a_second_effect_for_one_role_is_refused(tmp_path) -> None:
 @pytest.mark.parametrize(
     "old, new, words",
     [
-        ("      stone_hound: 2\n", "      stone_hound: 2\n      stone_hund: 1\n", "did you mean 'stone_hound'"),
+        (
+            "      stone_hound: 2\n",
+            "      stone_hound: 2\n      stone_hund: 1\n",
+            "did you mean 'stone_hound'",
+        ),
         ("players: [2]", "players: [5]", "2-4"),
     ],
 )

@@ -26,7 +26,11 @@ RULE_VARIANTS = [
     (("rules.cap_result", "draw"), ("rules.first_player", "random"), ("rules.max_chain", 3)),
     (("rules.wild_count", 4), ("rules.starting_hand", 1), ("rules.max_rounds", 8)),
 ]
-DECKS = {2: ["starter", "no_vanilla"], 3: ["starter_big", "no_vanilla"], 4: ["starter_big", "no_vanilla"]}
+DECKS = {
+    2: ["starter", "no_vanilla"],
+    3: ["starter_big", "no_vanilla"],
+    4: ["starter_big", "no_vanilla"],
+}
 PROPERTY = settings(max_examples=12, deadline=None)
 
 
@@ -58,7 +62,9 @@ def check(t: Possession, copies: int) -> None:
         assert t.damage[c] < endure(t, c), "a creature kept damage at or above its Endure"
 
 
-def play_out(seats: int, deck: str, variant: tuple[tuple[str, object], ...], seed: int) -> Possession:
+def play_out(
+    seats: int, deck: str, variant: tuple[tuple[str, object], ...], seed: int
+) -> Possession:
     spec = spec_for(variant)
     t = new_game(spec, [deck] * seats, seed)
     copies = len(t.kind)

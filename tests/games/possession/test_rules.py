@@ -44,11 +44,15 @@ def starter(tmp_path):
 
 @pytest.mark.parametrize("credit, gainer", [("turn_player", 0), ("damage_source", 1)])
 def test_g2_glory_goes_to_the_turn_player_or_the_damage_source(tmp_path, credit, gainer) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: sniper, name: Sniper, might: 1, endure: 12, nurture: 0, effects: [
       {role: possessed, on: attack, do: damage, target: defender, amount: 5}]}
   - {id: frail_d, name: Frail D, might: 1, endure: 5, nurture: 0}
-""", glory_credit=credit)
+""",
+        glory_credit=credit,
+    )
     t = table(spec)
     put(t, "P1", "sniper")  # B's Possessed finishes the Defender on A's turn
     put(t, "D", "frail_d")
@@ -57,7 +61,11 @@ def test_g2_glory_goes_to_the_turn_player_or_the_damage_source(tmp_path, credit,
 
 
 def test_g2_a_defender_that_never_escapes(tmp_path) -> None:
-    spec = make_spec(tmp_path, "  - {id: frail_d, name: Frail D, might: 1, endure: 2, nurture: 0}\n", defender_escapes=False)
+    spec = make_spec(
+        tmp_path,
+        "  - {id: frail_d, name: Frail D, might: 1, endure: 2, nurture: 0}\n",
+        defender_escapes=False,
+    )
     t = table(spec)
     put(t, "D", "frail_d", damage=5)
     play(begin(t, "action"), "attack")
@@ -66,7 +74,11 @@ def test_g2_a_defender_that_never_escapes(tmp_path) -> None:
 
 
 def test_g4_a_card_played_over_goes_to_the_hand_when_the_rules_say_so(tmp_path) -> None:
-    spec = make_spec(tmp_path, "  - {id: h_one, name: H1, might: 1, endure: 6, nurture: 0}\n", replaced_card_to="hand")
+    spec = make_spec(
+        tmp_path,
+        "  - {id: h_one, name: H1, might: 1, endure: 6, nurture: 0}\n",
+        replaced_card_to="hand",
+    )
     t = table(spec)
     old = put(t, "W3", "filler", damage=2)
     hand(t, 0, ["h_one"])
@@ -85,7 +97,11 @@ def test_g10_damage_stays_when_face_down_does_not_clear(tmp_path) -> None:
 
 
 def test_g10_a_revealed_card_escapes_when_it_turns_up_at_its_endure(tmp_path) -> None:
-    spec = make_spec(tmp_path, "  - {id: glass, name: Glass, might: 1, endure: 2, nurture: 0}\n", face_down_clears_damage=False)
+    spec = make_spec(
+        tmp_path,
+        "  - {id: glass, name: Glass, might: 1, endure: 2, nurture: 0}\n",
+        face_down_clears_damage=False,
+    )
     t = table(spec)
     put(t, "W0", "glass", damage=2)  # face down with damage: immune until revealed
     hand(t, 0, [])
@@ -94,14 +110,19 @@ def test_g10_a_revealed_card_escapes_when_it_turns_up_at_its_endure(tmp_path) ->
     assert t.discard[-1] != t.occ[position(t, "W0")]
 
 
-def test_g12_a_removed_players_pending_trigger_is_cancelled_and_the_next_player_takes_over(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+def test_g12_a_removed_players_pending_trigger_is_cancelled_and_the_next_player_takes_over(
+    tmp_path,
+) -> None:
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: sapper, name: Sapper, might: 1, endure: 12, nurture: 0, effects: [
       {role: possessed, on: attack, if: {actor: self}, do: damage, target: each_wild, amount: 1}]}
   - {id: brittle, name: Brittle, might: 3, endure: 3, nurture: 1}
   - {id: listener, name: Listener, might: 1, endure: 12, nurture: 0, effects: [
       {role: possessed, on: attack, do: heal, target: self, amount: 1}]}
-""")
+""",
+    )
     t = table(spec, seats=4)
     put(t, "P0", "sapper")
     put(t, "P1", "listener")
@@ -115,16 +136,22 @@ def test_g12_a_removed_players_pending_trigger_is_cancelled_and_the_next_player_
     play(t, "attack")  # queue [P_A, P_B]; P_A's effect makes W3 escape: A, then B, are removed
     assert queues_at(t)[0][:1] == ["-"] and len(t.watch[1][1]) == 2
     assert t.removal_order == [0, 1] and t.game_stats[9] == 1, "P_B's trigger is cancelled"
-    assert t.turn_seat == 2 and t.decision().seat == 2, "C, who made the Turn Player's choices, plays next"
+    assert t.turn_seat == 2 and t.decision().seat == 2, (
+        "C, who made the Turn Player's choices, plays next"
+    )
 
 
 def test_g7_moving_does_not_cancel_a_pending_trigger(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: mover, name: Mover, might: 1, endure: 12, nurture: 0, effects: [
-      {role: possessed, on: attack, do: trade_places, a: {choose: each_wild}, b: {choose: each_wild}}]}
+      {role: possessed, on: attack, do: trade_places,
+       a: {choose: each_wild}, b: {choose: each_wild}}]}
   - {id: waiter, name: Waiter, might: 1, endure: 12, nurture: 0, effects: [
       {role: wild, on: attack, do: ward, target: self, amount: 2}]}
-""")
+""",
+    )
     t = table(spec)
     put(t, "P0", "mover")
     waiter = put(t, "W2", "waiter")
@@ -144,10 +171,14 @@ def test_first_player_random_and_deck_auto(starter) -> None:
 
 
 def test_modifiers_for_the_turn_expire(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: booster, name: Booster, might: 1, endure: 12, nurture: 0, effects: [
-      {role: possessed, on: turn_start, if: {turn: mine}, do: modify, target: self, stat: might, amount: 2, duration: turn}]}
-""")
+      {role: possessed, on: turn_start, if: {turn: mine}, do: modify, target: self,
+       stat: might, amount: 2, duration: turn}]}
+""",
+    )
     t = table(spec)
     c = put(t, "P0", "booster")
     begin(t)
@@ -250,11 +281,15 @@ def test_grave_bell_rewards_the_others_and_grows_as_it_moves_up(starter) -> None
 
 
 def test_night_mare_heals_its_owner_when_an_opponent_is_removed(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: sapper, name: Sapper, might: 1, endure: 12, nurture: 0, effects: [
       {role: defender, on: attack, do: damage, target: each_wild, amount: 1}]}
   - {id: brittle, name: Brittle, might: 3, endure: 3, nurture: 1}
-""", starter=True)
+""",
+        starter=True,
+    )
     t = table(spec, seats=3)
     put(t, "D", "sapper")
     put(t, "W3", "brittle", damage=2)
@@ -335,11 +370,14 @@ def test_damage_logs_name_source_and_amount(tmp_path) -> None:
 
 
 def test_an_escape_of_the_face_down_wild_refills_it_face_down_unseen(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: banisher, name: Banisher, might: 1, endure: 12, nurture: 0, effects: [
       {role: possessed, on: turn_start, do: escape, target: face_down_wild}]}
   - {id: secret, name: Secret, might: 1, endure: 6, nurture: 0}
-""")
+""",
+    )
     t = table(spec)
     put(t, "P0", "banisher")
     secret = put(t, "W0", "secret")

@@ -32,11 +32,14 @@ from balance.games.possession.rules import swap_options
 
 
 def test_1_attack_and_soothe(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: hero, name: Hero, might: 3, endure: 5, nurture: 1}
   - {id: guard, name: Guard, might: 2, endure: 8, nurture: 1}
   - {id: target, name: Target, might: 1, endure: 12, nurture: 0}
-""")
+""",
+    )
 
     def ready():
         t = table(spec)
@@ -62,12 +65,15 @@ def test_1_attack_and_soothe(tmp_path) -> None:
 
 
 def test_2_killing_blow(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: hero, name: Hero, might: 3, endure: 5, nurture: 1}
   - {id: brute, name: Brute, might: 4, endure: 6, nurture: 1}
   - {id: heir, name: Heir, might: 2, endure: 5, nurture: 0}
   - {id: x_card, name: X, might: 1, endure: 7, nurture: 0}
-""")
+""",
+    )
 
     def ready(glory_before: int):
         t = table(spec)
@@ -91,12 +97,15 @@ def test_2_killing_blow(tmp_path) -> None:
 
 
 def test_3_possessed_escape(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: frail, name: Frail, might: 2, endure: 4, nurture: 0}
   - {id: wall, name: Wall, might: 2, endure: 9, nurture: 1}
   - {id: h_one, name: H1, might: 1, endure: 6, nurture: 0}
   - {id: h_two, name: H2, might: 1, endure: 6, nurture: 0}
-""")
+""",
+    )
     t = table(spec)
     put(t, "P0", "frail", damage=2)
     put(t, "D", "wall")
@@ -113,11 +122,14 @@ def test_3_possessed_escape(tmp_path) -> None:
 
 
 def test_4_two_player_elimination(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: sapper, name: Sapper, might: 1, endure: 12, nurture: 0, effects: [
       {role: defender, on: attack, do: damage, target: each_wild, amount: 1}]}
   - {id: brittle, name: Brittle, might: 3, endure: 3, nurture: 1}
-""")
+""",
+    )
     t = table(spec)
     put(t, "D", "sapper")
     put(t, "W3", "brittle", damage=2)
@@ -133,7 +145,9 @@ def test_4_two_player_elimination(tmp_path) -> None:
 
 
 def test_5_wild_chain_with_four_players(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: sapper, name: Sapper, might: 1, endure: 12, nurture: 0, effects: [
       {role: defender, on: attack, do: damage, target: each_wild, amount: 1}]}
   - {id: brittle, name: Brittle, might: 3, endure: 3, nurture: 1}
@@ -141,7 +155,8 @@ def test_5_wild_chain_with_four_players(tmp_path) -> None:
       {role: wild, on: removed, optional: true, do: heal, target: self, amount: 1}]}
   - {id: c_one, name: C1, might: 1, endure: 6, nurture: 0}
   - {id: c_two, name: C2, might: 1, endure: 6, nurture: 0}
-""")
+""",
+    )
     t = table(spec, seats=4)
     put(t, "D", "sapper")
     put(t, "W2", "brittle", damage=2)
@@ -159,24 +174,39 @@ def test_5_wild_chain_with_four_players(tmp_path) -> None:
     assert words(t) == ["hand c_one", "hand c_two"]
     play(t, "hand c_one")
     assert at(t, "W2") == "c_one"
-    assert t.decision().kind == "effect_optional" and t.decision().seat == 2, "C decides for the Turn Player"
+    assert t.decision().kind == "effect_optional" and t.decision().seat == 2, (
+        "C decides for the Turn Player"
+    )
     play(t, "use")
-    assert t.turn_seat == 2 and t.decision().seat == 2 and t.decision().kind == "play", "C's turn is next"
+    assert t.turn_seat == 2 and t.decision().seat == 2 and t.decision().kind == "play", (
+        "C's turn is next"
+    )
     assert hand_of(t, 3) == ["filler"], "D is not asked"
     result_places = t.result().stats
-    assert result_places["placement_1"] < result_places["placement_0"], "a later removal ranks higher"
+    assert result_places["placement_1"] < result_places["placement_0"], (
+        "a later removal ranks higher"
+    )
 
 
 def test_6_scan_order(tmp_path) -> None:
     hook = "effects: [{{role: {role}, on: attack, do: ward, target: self, amount: 1}}]"
-    spec = make_spec(tmp_path, f"""\
+    spec = make_spec(
+        tmp_path,
+        f"""\
   - {{id: p_hook, name: PH, might: 1, endure: 12, nurture: 0, {hook.format(role="possessed")}}}
   - {{id: w_hook, name: WH, might: 1, endure: 12, nurture: 0, {hook.format(role="wild")}}}
   - {{id: s_hook, name: SH, might: 1, endure: 12, nurture: 0, {hook.format(role="defender")}}}
-""")
+""",
+    )
     t = table(spec, seats=3)
     t.face_down = 3
-    for where, card in (("P2", "p_hook"), ("P0", "p_hook"), ("W1", "w_hook"), ("W4", "w_hook"), ("S", "s_hook")):
+    for where, card in (
+        ("P2", "p_hook"),
+        ("P0", "p_hook"),
+        ("W1", "w_hook"),
+        ("W4", "w_hook"),
+        ("S", "s_hook"),
+    ):
         put(t, where, card)
     watch(begin(t, "action"))
 
@@ -218,14 +248,17 @@ def test_7_fifo_and_retrigger(tmp_path) -> None:
 
 
 def test_8_cancellation(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: picker, name: Picker, might: 1, endure: 12, nurture: 0, effects: [
       {role: possessed, on: attack, do: damage, target: {choose: each_wild}, amount: 2}]}
   - {id: weakling, name: Weakling, might: 1, endure: 2, nurture: 0, effects: [
       {role: wild, on: attack, do: ward, target: self, amount: 1}]}
   - {id: newcomer, name: Newcomer, might: 1, endure: 12, nurture: 0, effects: [
       {role: wild, on: replaced, if: {subject: self}, do: ward, target: self, amount: 1}]}
-""")
+""",
+    )
     t = table(spec)
     put(t, "P0", "picker")
     put(t, "W2", "weakling")
@@ -242,11 +275,14 @@ def test_8_cancellation(tmp_path) -> None:
 
 
 def test_9_swap_and_adjacency(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: old_p, name: Old P, might: 1, endure: 12, nurture: 0}
   - {id: queen, name: Q, might: 1, endure: 12, nurture: 0}
   - {id: hidden, name: Hidden, might: 1, endure: 12, nurture: 0}
-""")
+""",
+    )
     t = table(spec)
     put(t, "P0", "old_p", damage=2)
     put(t, "W2", "queen", damage=1)
@@ -254,7 +290,11 @@ def test_9_swap_and_adjacency(tmp_path) -> None:
     hand(t, 0, [])
     begin(t, "action")
 
-    assert [w for w in words(t) if w.startswith("command")] == ["command W1 W2", "command W2 W3", "command W3 W4"]
+    assert [w for w in words(t) if w.startswith("command")] == [
+        "command W1 W2",
+        "command W2 W3",
+        "command W3 W4",
+    ]
     play(t, "attack")
     assert words(t) == ["possess W2", "possess W3"]
     watch(t)
@@ -269,10 +309,13 @@ def test_9_swap_and_adjacency(tmp_path) -> None:
 
 
 def test_10_draw_and_play(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: h_one, name: H1, might: 1, endure: 6, nurture: 0}
   - {id: h_two, name: H2, might: 1, endure: 6, nurture: 0}
-""")
+""",
+    )
     t = table(spec)
     hand(t, 0, ["filler"] * 3)
     assert begin(t, "draw").decision().kind == "play", "a hand of 3 draws nothing"
@@ -298,7 +341,9 @@ def test_10_draw_and_play(tmp_path) -> None:
 
 
 def test_11_simultaneous_escapes(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: quaker, name: Quaker, might: 1, endure: 12, nurture: 0, effects: [
       {role: defender, on: turn_start, do: damage, target: each_creature, amount: 3}]}
   - {id: e_two, name: E2, might: 1, endure: 2, nurture: 0}
@@ -308,10 +353,18 @@ def test_11_simultaneous_escapes(tmp_path) -> None:
   - {id: x_card, name: X, might: 1, endure: 7, nurture: 0}
   - {id: h_one, name: H1, might: 1, endure: 6, nurture: 0}
   - {id: h_two, name: H2, might: 1, endure: 6, nurture: 0}
-""")
+""",
+    )
     t = table(spec)
     put(t, "D", "quaker")
-    for where, card in (("P0", "e_three"), ("P1", "e_six"), ("W1", "e_two"), ("W2", "e_five"), ("W3", "e_five"), ("W4", "e_three")):
+    for where, card in (
+        ("P0", "e_three"),
+        ("P1", "e_six"),
+        ("W1", "e_two"),
+        ("W2", "e_five"),
+        ("W3", "e_five"),
+        ("W4", "e_three"),
+    ):
         put(t, where, card)
     deck(t, ["x_card"])
     hand(t, 0, ["h_one", "h_two"])
@@ -327,13 +380,16 @@ def test_11_simultaneous_escapes(tmp_path) -> None:
 
 
 def test_12_partial_prevention_and_ward(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: seeker, name: Seeker, might: 1, endure: 12, nurture: 0, effects: [
       {role: possessed, on: turn_start, if: {turn: mine}, do: draw, player: controller, count: 2,
        then: [{do: damage, target: defender, amount: 1}]}]}
   - {id: blaster, name: Blaster, might: 1, endure: 12, nurture: 0, effects: [
       {role: possessed, on: turn_start, do: damage, target: each_wild, amount: 3}]}
-""")
+""",
+    )
     t = table(spec)
     put(t, "P0", "seeker")
     deck(t, 1)
@@ -354,7 +410,9 @@ def test_12_partial_prevention_and_ward(tmp_path) -> None:
 
 
 def test_13_face_down_immunity(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: blaster, name: Blaster, might: 1, endure: 12, nurture: 0, effects: [
       {role: possessed, on: turn_start, do: damage, target: each_wild, amount: 2}]}
   - {id: picker, name: Picker, might: 1, endure: 12, nurture: 0, effects: [
@@ -365,7 +423,8 @@ def test_13_face_down_immunity(tmp_path) -> None:
   - {id: secret, name: Secret, might: 1, endure: 6, nurture: 0}
   - {id: top_card, name: Top, might: 1, endure: 6, nurture: 0}
   - {id: h_one, name: H1, might: 1, endure: 6, nurture: 0}
-""")
+""",
+    )
     t = table(spec)
     put(t, "P0", "blaster")
     begin(t)
@@ -391,11 +450,14 @@ def test_13_face_down_immunity(tmp_path) -> None:
 
 
 def test_14_defender_with_no_replacement(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: hero, name: Hero, might: 3, endure: 5, nurture: 1}
   - {id: weak_d, name: Weak D, might: 1, endure: 3, nurture: 0}
   - {id: h_one, name: H1, might: 1, endure: 6, nurture: 0}
-""")
+""",
+    )
 
     def ready():
         t = table(spec)
@@ -436,12 +498,17 @@ def test_15_round_cap(tmp_path) -> None:
 
 
 def test_16_chain_cap(tmp_path) -> None:
-    spec = make_spec(tmp_path, """\
+    spec = make_spec(
+        tmp_path,
+        """\
   - {id: mender_d, name: Mender, might: 1, endure: 12, nurture: 0, effects: [
-      {role: defender, on: damaged, if: {subject: defender}, do: heal, target: defender, amount: 1}]}
+      {role: defender, on: damaged, if: {subject: defender}, do: heal, target: defender,
+       amount: 1}]}
   - {id: goad_s, name: Goad, might: 1, endure: 12, nurture: 0, effects: [
-      {role: defender, on: healed, if: {subject: defender}, do: damage, target: defender, amount: 1}]}
-""")
+      {role: defender, on: healed, if: {subject: defender}, do: damage, target: defender,
+       amount: 1}]}
+""",
+    )
     t = table(spec)
     put(t, "D", "mender_d")
     put(t, "S", "goad_s")
