@@ -272,8 +272,8 @@ class Match:
 
     def clone(self) -> Match:
         """An exact copy, the RNG state and hidden zones included. Never shares a mutable part."""
-        rng = Random()
-        rng.setstate(self.rng.getstate())
+        rng = Random.__new__(Random)  # unseeded: seeding from the OS would cost more than all
+        rng.setstate(self.rng.getstate())  # the rest of the copy, and setstate overwrites it
         return type(self)(
             spec=self.spec,
             rng=rng,
