@@ -256,8 +256,7 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
     else:
         for seat in (first, 1 - first):
             m.rng.shuffle(m.decks[seat])  # R4's shuffle happens with or without a mulligan
-        finish_setup(m)
-    advance(m)
+    advance(m)  # the flow goes on to finish_setup (AFTER_SETUP) once the mulligans are done
     return m
 
 
@@ -293,7 +292,7 @@ def mulligan(m: Match, option: tuple) -> None:
         return
     if seat == m.first:
         m.rng.shuffle(m.decks[other])
-    finish_setup(m)
+    m.phase = RUN  # on to finish_setup
 
 
 def finish_setup(m: Match) -> None:
