@@ -380,3 +380,13 @@ def test_trigger_order_choose_lets_the_owner_order_simultaneous_skills() -> None
     assert words(m) == ["resolve grave_moth_2 at L first", "resolve thorn_dryad_3 at R first"]
     play(m, "resolve thorn_dryad_3 at R first")
     assert m.active == P2 and power(spec, at(m, P1, "L")) == 4
+
+
+def test_only_the_top_cards_skills_are_live() -> None:  # R21: Stone Warden L1 under its L2
+    m = table(
+        p1={"field": {"C": being("sky_roc_1")}},
+        p2={"hand": ["frost_hare_1"], "field": {"R": being("stone_warden_1", "stone_warden_2")}},
+    )
+    play(m, "attack life with sky_roc_1 at C")
+    play(m, "block with stone_warden_2 at R")
+    assert power(m.spec, at(m, P2, "R")) == 5  # 2 + 3, no +2 from the L1 underneath
