@@ -22,7 +22,7 @@ from balance.core.errors import did_you_mean
 from balance.core.yamlio import LineList, LineMap
 from balance.games.possession.state import (
     EMPTY,
-    G_DECK_OUT_TURN,
+    G_EMPTY_DECK_TURN,
     K_EFFECT_DAMAGE,
     K_EFFECT_HEALING,
     NO_CREATURE,
@@ -1076,8 +1076,8 @@ def draw_cards(t: Table, seat: int, count: int) -> int:
 
 
 def deck_drawn(t: Table) -> None:
-    if not t.deck and t.game_stats[G_DECK_OUT_TURN] == 0:
-        t.game_stats[G_DECK_OUT_TURN] = t.turn
+    if not t.deck and t.game_stats[G_EMPTY_DECK_TURN] == 0:
+        t.game_stats[G_EMPTY_DECK_TURN] = t.turn
 
 
 def take(t: Table, seat: int, card: int) -> int:

@@ -217,3 +217,12 @@ def test_overrides_reach_rules_and_cards() -> None:
     with pytest.raises(ConfigError) as e:
         GAME.load(GAME.config_dir, {"rules.max_chain": 0})
     assert "--set" in e.value.path
+
+
+def test_the_game_statistics_fit_the_games_table() -> None:
+    from balance.sim.records import games_columns
+
+    catalog = GAME.load(GAME.config_dir).catalog
+    for seats in (2, 3, 4):
+        columns = games_columns(seats, catalog.game_stats)
+        assert len(columns) == len(set(columns))

@@ -405,3 +405,15 @@ def test_the_defender_slot_is_refilled_from_the_deck_when_support_is_empty(tmp_p
     glory(t, 0, 0)
     play(begin(t, "action"), "attack")
     assert at(t, "D") == "x_card" and at(t, "S") == "filler"
+
+
+def test_preview_plays_an_option_and_its_nested_choices_on_a_copy(starter) -> None:
+    t = table(starter)
+    put(t, "P0", "gale_raven")
+    begin(t, "action")
+    before = (list(t.occ), list(t.damage), t.decision())
+    option = words(t).index("command W1 W2")
+    after = t.preview(option)
+    assert (list(t.occ), list(t.damage), t.decision()) == before, "the game itself is untouched"
+    assert after.decision().kind == "swap", "the chosen Wild's action was answered by the policy"
+    assert after.occ[position(after, "W1")] == t.occ[position(t, "W2")]
