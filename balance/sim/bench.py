@@ -103,16 +103,14 @@ def _clone_us(game: Any, spec: Any, schedule: Any, states: int = 12, copies: int
     timings = []
     for i in range(states):
         slot = schedule.slot(i)
-        first = game.new_game(spec, slot.lineup.decks, slot.seed)
-        probe = first.clone()
-        steps = 0
-        while (d := probe.decision()) is not None:  # how long is this game?
-            probe.apply(rng.randrange(len(d.options)))
-            steps += 1
-        state = first
-        for _ in range(steps // 2):
-            d = state.decision()
-            state.apply(rng.randrange(len(d.options)))
+        state = game.new_game(spec, slot.lineup.decks, slot.seed)
+        probe = state.clone()
+        choices = []
+        while (d := probe.decision()) is not None:  # play it out once to learn its length
+            choices.append(rng.randrange(len(d.options)))
+            probe.apply(choices[-1])
+        for option in choices[: len(choices) // 2]:  # then the same choices to its middle
+            state.apply(option)
         start = time.perf_counter()
         for _ in range(copies):
             state.clone()

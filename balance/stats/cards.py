@@ -32,7 +32,7 @@ RATES = (  # metric -> (wins column, games column)
 
 def card_metrics(cards: pd.DataFrame, min_games: int = MIN_GAMES) -> pd.DataFrame:
     """One row per (deck, card) with every metric above, its interval and the sample flag."""
-    out = cards[["deck", "card", "copies", "games", "drawn", "played"]].copy()
+    out = cards[["deck", "card", "copies", "games", "drawn", "not_drawn", "played"]].copy()
     out["play_rate"] = _ratio(cards["played"], cards["games"])
     low_high = [wilson(p, n) for p, n in zip(cards["played"], cards["games"])]
     out["play_rate_low"] = [b[0] for b in low_high]

@@ -701,6 +701,9 @@ def play(
         hand.remove(card)
     else:
         g.market[EXTRA_PILE if cd.type != TYPE_CREATURE else CREATURE_PILE].pop(pos)
+        # bought straight from the market: for card statistics the seat acquired the card as
+        # surely as one taken into the hand first (GIH counts the cards a seat gets)
+        g.events.append((g.round, seat, card, DRAWN, 1))
     g.limbo.append(card)
     g.events.append((g.round, seat, card, PLAYED, 1))
     if cd.type == TYPE_CREATURE:
