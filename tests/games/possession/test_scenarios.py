@@ -29,6 +29,7 @@ from possession_kit import (
 
 from balance.games.possession.effects import action_options
 from balance.games.possession.rules import swap_options
+from balance.games.possession.state import G_CANCELLED, G_CHAIN_CAPPED, G_MAX_CHAIN, G_RETRIGGERED
 
 
 def test_1_attack_and_soothe(tmp_path) -> None:
@@ -241,7 +242,7 @@ def test_7_fifo_and_retrigger(tmp_path) -> None:
     assert queues[1] == ["W3", "W1"], "W1 retriggers on damaged W4 and goes to the back"
     assert [damage(t, w) for w in ("W1", "W2", "W3", "W4")] == [1, 1, 0, 0]
     assert damage(t, "P0") == 2, "P_A keeps d2: W1's first trigger was replaced"
-    assert t.game_stats[10] == 1  # retriggered
+    assert t.game_stats[G_RETRIGGERED] == 1
 
     t = play(ready("keep"), "attack")
     assert queues_at(t)[1] == ["W1", "W3"]
@@ -270,7 +271,7 @@ def test_8_cancellation(tmp_path) -> None:
     assert words(t) == ["choose W1", "choose W2", "choose W3", "choose W4"]
     play(t, "choose W2")
     assert at(t, "W2") == "newcomer"
-    assert t.game_stats[9] == 1, "W2's entry is skipped: cancelled"
+    assert t.game_stats[G_CANCELLED] == 1, "W2's entry is skipped"
     assert t.ward[t.occ[position(t, "W2")]] == 1, "Y reacted to its own arrival"
 
 
@@ -515,7 +516,6 @@ def test_16_chain_cap(tmp_path) -> None:
     watch(begin(t, "action"))
 
     play(t, "attack")
-    resolved = [q for q in queues_at(t)]
-    assert len(resolved) == 1 + 64, "the two effects alternate for 64 resolutions"
-    assert t.game_stats[11] == 1 and t.game_stats[8] == 64  # chain_capped, max_chain
+    assert len(queues_at(t)) == 1 + 64, "the two effects alternate for 64 resolutions"
+    assert t.game_stats[G_CHAIN_CAPPED] == 1 and t.game_stats[G_MAX_CHAIN] == 64
     assert t.decision().kind == "swap", "play moves on"
