@@ -8,6 +8,7 @@ the tables are the same for any number of jobs or batch size.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,9 +64,14 @@ def games_columns(seats: int, game_stats: tuple[str, ...]) -> list[str]:
     per_seat = [f"{kind}_{s}" for kind in ("deck", "bot", "score") for s in range(seats)]
     fixed = ["winner", "turns", "decisions", "capped", "end_reason", "error"]
     base = ["game", "seed", "rotation", "seats", *per_seat, *fixed]
-    clash = [name for name in game_stats if name in base or name.startswith(("deck_", "bot_", "score_"))]
+    # deck_i, bot_i, score_i for any seat count: a statistic may not look like one of them
+    clash = [
+        name for name in game_stats if name in base or re.fullmatch(r"(deck|bot|score)_\d+", name)
+    ]
     if clash:
-        raise ValueError(f"game statistics {clash} clash with the games table's own columns: rename them")
+        raise ValueError(
+            f"game statistics {clash} clash with the games table's own columns: rename them"
+        )
     return [*base, *game_stats]
 
 
