@@ -84,6 +84,12 @@ def matchup_table(games: pd.DataFrame) -> pd.DataFrame:
     rows = by_seat(played)  # seat 0's rows, then seat 1's, each in the games' order
     rows["opponent"] = np.concatenate([played["deck_1"].to_numpy(), played["deck_0"].to_numpy()])
     table = _rate_rows(rows.groupby(["deck", "opponent"]), ["deck", "opponent"])
+    # a mirror pools both seats of each game (so its rate is exactly 1/2): count each game once
+    mirror = table["deck"] == table["opponent"]
+    table.loc[mirror, ["games", "wins"]] = table.loc[mirror, ["games", "wins"]] / 2
+    table["games"] = table["games"].astype(int)
+    for i in table.index[mirror]:
+        table.loc[i, ["ci_low", "ci_high"]] = wilson(table.at[i, "wins"], table.at[i, "games"])
     for name, seat in (("first", 0), ("second", 1)):
         part = (
             rows[rows["seat"] == seat].groupby(["deck", "opponent"])["score"].agg(["count", "mean"])

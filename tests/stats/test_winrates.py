@@ -69,6 +69,7 @@ def test_matchups_are_complementary_and_mirrors_are_even() -> None:
     m = matchup_table(GAMES).set_index(["deck", "opponent"])
     assert m.loc[("A", "B"), "win_rate"] + m.loc[("B", "A"), "win_rate"] == pytest.approx(1.0)
     assert m.loc[("A", "A"), "win_rate"] == pytest.approx(0.5)
+    assert m.loc[("A", "A"), "games"] == 2  # two mirror games, each counted once
     assert m.loc[("A", "B"), "first_games"] == 2 and m.loc[
         ("A", "B"), "first_win_rate"
     ] == pytest.approx(1.0)
