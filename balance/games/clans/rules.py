@@ -145,7 +145,7 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
     size = spec.rows * spec.row_spaces
     g = Clans(
         spec=spec,
-        rng=Random(seed),
+        _rng=Random(seed),
         lineup=tuple(lineup),
         clans=[(), ()],
         flipped=(),

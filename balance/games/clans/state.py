@@ -66,7 +66,9 @@ class Table:
     """One game of clans, as data. `rules.Clans` adds the contract's methods."""
 
     spec: ClansSpec  # the compiled config with the flipped clans' modifiers applied
-    rng: Random
+    # The game's RNG, read through the `rng` property (copy on first draw, see `clone`): the
+    # stream itself, or None until a determinized copy first draws (then Random(_rng_seed)).
+    _rng: Random | None
     lineup: tuple[str, ...]
     # -- setup
     clans: list[tuple[int, ...]]  # per seat, the clan indexes it fields
@@ -114,14 +116,50 @@ class Table:
     battle_totals: list[int]  # per battle: rules.ROUND_LOG numbers
     stuck: set[int]  # seat * cards + card: in hand at an action with no legal play or shift
     events: list[Event]
+    # True while `_rng` may be shared with another state (or is still to be seeded): the next
+    # draw first makes a private copy, so whoever draws first pays and a copy that never draws
+    # pays nothing.
+    _rng_shared: bool = False
+    _rng_seed: int = 0
+    # Decks whose order is not yet decided (a bit per seat): a determinized copy leaves them
+    # unshuffled and draws a uniformly random card instead of the top one. Always 0 in a real
+    # game, whose decks are shuffled when they are formed.
+    loose_decks: int = 0
+
+    @property
+    def rng(self) -> Random:
+        """The game's own stream, private to this state (copied or seeded on first use)."""
+        if self._rng_shared:
+            shared = self._rng
+            if shared is None:
+                private = Random(self._rng_seed)
+            else:
+                private = Random.__new__(Random)
+                private.setstate(shared.getstate())
+            self._rng = private
+            self._rng_shared = False
+            return private
+        return self._rng  # type: ignore[return-value]
+
+    @rng.setter
+    def rng(self, stream: Random) -> None:
+        self._rng = stream
+        self._rng_shared = False
 
     def clone(self) -> Self:
-        """An exact copy: zones, frames, counters and the RNG state."""
-        rng = Random()
-        rng.setstate(self.rng.getstate())
+        """An exact copy: zones, frames, counters and the RNG state (shared until either draws)."""
+        new = self._copy()
+        self._rng_shared = True
+        new._rng = self._rng
+        new._rng_shared = True
+        new._rng_seed = self._rng_seed
+        return new
+
+    def _copy(self) -> Self:
+        """A copy of everything but the RNG (the caller sets it)."""
         new = object.__new__(type(self))
         new.spec = self.spec
-        new.rng = rng
+        new.loose_decks = self.loose_decks
         new.lineup = self.lineup
         new.clans = list(self.clans)
         new.flipped = self.flipped
@@ -172,13 +210,19 @@ class Table:
         Public: armies (face-down identities included), discard piles, tokens, Supremacy, the
         Wonder Token, hand sizes, and the deck lists (the 45 cards of the fielded clans).
         Hidden: every deck's order, and the opponent's hand cards that were not revealed.
-        So `seat`'s own deck is reshuffled, and the opponent's unseen cards (hand minus the
-        known cards, plus the deck) are dealt again into hand and deck, sizes kept. The copy's
-        RNG is reseeded from `rng`, so a search never moves the real game's dice.
+        So the opponent's unseen cards (hand minus the known cards, plus the deck) are dealt
+        again into hand and deck, sizes kept, and both decks' orders are left undecided (each
+        draw takes a uniformly random card, the same as a shuffle now). The copy's RNG is
+        reseeded from `rng`, so a search never moves the real game's dice.
         """
-        copy = self.clone()
-        copy.rng = Random(rng.getrandbits(64))
-        rng.shuffle(copy.deck[seat])
+        copy = self._copy()
+        # the copy's own stream, seeded on its first draw (most search copies never draw)
+        copy._rng = None
+        copy._rng_seed = rng.getrandbits(64)
+        copy._rng_shared = True
+        # Every deck's order is hidden: leave it undecided, so a draw takes a uniformly random
+        # card (`draw`) instead of paying for a shuffle now.
+        copy.loose_decks = 3
         for other in range(len(copy.hand)):
             if other == seat:
                 continue
@@ -187,9 +231,16 @@ class Table:
             for card in known:
                 unseen.remove(card)
             size = len(unseen)
+            if not size:
+                continue
             unseen += copy.deck[other]
-            rng.shuffle(unseen)
-            copy.hand[other] = list(known) + unseen[:size]
+            # a uniformly random hand of `size` unseen cards (the first steps of a shuffle);
+            # the rest is the deck, its order undecided
+            last = len(unseen) - 1
+            for i in range(size):
+                j = i + int(rng.random() * (last - i + 1))
+                unseen[i], unseen[j] = unseen[j], unseen[i]
+            copy.hand[other] = known + unseen[:size]
             copy.deck[other] = unseen[size:]
         if copy.pending is not None and copy.pending.seat != seat:
             # another seat's choice may list its hand: compute it again from the new hand
@@ -226,6 +277,9 @@ def draw(g: Table, seat: int, n: int) -> int:
             deck.extend(pile)
             pile.clear()
             g.rng.shuffle(deck)
+        elif g.loose_decks >> seat & 1:  # an undecided order: any card is equally likely on top
+            i = g.rng.randrange(len(deck))
+            deck[i], deck[-1] = deck[-1], deck[i]
         card = deck.pop()
         hand.append(card)
         events.append((g.turn, seat, card, DRAWN, 1))

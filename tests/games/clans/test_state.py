@@ -1,0 +1,79 @@
+"""clans' copies: a clone shares its original's RNG until one of them draws (copy on first draw),
+yet both draw exactly what the original alone would have drawn; a determinized copy's decks
+keep their cards, and their order stays undecided until a draw."""
+
+from __future__ import annotations
+
+from random import Random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from balance.core.registry import load_game
+from balance.games.clans import rules
+from balance.games.clans.cards import ClansSpec
+from balance.games.clans.state import draw
+
+GAME = load_game("clans")
+SPEC: ClansSpec = GAME.load(GAME.config_dir)
+PROPERTY = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def midgame(seed: int, steps: int = 20) -> rules.Clans:
+    g = rules.new_game(SPEC, ["draft", "draft"], seed)
+    chooser = Random(seed)
+    for _ in range(steps):
+        decision = g.decision()
+        if decision is None:
+            break
+        g.apply(chooser.randrange(len(decision.options)))
+    return g
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1), original_first=st.booleans())
+def test_a_clone_and_its_original_draw_the_same_numbers_independently(
+    seed: int, original_first: bool
+) -> None:
+    g = midgame(seed)
+    expected = Random()
+    expected.setstate(g.rng.getstate())
+    want = [expected.random() for _ in range(5)]
+    copy = g.clone()
+    assert copy.rng is not None
+    first, second = (g, copy) if original_first else (copy, g)
+    assert [first.rng.random() for _ in range(5)] == want
+    assert [second.rng.random() for _ in range(5)] == want  # the first draws moved only its own
+    assert first.rng is not second.rng
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1))
+def test_clones_of_clones_draw_the_same_cards(seed: int) -> None:
+    g = midgame(seed)
+    a = g.clone()
+    b = a.clone()
+    drawn = []
+    for state in (b, g, a):
+        for seat in (0, 1):
+            state.deck[seat].extend(state.discard[seat])  # enough cards to draw
+            state.discard[seat].clear()
+            state.rng.shuffle(state.deck[seat])
+        draw(state, 0, 3)
+        drawn.append(state.hand[0][-3:])
+    assert drawn[0] == drawn[1] == drawn[2]
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1), bot=st.integers(0, 2**32 - 1))
+def test_a_determinized_copy_draws_from_its_own_stream(seed: int, bot: int) -> None:
+    g = midgame(seed)
+    state_before = g.rng.getstate()
+    world = g.determinize(0, Random(bot))
+    again = g.determinize(0, Random(bot))
+    deck = sorted(world.deck[0])
+    draw(world, 0, 2)
+    draw(again, 0, 2)
+    assert world.hand == again.hand  # the same bot stream, the same world
+    assert sorted(world.deck[0] + world.hand[0][-2:]) == deck or len(deck) < 2
+    assert g.rng.getstate() == state_before  # the real game's dice never moved
