@@ -387,8 +387,9 @@ def _sweep_result(
     closest = {**{p: points.at[best, p] for p in paths}, "estimate": points.at[best, "estimate"]}
     sureness = None
     if metric.unit and len(trials) > 1:
-        series = [t.units().get(metric.unit) for t in trials]
-        if all(s is not None and len(s) for s in series):
+        found = [t.units().get(metric.unit) for t in trials]
+        series = [s for s in found if s is not None and len(s)]
+        if len(series) == len(found):
             seeds = sorted(set().union(*(s.index for s in series)))
             weights = bootstrap_weights(seeds, seed)
             resampled = np.vstack([resampled_means(s, weights) for s in series])

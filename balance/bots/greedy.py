@@ -14,6 +14,7 @@ a decision's cost stays bounded.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 
@@ -29,7 +30,7 @@ class GreedyBot:
     def choose(self, state: State, decision: Decision, rng: Random) -> int:
         seat = decision.seat
         world = state.determinize(seat, rng)
-        options = range(len(decision.options))
+        options: Sequence[int] = range(len(decision.options))
         if len(decision.options) > self.max_options:
             options = sorted(rng.sample(range(len(decision.options)), self.max_options))
         best_value = -2.0
@@ -55,7 +56,7 @@ class GreedyBot:
                 state.apply(0)
                 continue
             best_value, best_state = -2.0, None
-            candidates = range(len(decision.options))
+            candidates: Sequence[int] = range(len(decision.options))
             if len(decision.options) > self.max_options:
                 candidates = rng.sample(range(len(decision.options)), self.max_options)
             for option in candidates:

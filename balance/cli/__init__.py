@@ -38,11 +38,17 @@ class BalanceGroup(TyperGroup):
         prog_name: str | None = None,
         complete_var: str | None = None,
         standalone_mode: bool = True,
+        windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
         try:
             code = super().main(
-                args, prog_name or "balance", complete_var, standalone_mode=False, **extra
+                args,
+                prog_name or "balance",
+                complete_var,
+                standalone_mode=False,
+                windows_expand_args=windows_expand_args,
+                **extra,
             )
         except ConfigError as e:
             _fail(e.one_line())

@@ -94,6 +94,7 @@ def sweep(
 
     with games_progress(f"sweep {game}") as (start, advance):
         result = run_sweep(setup, parse_vary(vary), games, metric, target, advance, start, write)
+    assert result.metric.target is not None  # sweep refuses a metric without a target
     typer.echo(
         sweep_answer(
             result.paths, result.metric.text, result.metric.target, result.closest, result.sureness

@@ -11,7 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
-from typing import Protocol, Self
+from typing import TYPE_CHECKING, Protocol, Self
+
+if TYPE_CHECKING:
+    from balance.core.effects import Vocabulary
 
 # Standard card events every game emits into `State.events` as
 # (turn, seat, card_id, event_id, value). The runner reduces them into card statistics.
@@ -133,8 +136,8 @@ class Game(Protocol):
 
     def new_game(self, spec: GameSpec, lineup: Sequence[str], seed: int) -> State: ...
 
-    def vocabulary(self) -> object:
-        """The game's card vocabulary (a balance.core.effects.Vocabulary)."""
+    def vocabulary(self) -> Vocabulary:
+        """The game's card vocabulary."""
         ...
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -99,7 +100,8 @@ def length_histogram(games: pd.DataFrame, path: Path) -> Path:
     """How long games last, in turns."""
     turns = games["turns"]
     fig, ax = plt.subplots(figsize=(7, 3.2))
-    bins = np.arange(turns.min(), turns.max() + 2) - 0.5 if turns.max() - turns.min() < 80 else 40
+    whole_turns = turns.max() - turns.min() < 80  # one bar per turn, else 40 bars
+    bins: Any = np.arange(turns.min(), turns.max() + 2) - 0.5 if whole_turns else 40
     ax.hist(turns, bins=bins, color="#6b8e23")
     ax.axvline(turns.median(), color="black", linewidth=1, label=f"median {turns.median():.0f}")
     ax.set_xlabel("turns")
