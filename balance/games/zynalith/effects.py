@@ -699,7 +699,7 @@ def select_targets(g: Table, t: tuple, fx: Fx) -> list | None:
         return [me.owner] if me is not None and g.alive[me.owner] else []
     if sel == SEL_RANDOM:
         found = pick_candidates(g, controller, fx.side, fx.pick_position)
-        return [found[g.rng.randrange(len(found))]] if found else []
+        return [found[g.draws().randrange(len(found))]] if found else []
     if sel == SEL_OPPONENT:
         others = [s for s in clockwise(g, controller) if s != controller]
         if len(others) <= 1:
@@ -843,6 +843,7 @@ def heal_player(g: Table, seat: int, amount: int, overheal: bool) -> int:
 def modify(
     g: Table, c: Creature, stat: int, amount: int, from_extra: bool, round_only: bool
 ) -> None:
+    c = g.own(c)
     c.cur[stat] += amount
     if from_extra:
         c.modx[stat] += amount
@@ -875,7 +876,7 @@ def apply_op(g: Table, t: tuple, fx: Fx, targets: list) -> None:
         for target in targets:
             if isinstance(target, Creature):
                 if target.uid in g.by_uid and amount:
-                    target.damage += amount
+                    g.own(target).damage += amount
                     g.events.append((g.round, controller, card, EV_DAMAGE, amount))
             else:
                 hurt_player(g, target, amount, pierce, lifesteal, controller, card, False)
@@ -883,6 +884,7 @@ def apply_op(g: Table, t: tuple, fx: Fx, targets: list) -> None:
         for target in targets:
             if isinstance(target, Creature):
                 if target.uid in g.by_uid:
+                    target = g.own(target)
                     floor = target.damage - fx.amount
                     target.damage = floor if fx.overheal or floor > 0 else min(target.damage, 0)
             elif g.alive[target]:
@@ -911,12 +913,13 @@ def apply_op(g: Table, t: tuple, fx: Fx, targets: list) -> None:
     elif op == O_DESTROY:
         for c in targets:
             if c.uid in g.by_uid:
-                c.doomed = True
+                g.own(c).doomed = True
     elif op == O_GRANT:
         mask = fx.keywords
         for c in targets:
             if c.uid not in g.by_uid:
                 continue
+            c = g.own(c)
             had = c.keywords()
             if fx.round_only:
                 c.kw_round |= mask
@@ -930,6 +933,7 @@ def apply_op(g: Table, t: tuple, fx: Fx, targets: list) -> None:
                 continue
             attack = (not c.attack) if fx.position == POS_TOGGLE else fx.position == POS_ATTACK
             if attack != c.attack:
+                c = g.own(c)
                 c.attack = attack
                 c.epoch += 1
     elif op == O_LINE_COMBAT:
@@ -945,6 +949,7 @@ def apply_op(g: Table, t: tuple, fx: Fx, targets: list) -> None:
             left = g.by_uid.get(neighbour_uid(g, c.uid, True))
             if left is None:
                 continue  # no left neighbour: it keeps its printed values
+            c = g.own(c)
             for s in fx.copy:
                 value = left.cur[s] - left.modx[s]
                 c.cur[s] += value - c.base[s]

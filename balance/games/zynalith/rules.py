@@ -182,8 +182,9 @@ class Zynalith(Table):
     def determinize(self, seat: int, rng: Random) -> Zynalith:
         """A copy in which what `seat` cannot see is reshuffled (4.5): each pile's order together
         with the opponents' hand cards drawn from that pile (sizes kept); the RNG is reseeded."""
-        copy = self.clone()
+        copy = self._copy()
         copy.rng = Random(rng.getrandbits(64))
+        copy.rng_shared = False
         cards = self.spec.cards
         for pile in (CREATURE_PILE, EXTRA_PILE):
             pool = copy.piles[pile][:]
@@ -627,7 +628,7 @@ def apply_turn(g: Table, ctx: tuple, choice: tuple) -> None:
             i, j = choice[1], choice[2]
             front[i], front[j] = front[j], front[i]
         elif action == A_TOGGLE:
-            c = front[choice[1]]
+            c = g.own(front[choice[1]])
             c.attack = not c.attack
             c.epoch += 1
         else:
@@ -745,6 +746,8 @@ def play_enter(g: Table, step: tuple) -> None:
         creature = Creature(uid, card, seat, attack, cd.stats, cd.keywords, cd.silver)
         front.insert(before + min(a, same), creature)
         g.by_uid[uid] = creature
+        if g.owned is not None:
+            g.owned.add(uid)
         g.limbo.remove(card)
         g.entering = uid
         self_uid = src = uid
@@ -760,7 +763,7 @@ def play_enter(g: Table, step: tuple) -> None:
             return
         src = g.next_uid
         g.next_uid += 1
-        host.attachments.append((src, card, seat))
+        g.own(host).attachments.append((src, card, seat))
         g.limbo.remove(card)
         self_uid = host.uid
     g.stack.append((S_PLAY_AFTER, card, seat, self_uid, src, attack))
@@ -904,7 +907,7 @@ def draw_top(g: Table, pile: int) -> int:
             return -1
         cards.extend(discard)
         discard.clear()
-        g.rng.shuffle(cards)
+        g.draws().shuffle(cards)
         g.gtally[G_RESHUFFLES] += 1
     return cards.pop()
 
@@ -1207,7 +1210,8 @@ def kampf(g: Table, step: tuple) -> None:
     if len(keyed) > 1:
         keys = [k[:4] for k in keyed]
         if len(set(keys)) < len(keys):
-            keyed = [(*k[:4], g.rng.random(), k[4]) for k in keyed]
+            rng = g.draws()
+            keyed = [(*k[:4], rng.random(), k[4]) for k in keyed]
         keyed.sort(key=lambda k: k[:-1])
     for k in keyed:
         c = k[-1]
@@ -1240,7 +1244,7 @@ def hit(g: Table, step: tuple) -> None:
                 d = atk - x.stat(DEF)
                 d = max(d, 0)
                 left = x.hp_left()
-                x.damage += d
+                g.own(x).damage += d
                 g.tally[x.owner][T_LINES_LOST] += 1
                 events.append((r, x.owner, x.card, EV_LINE_LOSSES, 1))
                 if d:
@@ -1276,7 +1280,7 @@ def line_winner(g: Table, alive: list[Creature]) -> Creature | None:
     best = [c for c in best if (c.stat(INIT), c.stat(DEF), c.hp_left()) == key]
     if len(best) == 1:
         return best[0]
-    return best[g.rng.randrange(len(best))]
+    return best[g.draws().randrange(len(best))]
 
 
 def strike(g: Table, seat: int, amount: int, attacker: Creature) -> None:
@@ -1376,7 +1380,7 @@ def eliminate(g: Table, out: list[int]) -> None:
             for c in row:
                 if any(a[2] == s for a in c.attachments):
                     g.removed.extend(a[1] for a in c.attachments if a[2] == s)
-                    c.attachments = [a for a in c.attachments if a[2] != s]
+                    g.own(c).attachments = [a for a in c.attachments if a[2] != s]
     living = [s for s in range(g.seats) if g.alive[s]]
     if len(living) == 1:
         finish(g, "elimination", tuple(living))
@@ -1393,9 +1397,14 @@ def end_round(g: Table, step: tuple) -> None:
     for seat in range(g.seats):
         resorted = False
         for c in g.front[seat]:
+            rnd = c.rnd
+            changed = rnd[0] or rnd[1] or rnd[2] or rnd[3]
+            if not (c.kw_round or changed):
+                continue
+            c = g.own(c)
             c.kw_round = 0
             rnd = c.rnd
-            if rnd[0] or rnd[1] or rnd[2] or rnd[3]:
+            if changed:
                 for s in range(4):
                     c.cur[s] -= rnd[s]
                     c.modx[s] -= c.rndx[s]

@@ -242,7 +242,7 @@ class Table:
     """Every zone and counter of a game of Zynalith."""
 
     spec: Any  # the compiled ZynalithSpec
-    rng: Random
+    rng: Random  # draw only through draws(): it may be shared with a clone (copy-on-first-draw)
     seats: int
     setup: str
     round: int
@@ -294,15 +294,29 @@ class Table:
     tally: list[list[int]]
     gtally: list[int]
     events: list[Event]
+    rng_shared: bool = False  # `rng` is also another state's: copy it before the next draw
+    # Creatures are shared with clones and copied on their first change (`own`): the uids this
+    # state has made its own since it was last cloned; None: never cloned, all are its own.
+    owned: set[int] | None = None
 
     def clone(self) -> Any:
-        """An exact copy: zones, creatures, pending work, decision and RNG state."""
-        rng = Random()
-        rng.setstate(self.rng.getstate())
-        front = [[c.copy() for c in row] for row in self.front]
+        """An exact copy: zones, creatures, pending work, decision and RNG state.
+
+        The RNG is shared until one of the two draws from it (see `draws`): most copies made by
+        search bots never draw, and copying a Random's state costs more than the rest."""
+        copy = self._copy()
+        copy.rng = self.rng
+        copy.rng_shared = self.rng_shared = True
+        return copy
+
+    def _copy(self) -> Any:
+        """The copy of everything but the RNG (`clone` shares it, `determinize` reseeds it)."""
+        front = [row[:] for row in self.front]
+        # from now on both share every creature: whoever changes one first copies it
+        self.owned = set()
         copy = object.__new__(type(self))
+        copy.owned = set()
         copy.spec = self.spec
-        copy.rng = rng
         copy.seats = self.seats
         copy.setup = self.setup
         copy.round = self.round
@@ -326,7 +340,7 @@ class Table:
         copy.market = [m[:] for m in self.market]
         copy.removed = self.removed[:]
         copy.limbo = self.limbo[:]
-        copy.by_uid = {c.uid: c for row in front for c in row}
+        copy.by_uid = self.by_uid.copy()
         copy.next_uid = self.next_uid
         copy.stack = self.stack[:]  # steps are immutable tuples
         copy.queue = self.queue[:]
@@ -355,6 +369,29 @@ class Table:
         copy.gtally = self.gtally[:]
         copy.events = self.events[:]
         return copy
+
+    def own(self, c: Creature) -> Creature:
+        """`c` made this state's own before a change: every change to a creature in play goes
+        through here (copy-on-write; a clone shares the creatures it was made with)."""
+        owned = self.owned
+        if owned is None or c.uid in owned:
+            return c
+        mine = c.copy()
+        row = self.front[c.owner]
+        row[row.index(c)] = mine
+        self.by_uid[c.uid] = mine
+        owned.add(c.uid)
+        return mine
+
+    def draws(self) -> Random:
+        """The state's RNG, made its own first if a clone still shares it (copy-on-first-draw):
+        every draw of the game goes through here."""
+        if self.rng_shared:
+            rng = Random.__new__(Random)
+            rng.setstate(self.rng.getstate())
+            self.rng = rng
+            self.rng_shared = False
+        return self.rng
 
     def inventory(self) -> tuple[int, ...]:
         """Every card id in every zone, sorted: piles, discards, market, hands, fronts (creatures
