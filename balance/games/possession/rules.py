@@ -267,6 +267,8 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
     t = Possession(
         spec=spec,
         rng=rng,
+        rng_seed=seed,
+        rng_shared=False,
         seats=seats,
         ring=n,
         ring_base=seats,

@@ -173,7 +173,11 @@ class Table:
     """Everything on the table. Lists are owned by one state; tuples are shared freely."""
 
     spec: PossessionSpec
-    rng: Random
+    # The game's own stream, read only through `stream()`: it may be shared with clones until
+    # one of them draws (`rng_shared`), or not made yet (None: `determinize` left its seed).
+    rng: Random | None
+    rng_seed: int
+    rng_shared: bool
     seats: int
     ring: int  # N, the number of Wilds
     ring_base: int  # position of W0
@@ -183,7 +187,7 @@ class Table:
     every_seat: int  # the bit mask of all seats (a public card's `known`)
 
     # cards
-    kind: list[int]  # copy -> card id; determinize permutes the hidden ones
+    kind: list[int]  # copy -> card id; replaced (never changed in place) by determinize
     known: list[int]  # copy -> bit mask of the seats that know which card it is (§3)
     deck: list[int]  # top last; shuffled once, never reshuffled (G4)
     hands: list[list[int]]
@@ -240,13 +244,30 @@ class Table:
     events: list[Event]
     watch: list[Any] | None  # tests set a list: each scan records ("log", events), ("queue", ...)
 
+    def stream(self) -> Random:
+        """The game's RNG, the one door for every draw. A clone shares its original's Random
+        until either of them draws: the first to draw takes a private copy of the state, so a
+        clone that never draws (most of a search's) never pays for copying it."""
+        rng = self.rng
+        if rng is None:
+            rng = self.rng = Random(self.rng_seed)
+        elif self.rng_shared:
+            private = Random.__new__(Random)  # not Random(): seeding from the OS is wasted work
+            private.setstate(rng.getstate())
+            rng = self.rng = private
+            self.rng_shared = False
+        return rng
+
     def clone(self) -> Self:
-        """An exact copy: lists copied, tuples shared, the RNG state carried over."""
-        rng = Random.__new__(Random)  # not Random(): seeding from the OS would be wasted work
-        rng.setstate(self.rng.getstate())
+        """An exact copy: lists copied, tuples shared, the RNG shared until one of them draws
+        (`stream`). `kind` is shared too: it is replaced, never changed in place, after setup."""
         copy = object.__new__(type(self))
         copy.spec = self.spec
-        copy.rng = rng
+        if self.rng is not None:
+            self.rng_shared = True
+        copy.rng = self.rng
+        copy.rng_seed = self.rng_seed
+        copy.rng_shared = True
         copy.seats = self.seats
         copy.ring = self.ring
         copy.ring_base = self.ring_base
@@ -254,7 +275,7 @@ class Table:
         copy.support = self.support
         copy.role_of = self.role_of
         copy.every_seat = self.every_seat
-        copy.kind = self.kind[:]
+        copy.kind = self.kind
         copy.known = self.known[:]
         copy.deck = self.deck[:]
         copy.hands = [hand[:] for hand in self.hands]
@@ -324,7 +345,7 @@ class Table:
         its options and its evaluation read only what it knows, so they are unchanged.
         """
         copy = self.clone()
-        copy.rng = Random(rng.getrandbits(64))
+        copy.rng, copy.rng_seed, copy.rng_shared = None, rng.getrandbits(64), False  # made if drawn
         bit = 1 << seat
         known = copy.known
         places = copy.deck + [copy.occ[copy.ring_base + copy.face_down]]
@@ -334,8 +355,9 @@ class Table:
         if copy.limbo != EMPTY:
             places.append(copy.limbo)
         hidden = [c for c in places if not known[c] & bit]
-        kinds = [copy.kind[c] for c in hidden]
+        kind = copy.kind = self.kind[:]
+        kinds = [kind[c] for c in hidden]
         rng.shuffle(kinds)
         for c, k in zip(hidden, kinds, strict=True):
-            copy.kind[c] = k
+            kind[c] = k
         return copy
