@@ -24,7 +24,10 @@ from balance.games.beings.state import (
     Match,
     draw,
     gain_gems,
+    game_rng,
     leave_play,
+    note,
+    own_being,
     power,
 )
 
@@ -422,7 +425,7 @@ def answer(m: Match, option: tuple) -> None:
         elif skill.op == RECOVER:
             m.abysses[who].remove(card)
             m.hands[who].append(card)
-            m.events.append((m.turn, who, card, DRAWN, 1))
+            note(m, who, card, DRAWN)
         else:  # REVIVE: the card is chosen; the location comes next
             task[COUNT] = card
             task[STAGE] = ST_REVIVE_LOC
@@ -441,7 +444,7 @@ def _ask(m: Match, seat: int, kind: str, options: tuple) -> None:
 
 
 def _count(m: Match, task: list, skill: Skill) -> None:
-    m.events.append((m.turn, task[SEAT], skill.card, K_SKILLS, 1))
+    note(m, task[SEAT], skill.card, K_SKILLS)
 
 
 def _order_next(m: Match, task: list) -> None:
@@ -486,7 +489,7 @@ def _perform(m: Match, task: list, skill: Skill) -> None:
             for _ in range(skill.n):
                 if not hand:
                     break
-                m.abysses[who].append(hand.pop(m.rng.randrange(len(hand))))
+                m.abysses[who].append(hand.pop(game_rng(m).randrange(len(hand))))
         else:  # DISCARD picked by its owner, RECOVER: `who` picks n cards one at a time
             _count(m, task, skill)
             task[PICKED] = who
@@ -572,13 +575,13 @@ def _apply_to_being(m: Match, task: list, skill: Skill, side: int, loc: int) -> 
         until = skill.until
         if until == UNTIL_ATTACK and m.attack is None:
             until = UNTIL_TURN  # `attack` falls back to `turn` outside an attack
-        being.mods.append((skill.n, until, task[SEAT]))
+        own_being(m, side, loc).mods.append((skill.n, until, task[SEAT]))
     elif op == READY:
-        being.rested = False
+        own_being(m, side, loc).rested = False
     elif op == REST:
-        being.rested = True
+        own_being(m, side, loc).rested = True
     elif op == DEFEAT:
-        m.events.append((m.turn, side, being.stack[-1], K_TIMES_DEFEATED, 1))
+        note(m, side, being.stack[-1], K_TIMES_DEFEATED)
         m.tally[side][S_LOST] += 1
         leave_play(m, side, loc)
 
@@ -605,7 +608,7 @@ def _pick_next(m: Match, task: list, skill: Skill) -> None:
 def revive(m: Match, seat: int, card: int, loc: int) -> None:
     """The card leaves the Abyss as a one-card Being, active, `entered_turn` now; no play skill."""
     m.abysses[seat].remove(card)
-    being = Being(m.next_uid, card, m.spec.power[card], m.turn)
+    being = Being(m.next_uid, card, m.spec.power[card], m.turn, m.token)
     m.next_uid += 1
     m.field[seat][loc] = being
 

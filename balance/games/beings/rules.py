@@ -103,8 +103,11 @@ from balance.games.beings.state import (
     Match,
     draw,
     gain_gems,
+    game_rng,
     leave_play,
     mods_total,
+    note,
+    own_being,
     pay,
     power,
     take_life,
@@ -149,7 +152,9 @@ class BeingsMatch(Match):
         else (the field, both Abysses, gems, sizes, the mulligan count) is public.
         """
         copy = self.clone()
-        copy.rng = Random(rng.getrandbits(64))
+        copy.rng = None  # made from this seed on its first draw (most copies never draw)
+        copy.rng_seed = rng.getrandbits(64)
+        copy.rng_shared = False
         own = copy.decks[seat] + copy.lives[seat]
         rng.shuffle(own)
         n = len(copy.decks[seat])
@@ -213,6 +218,9 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
     m = BeingsMatch(
         spec=spec,
         rng=rng,
+        rng_seed=seed,
+        rng_shared=False,
+        token=object(),
         seed=seed,
         first=first,
         turn=0,
@@ -242,7 +250,7 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         winner=NOBODY,
         end_reason="",
         capped=False,
-        events=[],
+        log=None,
         tally=[[0] * len(SEAT_STATS) for _ in range(SEATS)],
         totals=[0] * len(GAME_STATS),
     )
@@ -255,7 +263,7 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         m.phase = MULLIGAN
     else:
         for seat in (first, 1 - first):
-            m.rng.shuffle(m.decks[seat])  # R4's shuffle happens with or without a mulligan
+            game_rng(m).shuffle(m.decks[seat])  # R4's shuffle happens with or without a mulligan
     advance(m)  # the flow goes on to finish_setup (AFTER_SETUP) once the mulligans are done
     return m
 
@@ -279,9 +287,9 @@ def mulligan(m: Match, option: tuple) -> None:
     deck[0:0] = back  # to the bottom: the top is the end of the list
     for _ in back:
         m.hands[seat].append(deck.pop())
-    m.rng.shuffle(deck)
+    game_rng(m).shuffle(deck)
     for card in back:
-        m.events.append((0, seat, card, K_MULLIGAN_RETURNED, 1))
+        note(m, seat, card, K_MULLIGAN_RETURNED)  # turn 0: setup
     m.returned[seat] = len(back)
     m.tally[seat][S_MULLIGAN] = len(back)
     m.mulligan_marks = []
@@ -291,7 +299,7 @@ def mulligan(m: Match, option: tuple) -> None:
         m.mulligan_seat = other
         return
     if seat == m.first:
-        m.rng.shuffle(m.decks[other])
+        game_rng(m).shuffle(m.decks[other])
     m.phase = RUN  # on to finish_setup
 
 
@@ -300,7 +308,7 @@ def finish_setup(m: Match) -> None:
     spec = m.spec
     for seat in (m.first, 1 - m.first):
         for card in m.hands[seat]:
-            m.events.append((0, seat, card, OPENING, 1))
+            note(m, seat, card, OPENING)  # turn 0: setup
         deck = m.decks[seat]
         for _ in range(spec.life_cards):
             if deck:
@@ -326,11 +334,11 @@ def start_turn(m: Match) -> None:
     if not (m.turn == 1 and spec.first_player_skips_draw):
         draw(m, seat, spec.draw_per_turn)
     gain_gems(m, seat, spec.gems_per_turn)
-    for being in m.field[seat]:
-        if being is not None:
-            if being.equipped:
-                m.gems_rested[seat] += being.equipped
-                being.equipped = 0
+    for loc, being in enumerate(m.field[seat]):
+        if being is not None and (being.equipped or being.rested):
+            being = own_being(m, seat, loc)
+            m.gems_rested[seat] += being.equipped
+            being.equipped = 0
             being.rested = False
     m.gems_active[seat] += m.gems_rested[seat]
     m.gems_rested[seat] = 0
@@ -353,14 +361,16 @@ def pass_turn(m: Match) -> None:
 
 def expire_mods(m: Match, until: int, controller: int) -> None:
     """Drop the mods of kind `until` (for UNTIL_NEXT: only those `controller`'s effects made)."""
-    for side in m.field:
-        for being in side:
+    for seat, side in enumerate(m.field):
+        for loc, being in enumerate(side):
             if being is not None and being.mods:
-                being.mods = [
+                kept = [
                     mod
                     for mod in being.mods
                     if mod[1] != until or (controller != NOBODY and mod[2] != controller)
                 ]
+                if len(kept) != len(being.mods):
+                    own_being(m, seat, loc).mods = kept
 
 
 # -- the main phase (R9-R12, R18-R19, G10-G11) -----------------------------------------------------
@@ -463,10 +473,10 @@ def summon(m: Match, seat: int, card: int, loc: int) -> None:
     if m.field[seat][loc] is not None:
         leave_play(m, seat, loc)  # replaced: to the Abyss, not a battle defeat
         m.totals[G_REPLACED] += 1
-    m.field[seat][loc] = Being(m.next_uid, card, spec.power[card], m.turn)
+    m.field[seat][loc] = Being(m.next_uid, card, spec.power[card], m.turn, m.token)
     m.next_uid += 1
-    m.events.append((m.turn, seat, card, PLAYED, 1))
-    m.events.append((m.turn, seat, card, K_SUMMONED, 1))
+    note(m, seat, card, PLAYED)
+    note(m, seat, card, K_SUMMONED)
     if spec.triggers[card][PLAY]:
         push_skills(m, seat, loc, PLAY, VIA_SUMMON)
     m.after = AFTER_MAIN
@@ -475,7 +485,7 @@ def summon(m: Match, seat: int, card: int, loc: int) -> None:
 def evolve(m: Match, seat: int, card: int, loc: int, in_defence: bool) -> None:
     """R18, R20, G2, G9: put a higher level of the same Being on top of its stack."""
     spec = m.spec
-    being = m.field[seat][loc]
+    being = own_being(m, seat, loc)
     for new, price, skips, _ in spec.evolutions[being.stack[-1]]:
         if new == card:
             break
@@ -494,8 +504,8 @@ def evolve(m: Match, seat: int, card: int, loc: int, in_defence: bool) -> None:
         being.evolutions = 1
     being.attacked = -1  # R14: a newly evolved Being is a new card
     being.main_used = -1  # `turn/main` skills are once per turn per top card
-    m.events.append((m.turn, seat, card, PLAYED, 1))
-    m.events.append((m.turn, seat, card, K_SKIPPED_ONTO if skips else K_EVOLVED_ONTO, 1))
+    note(m, seat, card, PLAYED)
+    note(m, seat, card, K_SKIPPED_ONTO if skips else K_EVOLVED_ONTO)
     m.totals[G_SKIPS if skips else G_EVOLUTIONS] += 1
     a = m.attack
     if in_defence and a is not None and a.defending < 0:
@@ -516,14 +526,14 @@ def gem_draw(m: Match, seat: int) -> None:
 def equip(m: Match, seat: int, loc: int) -> None:
     """R11, G11: an active gem goes onto an own Being (+equip_power) until the next turn."""
     m.gems_active[seat] -= 1
-    m.field[seat][loc].equipped += 1
+    own_being(m, seat, loc).equipped += 1
     m.tally[seat][S_GEMS_EQUIPPED] += 1
     m.after = AFTER_MAIN
 
 
 def activate(m: Match, seat: int, loc: int, index: int) -> None:
     """G8: a `turn/main` skill, once per turn per top card, its gem cost paid first."""
-    being = m.field[seat][loc]
+    being = own_being(m, seat, loc)
     skill = m.spec.skills[being.stack[-1]][index]
     pay(m, seat, skill.cost)
     m.tally[seat][S_GEMS_ACTIVATE] += skill.cost
@@ -539,7 +549,7 @@ def declare_attack(m: Match, loc: int, target_name: str) -> None:
     """Step 1: the attacker rests and is marked; step 2: its `attack` skills resolve."""
     seat = m.active
     spec = m.spec
-    being = m.field[seat][loc]
+    being = own_being(m, seat, loc)
     being.rested = True
     being.attacked = m.turn
     if target_name == "life":
@@ -552,7 +562,7 @@ def declare_attack(m: Match, loc: int, target_name: str) -> None:
     top = being.stack[-1]
     m.attack = Attack(seat, loc, being.uid, top, target, target_uid)
     m.totals[G_ATTACKS] += 1
-    m.events.append((m.turn, seat, top, K_ATTACKS, 1))
+    note(m, seat, top, K_ATTACKS)
     if spec.triggers[top][ATTACK]:
         push_skills(m, seat, loc, ATTACK)
     m.after = AFTER_ATTACK_SKILLS
@@ -592,6 +602,7 @@ def block(m: Match, option: tuple) -> None:
     loc = m.spec.loc_index[option[1]]
     being = m.field[seat][loc]
     if m.spec.block_rests_blocker:
+        being = own_being(m, seat, loc)
         being.rested = True
     a.defending = loc
     a.defending_uid = being.uid
@@ -660,7 +671,7 @@ def defend(m: Match, option: tuple) -> None:
         a.counter += gain
         m.tally[seat][S_DEFENCE_CARDS] += 1
         m.tally[seat][S_DEFENCE_POWER] += gain
-        m.events.append((m.turn, seat, card, K_DEFENCE_POWER, gain))
+        note(m, seat, card, K_DEFENCE_POWER, gain)
     else:  # evolve in defence (R23); its play skills resolve, then the defend step goes on
         m.phase = RUN
         m.after = AFTER_BLOCK
@@ -701,7 +712,7 @@ def resolve_attack(m: Match) -> None:
     if a.defending < 0 and a.target == LIFE and m.lives[defender]:
         take_life(m, defender)  # R30: no defend step at >= 1 life
         m.totals[G_LIFE_HITS] += 1
-        m.events.append((m.turn, seat, top, K_LIFE_TAKEN, 1))
+        note(m, seat, top, K_LIFE_TAKEN)
         end_attack(m)
         return
     defending = None
@@ -723,8 +734,8 @@ def resolve_attack(m: Match) -> None:
             m.winner = seat
             m.end_reason = ZERO_LIFE_DEFENSE_FAILED
     elif not held:
-        m.events.append((m.turn, seat, top, K_BEINGS_DEFEATED, 1))
-        m.events.append((m.turn, defender, defending.stack[-1], K_TIMES_DEFEATED, 1))
+        note(m, seat, top, K_BEINGS_DEFEATED)
+        note(m, defender, defending.stack[-1], K_TIMES_DEFEATED)
         m.tally[seat][S_DEFEATS] += 1
         m.tally[defender][S_LOST] += 1
         leave_play(m, defender, a.defending)

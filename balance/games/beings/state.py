@@ -144,6 +144,9 @@ class Being:
 
     `printed` caches the sum of the stack's printed power; turn marks hold the turn number of the
     event (-1: never). `mods` are skill modifiers `(n, until, controller)`.
+
+    Clones of a match share their Beings (copy on write): `owner` is the token of the match that
+    may change this object in place; any other match copies it first (`own_being`).
     """
 
     __slots__ = (
@@ -154,13 +157,14 @@ class Being:
         "evolved",
         "main_used",
         "mods",
+        "owner",
         "printed",
         "rested",
         "stack",
         "uid",
     )
 
-    def __init__(self, uid: int, card: int, printed: int, turn: int) -> None:
+    def __init__(self, uid: int, card: int, printed: int, turn: int, owner: object) -> None:
         self.uid = uid  # identifies this Being while it stays in play (its pending skills too)
         self.stack = [card]
         self.printed = printed
@@ -172,8 +176,9 @@ class Being:
         self.main_used = -1  # turn a `turn/main` skill of the current top card was activated
         self.equipped = 0
         self.mods: list[tuple[int, int, int]] = []
+        self.owner = owner
 
-    def copy(self) -> Being:
+    def copy(self, owner: object) -> Being:
         twin = Being.__new__(Being)
         twin.uid = self.uid
         twin.stack = self.stack[:]
@@ -186,6 +191,7 @@ class Being:
         twin.main_used = self.main_used
         twin.equipped = self.equipped
         twin.mods = self.mods[:]
+        twin.owner = owner
         return twin
 
 
@@ -221,8 +227,16 @@ class Attack:
 
     def copy(self) -> Attack:
         twin = Attack.__new__(Attack)
-        for name in Attack.__slots__:
-            setattr(twin, name, getattr(self, name))
+        twin.seat = self.seat
+        twin.loc = self.loc
+        twin.uid = self.uid
+        twin.card = self.card
+        twin.target = self.target
+        twin.target_uid = self.target_uid
+        twin.defending = self.defending
+        twin.defending_uid = self.defending_uid
+        twin.blocked = self.blocked
+        twin.counter = self.counter
         return twin
 
 
@@ -233,10 +247,17 @@ class Match:
     Zones are lists with their top at the end (Being decks, life areas); `field[seat][loc]` is a
     Being or None. `work` is the stack of card effects still to resolve (top at the end): lists
     built by effects.py. The pending decision is (`kind`, `decider`, `options`).
+
+    Cloning is cheap because clones share what they have not changed yet: Beings (copied by the
+    first match that changes one, see `own_being`), the RNG (copied by the first that draws, see
+    `game_rng`) and the event log (a persistent chain `(earlier, event)`, see `note`).
     """
 
     spec: BeingsSpec
-    rng: Random
+    rng: Random | None  # None: not made yet, `game_rng` seeds it from `rng_seed` on first draw
+    rng_seed: int
+    rng_shared: bool  # another match holds the same Random: copy it before drawing
+    token: object  # this match's mark on the Beings it may change in place
     seed: int
     first: int
     turn: int
@@ -266,50 +287,106 @@ class Match:
     winner: int
     end_reason: str
     capped: bool
-    events: list[Event]
+    log: tuple | None  # the events, newest first: (earlier log, event), None when empty
     tally: list[list[int]]  # per seat, SEAT_STATS order
     totals: list[int]  # GAME_STATS order
 
+    @property
+    def events(self) -> list[Event]:
+        """Every event so far, oldest first (built from the log: read it at the end of a game,
+        not in a loop)."""
+        out: list[Event] = []
+        node = self.log
+        while node is not None:
+            node, event = node
+            out.append(event)
+        out.reverse()
+        return out
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        node: tuple | None = None
+        for event in events:
+            node = (node, event)
+        self.log = node
+
     def clone(self) -> Match:
-        """An exact copy, the RNG state and hidden zones included. Never shares a mutable part."""
-        rng = Random.__new__(Random)  # unseeded: seeding from the OS would cost more than all
-        rng.setstate(self.rng.getstate())  # the rest of the copy, and setstate overwrites it
-        return type(self)(
-            spec=self.spec,
-            rng=rng,
-            seed=self.seed,
-            first=self.first,
-            turn=self.turn,
-            active=self.active,
-            phase=self.phase,
-            after=self.after,
-            kind=self.kind,
-            decider=self.decider,
-            options=self.options,
-            pending=self.pending,
-            work=[task[:] for task in self.work],
-            attack=self.attack.copy() if self.attack is not None else None,
-            actions=self.actions,
-            next_uid=self.next_uid,
-            decks=[zone[:] for zone in self.decks],
-            hands=[zone[:] for zone in self.hands],
-            lives=[zone[:] for zone in self.lives],
-            abysses=[zone[:] for zone in self.abysses],
-            gem_decks=self.gem_decks[:],
-            gems_active=self.gems_active[:],
-            gems_rested=self.gems_rested[:],
-            field=[[b.copy() if b is not None else None for b in side] for side in self.field],
-            mulligan_seat=self.mulligan_seat,
-            mulligan_index=self.mulligan_index,
-            mulligan_marks=self.mulligan_marks[:],
-            returned=self.returned[:],
-            winner=self.winner,
-            end_reason=self.end_reason,
-            capped=self.capped,
-            events=self.events[:],
-            tally=[row[:] for row in self.tally],
-            totals=self.totals[:],
-        )
+        """An exact copy, the RNG state and hidden zones included. What the copy shares with
+        this match (Beings, the RNG, the event log) is copied by whichever changes it first."""
+        new = Match.__new__(type(self))
+        self.rng_shared = new.rng_shared = self.rng is not None
+        self.token = object()  # the Beings now belong to neither match
+        new.token = object()
+        new.spec = self.spec
+        new.rng = self.rng
+        new.rng_seed = self.rng_seed
+        new.seed = self.seed
+        new.first = self.first
+        new.turn = self.turn
+        new.active = self.active
+        new.phase = self.phase
+        new.after = self.after
+        new.kind = self.kind
+        new.decider = self.decider
+        new.options = self.options
+        new.pending = self.pending
+        new.work = [task[:] for task in self.work] if self.work else []
+        new.attack = self.attack.copy() if self.attack is not None else None
+        new.actions = self.actions
+        new.next_uid = self.next_uid
+        decks, hands, lives, abysses = self.decks, self.hands, self.lives, self.abysses
+        new.decks = [decks[0][:], decks[1][:]]
+        new.hands = [hands[0][:], hands[1][:]]
+        new.lives = [lives[0][:], lives[1][:]]
+        new.abysses = [abysses[0][:], abysses[1][:]]
+        new.gem_decks = self.gem_decks[:]
+        new.gems_active = self.gems_active[:]
+        new.gems_rested = self.gems_rested[:]
+        new.field = [self.field[0][:], self.field[1][:]]
+        new.mulligan_seat = self.mulligan_seat
+        new.mulligan_index = self.mulligan_index
+        new.mulligan_marks = self.mulligan_marks[:]
+        new.returned = self.returned[:]
+        new.winner = self.winner
+        new.end_reason = self.end_reason
+        new.capped = self.capped
+        new.log = self.log
+        new.tally = [self.tally[0][:], self.tally[1][:]]
+        new.totals = self.totals[:]
+        return new
+
+
+def game_rng(m: Match) -> Random:
+    """The match's own RNG stream, the one door every draw goes through. A clone shares its
+    original's Random until one of them draws: that one first takes a private copy, so neither
+    ever moves the other's stream (and a copy that never draws never pays for the copy)."""
+    rng = m.rng
+    if rng is None:
+        rng = m.rng = Random(m.rng_seed)
+        m.rng_shared = False
+    elif m.rng_shared:
+        shared = rng
+        rng = Random.__new__(Random)  # unseeded: setstate overwrites it all
+        rng.setstate(shared.getstate())
+        m.rng = rng
+        m.rng_shared = False
+    return rng
+
+
+def own_being(m: Match, seat: int, loc: int) -> Being:
+    """The Being at (seat, loc), ready to be changed in place: a Being this match shares with a
+    clone is replaced by its own copy first."""
+    being = m.field[seat][loc]
+    assert being is not None
+    if being.owner is not m.token:
+        being = being.copy(m.token)
+        m.field[seat][loc] = being
+    return being
+
+
+def note(m: Match, seat: int, card: int, event: int, value: int = 1) -> None:
+    """Log one event `(turn, seat, card, event, value)`."""
+    m.log = (m.log, (m.turn, seat, card, event, value))
 
 
 # -- zone moves shared by the rules and the card effects ----------------------------------------
@@ -343,7 +420,7 @@ def draw(m: Match, seat: int, n: int) -> int:
     while drawn < n and deck:
         card = deck.pop()
         hand.append(card)
-        m.events.append((m.turn, seat, card, DRAWN, 1))
+        note(m, seat, card, DRAWN)
         drawn += 1
     if drawn and not deck and not m.tally[seat][S_DECK_OUT_TURN]:
         m.tally[seat][S_DECK_OUT_TURN] = m.turn
@@ -354,7 +431,7 @@ def take_life(m: Match, seat: int) -> None:
     """R30: the top life card joins its owner's hand."""
     card = m.lives[seat].pop()
     m.hands[seat].append(card)
-    m.events.append((m.turn, seat, card, DRAWN, 1))
+    note(m, seat, card, DRAWN)
     if not m.lives[seat] and not m.tally[seat][S_ZERO_LIFE_TURN]:
         m.tally[seat][S_ZERO_LIFE_TURN] = m.turn
 

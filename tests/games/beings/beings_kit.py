@@ -44,7 +44,7 @@ def table(
     """A match in the main phase of `turn`, each side given as {hand, life, deck, abyss, gems,
     gem_deck, field: {loc: being(...)}} (life and deck as a count of filler cards or a list)."""
     m = new_game(spec, ["primal", "tempest"], 0)
-    m.events.clear()
+    m.log = None  # no events from the dealt setup
     m.turn = turn
     m.active = P1 if turn % 2 else P2
     for seat, side in enumerate((p1 or {}, p2 or {})):
@@ -61,7 +61,7 @@ def table(
         for name, b in side.get("field", {}).items():
             first, *rest = (cid(spec, c) for c in b["stack"])
             entered = b["entered"] if b["entered"] is not None else turn - 2
-            placed = Being(m.next_uid, first, spec.power[first], entered)
+            placed = Being(m.next_uid, first, spec.power[first], entered, m.token)
             m.next_uid += 1
             for card in rest:
                 placed.stack.append(card)
