@@ -22,6 +22,7 @@ from balance.games.arrows.state import (
     DIRECTIONS,
     NO_VIA,
     REVIVED,
+    T_CREDITS_GAINED,
     VIAS,
     ArrowsState,
     Frame,
@@ -29,6 +30,7 @@ from balance.games.arrows.state import (
     Trigger,
     current_atk,
     current_def,
+    own,
 )
 
 if TYPE_CHECKING:
@@ -630,6 +632,7 @@ def _card_op(
                 s, target, atk if effect.amount == AMOUNT_ATK else effect.amount, card, owner
             )
         else:  # MODIFY_STATS
+            target = own(s, target)
             if effect.permanent:
                 target.atk_perm += effect.atk
                 target.def_perm += effect.def_
@@ -644,7 +647,7 @@ def _player_op(s: ArrowsState, effect: CardEffect, controller: int) -> None:
     player = controller if effect.selector == CONTROLLER else 1 - controller
     if effect.op == GAIN_CREDITS:
         s.credits[player] += effect.amount
-        s.tally.credits_gained[player] += effect.amount
+        s.tally[T_CREDITS_GAINED + player] += effect.amount
     else:
         rules.draw(s, player, effect.amount)
 

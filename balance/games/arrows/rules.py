@@ -13,6 +13,7 @@ the chain stack, and only when the stack is empty the turn's next step.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from random import Random
 from typing import TYPE_CHECKING, cast
 
@@ -43,15 +44,33 @@ from balance.games.arrows.state import (
     S4_ABILITIES,
     SCORE,
     SKIP,
+    T_ACTIVE_PLAYS,
+    T_CHAINS,
+    T_CONFLICTS,
+    T_CONFLICTS_BY_ARROW,
+    T_COVERED_DESTROYED,
+    T_COVERED_PLAYS,
+    T_CREDITS_GAINED,
+    T_CREDITS_SPENT,
+    T_DISCARDS,
+    T_DROPPED_TRIGGERS,
+    T_FLIPS,
+    T_FLIPS_BY_ARROW,
+    T_HAND_SIZES,
+    T_MAX_CHAIN_DEPTH,
+    T_OWN_TURNS,
+    T_PASSES,
+    T_UNPAID_REVEALS,
+    TALLY_SIZE,
     TURN_END,
     ArrowsState,
     Frame,
     Piece,
     Queued,
-    Tally,
     Trigger,
     current_atk,
     current_def,
+    own,
 )
 
 if TYPE_CHECKING:
@@ -89,6 +108,9 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
     state = ArrowsState(
         spec=spec,
         rng=rng,
+        rng_seed=0,
+        rng_shared=False,
+        gen=0,
         seed=seed,
         first=first,
         turn=1,
@@ -101,6 +123,8 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
         removed=[],
         grid=[None] * spec.cells,
         pieces={},
+        up=[0, 0],
+        down=[0, 0],
         next_uid=1,
         scores=[0, 0],
         stack=[],
@@ -114,7 +138,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
         activations=0,
         over=False,
         end_reason="",
-        tally=Tally.empty(),
+        tally=[0] * TALLY_SIZE,
         events=[],
         pending=None,
     )
@@ -232,9 +256,9 @@ def gain_credits_and_draw(s: ArrowsState) -> None:
     """Steps 1 and 2 (R2, R3): +credits unless it is P's own first turn; draw."""
     spec = s.spec
     seat = s.active
-    if not (spec.skip_credits_on_own_first_turn and s.tally.own_turns[seat] == 0):
+    if not (spec.skip_credits_on_own_first_turn and s.tally[T_OWN_TURNS + seat] == 0):
         s.credits[seat] += spec.credits_per_turn
-        s.tally.credits_gained[seat] += spec.credits_per_turn
+        s.tally[T_CREDITS_GAINED + seat] += spec.credits_per_turn
     draw(s, seat, spec.draw_per_turn)
     # Step 3 reveals the cards covered when it begins; cards covered during it wait (G7).
     s.to_reveal = [
@@ -256,11 +280,14 @@ def reveal(s: ArrowsState, piece: Piece) -> None:
     if s.credits[seat] < piece.cost_due:  # unpaid_reveal: destroy, without activating
         take_off_board(s, piece)
         s.graveyards[piece.owner].append(piece.card)
-        s.tally.unpaid_reveals[seat] += 1
+        s.tally[T_UNPAID_REVEALS + seat] += 1
         return
     pay(s, seat, piece.cost_due)
+    piece = own(s, piece)
     piece.cost_due = 0
     piece.face_up = True
+    s.down[piece.controller] -= 1
+    s.up[piece.controller] += 1
     queue_activation(s, piece, False, REVEALED)
 
 
@@ -272,17 +299,19 @@ def play_options(s: ArrowsState) -> tuple:
     if not hand:
         return (PASS,)
     grid = s.grid
-    cells = [cell for cell in range(spec.cells) if grid[cell] is None]
+    empty = [piece is None for piece in grid]
     if spec.placement_requires_adjacency and s.pieces:
-        cells = [c for c in cells if any(grid[n] is not None for n in spec.adjacent[c])]
+        adjacent = spec.adjacent
+        empty = [e and any(grid[n] is not None for n in adjacent[c]) for c, e in enumerate(empty)]
     options: list = [PASS]
     credits = s.credits[seat]
     cost = spec.cost
-    for card in sorted(set(hand)):
-        active_row, covered_row = spec.plays[card]
+    plays = spec.plays
+    for card in sorted(set(hand)) if len(hand) > 1 else hand:
+        active_row, covered_row = plays[card]
         if credits >= cost[card]:
-            options += [active_row[c] for c in cells]
-        options += [covered_row[c] for c in cells]
+            options += compress(active_row, empty)
+        options += compress(covered_row, empty)
     return tuple(options)
 
 
@@ -290,7 +319,7 @@ def play(s: ArrowsState, choice: object) -> None:
     """Steps 4-6 (R5-R8): an active card is paid and activates; a covered one waits (G7)."""
     seat = s.active
     if choice == PASS:
-        s.tally.passes += 1
+        s.tally[T_PASSES] += 1
         s.step = TURN_END
         return
     card, mode, cell = cast(tuple[int, int, int], choice)
@@ -300,27 +329,32 @@ def play(s: ArrowsState, choice: object) -> None:
     s.events.append((s.turn, seat, card, PLAYED_EVENT, 1))
     if mode == ACTIVE:
         pay(s, seat, s.spec.cost[card])
-        s.tally.active_plays[seat] += 1
+        s.tally[T_ACTIVE_PLAYS + seat] += 1
         piece = place(s, seat, card, cell, True, 0, False)
         queue_activation(s, piece, False, PLAYED)
     else:
-        s.tally.covered_plays[seat] += 1
+        s.tally[T_COVERED_PLAYS + seat] += 1
         s.events.append((s.turn, seat, card, PLAYED_COVERED, 1))
         place(s, seat, card, cell, False, s.spec.cost[card], False)
 
 
 def pay(s: ArrowsState, seat: int, amount: int) -> None:
     s.credits[seat] -= amount
-    s.tally.credits_spent[seat] += amount
+    s.tally[T_CREDITS_SPENT + seat] += amount
 
 
 def resolve_turn_end_effects(s: ArrowsState) -> None:
     """Step 7 begins with the `turn_end` effects of P's face-up cards, in reading order."""
-    spec = s.spec
+    on_turn_end = s.spec.on_turn_end
     seat = s.active
     for piece in s.grid:
-        if piece is not None and piece.face_up and piece.controller == seat:
-            for effect in spec.on_turn_end[piece.card]:
+        if (
+            piece is not None
+            and on_turn_end[piece.card]
+            and piece.face_up
+            and piece.controller == seat
+        ):
+            for effect in on_turn_end[piece.card]:
                 s.triggers.append(trigger_of(s, piece, effect, NO_VIA))
     end_action(s)
     s.step = SCORE
@@ -328,12 +362,9 @@ def resolve_turn_end_effects(s: ArrowsState) -> None:
 
 def board_scores(s: ArrowsState) -> list[int]:
     """G11: the face-up cards each player controls (covered ones too with `score_covered`)."""
-    scores = [0, 0]
-    counts_covered = s.spec.score_covered
-    for piece in s.pieces.values():
-        if piece.face_up or counts_covered:
-            scores[piece.controller] += 1
-    return scores
+    if s.spec.score_covered:
+        return [s.up[0] + s.down[0], s.up[1] + s.down[1]]
+    return s.up[:]
 
 
 def discard(s: ArrowsState, card: int) -> None:
@@ -341,23 +372,25 @@ def discard(s: ArrowsState, card: int) -> None:
     seat = s.active
     s.hands[seat].remove(card)
     s.graveyards[seat].append(card)
-    s.tally.discards[seat] += 1
+    s.tally[T_DISCARDS + seat] += 1
 
 
 def end_turn(s: ArrowsState) -> None:
     """Step 9: clear damage and turn-long changes (G5), count stalls, check the end (§8)."""
     spec = s.spec
     seat = s.active
-    for piece in s.pieces.values():
-        piece.damage = 0
-        piece.atk_turn = 0
-        piece.def_turn = 0
-        piece.moved = False
-        piece.reactivations = 0
+    for piece in s.pieces.values():  # own() only replaces values: safe to iterate
+        if piece.damage or piece.atk_turn or piece.def_turn or piece.moved or piece.reactivations:
+            piece = own(s, piece)
+            piece.damage = 0
+            piece.atk_turn = 0
+            piece.def_turn = 0
+            piece.moved = False
+            piece.reactivations = 0
     s.activations = 0
     s.stall = 0 if s.acted else s.stall + 1
-    s.tally.hand_sizes[seat] += len(s.hands[seat])
-    s.tally.own_turns[seat] += 1
+    s.tally[T_HAND_SIZES + seat] += len(s.hands[seat])
+    s.tally[T_OWN_TURNS + seat] += 1
     if spec.board_full_end == "end_of_turn" and len(s.pieces) == spec.cells:
         end_game(s, "board_full")
     elif s.stall >= spec.stall_turns:
@@ -476,11 +509,12 @@ def choose_conflict(s: ArrowsState, arrow: int) -> None:
 def conflict(s: ArrowsState, active: Piece, defender: Piece, arrow: int) -> None:
     """G4: simultaneous damage; a card at 0 DEF or below is destroyed."""
     spec = s.spec
+    active, defender = own(s, active), own(s, defender)
     hit, hit_back = current_atk(spec, active), current_atk(spec, defender)
     defender.damage += hit
     active.damage += hit_back
-    s.tally.conflicts += 1
-    s.tally.conflicts_by_arrow[arrow] += 1
+    s.tally[T_CONFLICTS] += 1
+    s.tally[T_CONFLICTS_BY_ARROW + arrow] += 1
     defender_dies = current_def(spec, defender) <= 0
     active_dies = current_def(spec, active) <= 0
     if defender_dies:
@@ -515,9 +549,12 @@ def flip(s: ArrowsState, piece: Piece) -> None:
         elif not fights(spec, target.card, OPPOSITE[arrow]):
             flipped.append((arrow, target))
     for arrow, target in flipped:
+        target = own(s, target)
+        s.up[target.controller] -= 1
+        s.up[seat] += 1
         target.controller = seat
-        s.tally.flips += 1
-        s.tally.flips_by_arrow[arrow] += 1
+        s.tally[T_FLIPS] += 1
+        s.tally[T_FLIPS_BY_ARROW + arrow] += 1
         count(s, piece, FLIPS)
         count(s, target, FLIPPED)
         for effect in spec.on_flipped[target.card]:
@@ -529,8 +566,11 @@ def flip(s: ArrowsState, piece: Piece) -> None:
         if covered_hit == "destroy":
             destroy(s, target, piece.card, piece.owner)
         elif covered_hit == "flip":
+            target = own(s, target)
+            s.down[target.controller] -= 1
+            s.down[seat] += 1
             target.controller = seat
-            s.tally.flips += 1
+            s.tally[T_FLIPS] += 1
             count(s, target, FLIPPED)
 
 
@@ -593,9 +633,10 @@ def queue_activation(s: ArrowsState, piece: Piece, reactivation: bool, via: int)
     if s.activations >= spec.max_activations_per_turn or (
         reactivation and piece.reactivations >= spec.max_reactivations_per_card_per_turn
     ):
-        s.tally.dropped_triggers += 1
+        s.tally[T_DROPPED_TRIGGERS] += 1
         return
     if reactivation:
+        piece = own(s, piece)
         piece.reactivations += 1
     s.activations += 1
     s.queued.append((uid, reactivation, via))
@@ -636,8 +677,8 @@ def start_activation(s: ArrowsState, entry: tuple[int, bool, int]) -> None:
     s.stack.append(Frame(uid, reactivation, via, S0_TRIGGERS, 0, 0, []))
     depth = sum(1 for level in s.stack if type(level) is Frame)
     if depth > 1:
-        s.tally.chains += 1
-    s.tally.max_chain_depth = max(s.tally.max_chain_depth, depth)
+        s.tally[T_CHAINS] += 1
+    s.tally[T_MAX_CHAIN_DEPTH] = max(s.tally[T_MAX_CHAIN_DEPTH], depth)
     if reactivation:
         count(s, s.pieces[uid], REACTIVATIONS)
 
@@ -658,6 +699,10 @@ def piece_at(s: ArrowsState, cell: int) -> Piece:
 def take_off_board(s: ArrowsState, piece: Piece) -> None:
     s.grid[piece.cell] = None
     del s.pieces[piece.uid]
+    if piece.face_up:
+        s.up[piece.controller] -= 1
+    else:
+        s.down[piece.controller] -= 1
 
 
 def destroy(s: ArrowsState, piece: Piece, by_card: int = -1, by_seat: int = -1) -> None:
@@ -671,7 +716,7 @@ def destroy(s: ArrowsState, piece: Piece, by_card: int = -1, by_seat: int = -1) 
         for effect in s.spec.on_destroyed[piece.card]:
             s.triggers.append(trigger_of(s, piece, effect, NO_VIA))
     else:
-        s.tally.covered_destroyed += 1
+        s.tally[T_COVERED_DESTROYED] += 1
 
 
 def deal_damage(s: ArrowsState, piece: Piece, amount: int, by_card: int, by_seat: int) -> None:
@@ -680,6 +725,7 @@ def deal_damage(s: ArrowsState, piece: Piece, amount: int, by_card: int, by_seat
         if amount >= 1:
             destroy(s, piece, by_card, by_seat)
         return
+    piece = own(s, piece)
     piece.damage += amount
     if current_def(s.spec, piece) <= 0:
         destroy(s, piece, by_card, by_seat)
@@ -700,22 +746,26 @@ def push(s: ArrowsState, source: Piece, target: Piece, arrow: int) -> None:
     occupant = s.grid[landing]
     if occupant is not None:
         destroy(s, occupant, source.card, source.owner)
-    move(s, target, landing)
-    after_moves(s, [target])
+    after_moves(s, [move(s, target, landing)])
 
 
-def move(s: ArrowsState, piece: Piece, cell: int) -> None:
+def move(s: ArrowsState, piece: Piece, cell: int) -> Piece:
+    """The piece onto an empty cell; returns it (this state's own copy, see `own`)."""
+    piece = own(s, piece)
     s.grid[piece.cell] = None
     s.grid[cell] = piece
     piece.cell = cell
     piece.moved = True
+    return piece
 
 
-def swap(s: ArrowsState, a: Piece, b: Piece) -> None:
+def swap(s: ArrowsState, a: Piece, b: Piece) -> tuple[Piece, Piece]:
+    a, b = own(s, a), own(s, b)
     s.grid[a.cell], s.grid[b.cell] = b, a
     a.cell, b.cell = b.cell, a.cell
     a.moved = True
     b.moved = True
+    return a, b
 
 
 def after_moves(s: ArrowsState, moved: list[Piece]) -> None:
@@ -724,7 +774,8 @@ def after_moves(s: ArrowsState, moved: list[Piece]) -> None:
     spec = s.spec
     seat = s.active
     for piece in moved:
-        if piece.uid not in s.pieces or not piece.face_up:
+        piece = s.pieces.get(piece.uid)  # type: ignore[assignment]  # the current copy, if any
+        if piece is None or not piece.face_up:
             continue
         if piece.controller == seat:
             queue_activation(s, piece, True, MOVED)
@@ -748,12 +799,15 @@ def place(
 ) -> Piece:
     """A card onto an empty cell. With `board_full_end: immediate` the last cell ends the game
     at once, before anything else happens (G12)."""
-    piece = Piece(
-        s.next_uid, card, seat, seat, cell, face_up, cost_due, placed_free, 0, 0, 0, 0, 0, False, 0
-    )
+    piece = Piece(s.next_uid, card, seat, seat, cell, face_up, cost_due, placed_free,
+                  0, 0, 0, 0, 0, False, 0, s.gen)  # fmt: skip
     s.next_uid += 1
     s.grid[cell] = piece
     s.pieces[piece.uid] = piece
+    if face_up:
+        s.up[seat] += 1
+    else:
+        s.down[seat] += 1
     if len(s.pieces) == s.spec.cells and s.spec.board_full_end == "immediate":
         end_game(s, "board_full")
     return piece
@@ -804,28 +858,27 @@ def game_stats(s: ArrowsState, scores: list[int]) -> dict[str, float]:
         "board_score_0": scores[0],
         "board_score_1": scores[1],
         "margin": abs(scores[0] - scores[1]),
-        "chains": t.chains,
-        "max_chain_depth": t.max_chain_depth,
-        "conflicts": t.conflicts,
-        "flips": t.flips,
-        "covered_destroyed": t.covered_destroyed,
-        "dropped_triggers": t.dropped_triggers,
-        "passes": t.passes,
+        "chains": t[T_CHAINS],
+        "max_chain_depth": t[T_MAX_CHAIN_DEPTH],
+        "conflicts": t[T_CONFLICTS],
+        "flips": t[T_FLIPS],
+        "covered_destroyed": t[T_COVERED_DESTROYED],
+        "dropped_triggers": t[T_DROPPED_TRIGGERS],
+        "passes": t[T_PASSES],
     }
     for seat in (0, 1):
-        stats[f"credits_gained_{seat}"] = t.credits_gained[seat]
-        stats[f"credits_spent_{seat}"] = t.credits_spent[seat]
+        stats[f"credits_gained_{seat}"] = t[T_CREDITS_GAINED + seat]
+        stats[f"credits_spent_{seat}"] = t[T_CREDITS_SPENT + seat]
         stats[f"credits_unspent_{seat}"] = s.credits[seat]
-        stats[f"active_plays_{seat}"] = t.active_plays[seat]
-        stats[f"covered_plays_{seat}"] = t.covered_plays[seat]
-        stats[f"unpaid_reveals_{seat}"] = t.unpaid_reveals[seat]
-        stats[f"discards_{seat}"] = t.discards[seat]
-        stats[f"avg_hand_{seat}"] = (
-            t.hand_sizes[seat] / t.own_turns[seat] if t.own_turns[seat] else 0.0
-        )
+        stats[f"active_plays_{seat}"] = t[T_ACTIVE_PLAYS + seat]
+        stats[f"covered_plays_{seat}"] = t[T_COVERED_PLAYS + seat]
+        stats[f"unpaid_reveals_{seat}"] = t[T_UNPAID_REVEALS + seat]
+        stats[f"discards_{seat}"] = t[T_DISCARDS + seat]
+        own_turns = t[T_OWN_TURNS + seat]
+        stats[f"avg_hand_{seat}"] = t[T_HAND_SIZES + seat] / own_turns if own_turns else 0.0
     for arrow, name in enumerate(DIRECTIONS):
-        stats[f"conflicts_{name}"] = t.conflicts_by_arrow[arrow]
-        stats[f"flips_{name}"] = t.flips_by_arrow[arrow]
+        stats[f"conflicts_{name}"] = t[T_CONFLICTS_BY_ARROW + arrow]
+        stats[f"flips_{name}"] = t[T_FLIPS_BY_ARROW + arrow]
     return {key: float(value) for key, value in stats.items()}
 
 

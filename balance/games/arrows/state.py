@@ -9,6 +9,7 @@ Everything here is data; the rules that change it live in rules.py and effects.p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import count
 from random import Random
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -61,6 +62,16 @@ GAME_STATS = (
     *(f"flips_{d}" for d in DIRECTIONS),
 )
 
+# The game's own statistics (§9) as one flat list of ints (`ArrowsState.tally`), so that a clone
+# copies them in one go: single counters, then per seat (index + seat), then per arrow direction
+# (index + direction).
+T_CHAINS, T_MAX_CHAIN_DEPTH, T_CONFLICTS, T_FLIPS, T_COVERED_DESTROYED = range(5)
+T_DROPPED_TRIGGERS, T_PASSES = 5, 6
+T_CREDITS_GAINED, T_CREDITS_SPENT, T_ACTIVE_PLAYS, T_COVERED_PLAYS = 7, 9, 11, 13
+T_UNPAID_REVEALS, T_DISCARDS, T_HAND_SIZES, T_OWN_TURNS = 15, 17, 19, 21  # hand sizes: summed
+T_CONFLICTS_BY_ARROW, T_FLIPS_BY_ARROW = 23, 31  # at the end of each own turn
+TALLY_SIZE = 39
+
 # Option words that are not tuples of numbers.
 PASS = "pass"
 END_PHASE = "end_phase"
@@ -93,12 +104,13 @@ class Piece:
     def_perm: int
     moved: bool  # changed cell this turn (G6, G9)
     reactivations: int  # this turn (G9 cap)
+    gen: int  # the `ArrowsState.gen` of the one state that may change it in place (see `own`)
 
-    def copy(self) -> Piece:
+    def copy(self, gen: int) -> Piece:
         return Piece(
             self.uid, self.card, self.owner, self.controller, self.cell, self.face_up,
             self.cost_due, self.placed_free, self.damage, self.atk_turn, self.def_turn,
-            self.atk_perm, self.def_perm, self.moved, self.reactivations,
+            self.atk_perm, self.def_perm, self.moved, self.reactivations, gen,
         )  # fmt: skip
 
 
@@ -152,48 +164,29 @@ class Trigger(NamedTuple):
     effect: CardEffect
 
 
-@dataclass(slots=True)
-class Tally:
-    """The game's own statistics (§9), kept as plain ints for Result.stats."""
-
-    chains: int
-    max_chain_depth: int
-    conflicts: int
-    flips: int
-    covered_destroyed: int
-    dropped_triggers: int
-    passes: int
-    credits_gained: list[int]
-    credits_spent: list[int]
-    active_plays: list[int]
-    covered_plays: list[int]
-    unpaid_reveals: list[int]
-    discards: list[int]
-    hand_sizes: list[int]  # summed at the end of each own turn
-    own_turns: list[int]
-    conflicts_by_arrow: list[int]  # per direction, N first
-    flips_by_arrow: list[int]
-
-    @staticmethod
-    def empty() -> Tally:
-        return Tally(0, 0, 0, 0, 0, 0, 0, [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0],
-                     [0, 0], [0, 0], [0] * 8, [0] * 8)  # fmt: skip
-
-    def copy(self) -> Tally:
-        return Tally(
-            self.chains, self.max_chain_depth, self.conflicts, self.flips,
-            self.covered_destroyed, self.dropped_triggers, self.passes,
-            list(self.credits_gained), list(self.credits_spent), list(self.active_plays),
-            list(self.covered_plays), list(self.unpaid_reveals), list(self.discards),
-            list(self.hand_sizes), list(self.own_turns), list(self.conflicts_by_arrow),
-            list(self.flips_by_arrow),
-        )  # fmt: skip
+# Every clone takes two fresh generations, one for itself and one for the original: see `own`.
+_GENERATIONS = count(1)
 
 
 @dataclass(slots=True)
 class ArrowsState:
+    """The whole game. `clone()` is cheap because it shares what it can:
+
+    - Pieces are copy-on-write. A clone copies the grid and the uid map but not the pieces in
+      them; the original and the copy both take a new `gen`, so neither owns a shared piece any
+      more, and every rule that changes a piece first calls `own(s, piece)`, which copies it
+      into this state alone. A clone that changes two pieces copies two.
+    - The RNG is copied on first draw. A clone shares the Random object and both sides mark it
+      shared; the first to draw (through `game_rng`) takes a private copy first. Determinize
+      only leaves a seed, turned into a Random on a first draw. Play after setup never draws
+      in the shipped rules, so in practice no clone copies it.
+    """
+
     spec: ArrowsSpec
-    rng: Random
+    rng: Random | None  # None until the first draw after determinize: then Random(rng_seed)
+    rng_seed: int
+    rng_shared: bool  # another state holds this same Random: copy it before drawing
+    gen: int  # this state owns (may change in place) the pieces of the same gen
     seed: int
     first: int  # the seat that took game turn 1
     turn: int  # game turns from 1 (t)
@@ -206,6 +199,8 @@ class ArrowsState:
     removed: list[int]  # pushed off the grid (G14)
     grid: list[Piece | None]
     pieces: dict[int, Piece]  # uid -> the pieces on the board
+    up: list[int]  # per seat, the face-up cards it controls on the board (the G11 score)
+    down: list[int]  # per seat, the covered cards it controls on the board
     next_uid: int
     scores: list[int]  # the last recorded scores (step 7)
     stack: list[Frame | Queued]  # the chain stack: the top resolves first (R11)
@@ -219,7 +214,7 @@ class ArrowsState:
     activations: int  # this turn (G9 cap)
     over: bool
     end_reason: str
-    tally: Tally
+    tally: list[int]  # the game's statistics, indexed by the T_* constants
     events: list[Event]
     pending: Decision | None  # the decision the state waits on, computed once per apply
 
@@ -235,44 +230,22 @@ class ArrowsState:
         return rules.result(self)
 
     def clone(self) -> ArrowsState:
-        rng = Random(0)
-        rng.setstate(self.rng.getstate())
-        pieces = {uid: piece.copy() for uid, piece in self.pieces.items()}
-        grid: list[Piece | None] = [None] * len(self.grid)
-        for piece in pieces.values():
-            grid[piece.cell] = piece
+        self.gen = next(_GENERATIONS)  # the pieces are shared from now on: see `own`
+        if self.rng is not None:
+            self.rng_shared = True
+        stack = self.stack
         return ArrowsState(
-            spec=self.spec,
-            rng=rng,
-            seed=self.seed,
-            first=self.first,
-            turn=self.turn,
-            active=self.active,
-            step=self.step,
-            credits=list(self.credits),
-            decks=[list(d) for d in self.decks],
-            hands=[list(h) for h in self.hands],
-            graveyards=[list(g) for g in self.graveyards],
-            removed=list(self.removed),
-            grid=grid,
-            pieces=pieces,
-            next_uid=self.next_uid,
-            scores=list(self.scores),
-            stack=[level.copy() for level in self.stack],
-            batches=[list(b) for b in self.batches],
-            triggers=list(self.triggers),
-            queued=list(self.queued),
-            to_reveal=list(self.to_reveal),
-            plays=self.plays,
-            acted=self.acted,
-            stall=self.stall,
-            activations=self.activations,
-            over=self.over,
-            end_reason=self.end_reason,
-            tally=self.tally.copy(),
-            events=list(self.events),
-            pending=self.pending,
-        )
+            self.spec, self.rng, self.rng_seed, self.rng is not None, next(_GENERATIONS),
+            self.seed, self.first, self.turn, self.active, self.step, self.credits[:],
+            [self.decks[0][:], self.decks[1][:]], [self.hands[0][:], self.hands[1][:]],
+            [self.graveyards[0][:], self.graveyards[1][:]], self.removed[:], self.grid[:],
+            self.pieces.copy(), self.up[:], self.down[:], self.next_uid, self.scores[:],
+            [level.copy() for level in stack] if stack else [],
+            [b[:] for b in self.batches] if self.batches else [], self.triggers[:],
+            self.queued[:], self.to_reveal[:], self.plays, self.acted, self.stall,
+            self.activations, self.over, self.end_reason, self.tally[:], self.events[:],
+            self.pending,
+        )  # fmt: skip
 
     def determinize(self, seat: int, rng: Random) -> ArrowsState:
         """A copy in which what `seat` cannot see is redealt (§4 Hidden information).
@@ -282,25 +255,32 @@ class ArrowsState:
         unseen cards (deck, hand, the covered cards it owns) among themselves, sizes kept.
         """
         copy = self.clone()
-        copy.rng = Random(rng.getrandbits(64))
+        copy.rng = None
+        copy.rng_seed = rng.getrandbits(64)
+        copy.rng_shared = False
         rng.shuffle(copy.decks[seat])
         spec = self.spec
-        for other in range(len(copy.hands)):
-            if other == seat:
-                continue
-            covered = [p for p in sorted(copy.pieces.values(), key=_by_uid)
-                       if not p.face_up and p.owner == other]  # fmt: skip
-            pool = copy.decks[other] + copy.hands[other] + [p.card for p in covered]
-            rng.shuffle(pool)
-            hand_size = len(copy.hands[other])
-            copy.hands[other] = pool[:hand_size]
-            for i, piece in enumerate(covered):
-                piece.card = pool[hand_size + i]
-                if not piece.placed_free:
-                    piece.cost_due = spec.cost[piece.card]
-            copy.decks[other] = pool[hand_size + len(covered) :]
-        copy.pending = None
-        rules.advance(copy)  # the same position: only options that read hidden cards may differ
+        other = 1 - seat
+        covered = [p for p in copy.pieces.values() if not p.face_up and p.owner == other]
+        if len(covered) > 1:
+            covered.sort(key=_by_uid)
+        pool = copy.decks[other] + copy.hands[other] + [p.card for p in covered]
+        rng.shuffle(pool)
+        hand_size = len(copy.hands[other])
+        copy.hands[other] = pool[:hand_size]
+        for i, piece in enumerate(covered):
+            piece = own(copy, piece)
+            piece.card = pool[hand_size + i]
+            if not piece.placed_free:
+                piece.cost_due = spec.cost[piece.card]
+        copy.decks[other] = pool[hand_size + len(covered) :]
+        pending = self.pending
+        if copy.stack or copy.batches or pending is None or pending.seat != seat:
+            # The same position, but options that read hidden cards may differ (the opponent's
+            # hand, a covered card in a chain), so they are computed afresh. The seat's own
+            # turn-step decisions (play, reveal order, discard) read only what it knows.
+            copy.pending = None
+            rules.advance(copy)
         return copy
 
     def evaluate(self, seat: int) -> float:
@@ -314,6 +294,31 @@ class ArrowsState:
         cards += self.removed
         cards += [piece.card for piece in self.pieces.values()]
         return tuple(sorted(cards))
+
+    def game_rng(self) -> Random:
+        """The game's RNG, for a draw: every draw after setup goes through here, so that a
+        clone that never draws never pays for a copy of it."""
+        rng = self.rng
+        if rng is None:
+            rng = self.rng = Random(self.rng_seed)
+        elif self.rng_shared:
+            shared = rng
+            rng = self.rng = Random.__new__(Random)
+            rng.setstate(shared.getstate())
+            self.rng_shared = False
+        return rng
+
+
+def own(s: ArrowsState, piece: Piece) -> Piece:
+    """`piece` as this state's own, ready to change: a shared piece (from before a clone) is
+    copied first and the copy put in its place on the grid and in the uid map. Every change to
+    a piece on the board goes through here; keep using the piece it returns."""
+    if piece.gen == s.gen:
+        return piece
+    piece = piece.copy(s.gen)
+    s.pieces[piece.uid] = piece
+    s.grid[piece.cell] = piece
+    return piece
 
 
 def _by_uid(piece: Piece) -> int:

@@ -16,7 +16,7 @@ import pytest
 from balance.core.registry import load_game
 from balance.games.arrows import rules
 from balance.games.arrows.cards import ArrowsSpec, load_spec
-from balance.games.arrows.state import PLAY, ArrowsState, Piece
+from balance.games.arrows.state import PLAY, T_OWN_TURNS, ArrowsState, Piece
 
 GAME = load_game("arrows")
 SHIPPED = GAME.config_dir
@@ -77,7 +77,7 @@ class Table:
         s.hands = [[], []]
         s.active = active
         s.turn = turn if turn is not None else 5 + active
-        s.tally.own_turns = [2, 2]
+        s.tally[T_OWN_TURNS] = s.tally[T_OWN_TURNS + 1] = 2
         s.credits = list(credits)
         s.step = PLAY
         return s

@@ -6,7 +6,14 @@ from __future__ import annotations
 from random import Random
 
 from balance.games.arrows import rules
-from balance.games.arrows.state import Frame, current_atk, current_def
+from balance.games.arrows.state import (
+    T_CHAINS,
+    T_DROPPED_TRIGGERS,
+    T_MAX_CHAIN_DEPTH,
+    Frame,
+    current_atk,
+    current_def,
+)
 
 
 def top_card(table, s) -> str:
@@ -31,7 +38,7 @@ def test_chain_order_when_two_cards_reactivate_together(table) -> None:
     assert top_card(table, s) == "x_3_3_e"  # B2 runs next, with no conflict left
     table.play(s, "end phase", "end phase")
     assert top_card(table, s) == "lodestone_eel"
-    assert s.tally.max_chain_depth == 2 and s.tally.chains == 2
+    assert s.tally[T_MAX_CHAIN_DEPTH] == 2 and s.tally[T_CHAINS] == 2
 
 
 def test_reactivation_cap_drops_and_counts(table_with) -> None:
@@ -42,7 +49,7 @@ def test_reactivation_cap_drops_and_counts(table_with) -> None:
     table.go(s)
     table.play(s, "play lodestone_eel active at C3", "pull N from B2")
     assert top_card(table, s) == "lodestone_eel"  # the Pup's reactivation was dropped
-    assert s.tally.dropped_triggers == 1
+    assert s.tally[T_DROPPED_TRIGGERS] == 1
 
 
 def test_activation_cap_per_turn(table_with) -> None:
@@ -52,7 +59,7 @@ def test_activation_cap_per_turn(table_with) -> None:
     table.hand(s, 0, "grave_moth")
     table.go(s)
     table.play(s, "play grave_moth active at C2", "revive S lancer_pup")
-    assert top_card(table, s) == "grave_moth" and s.tally.dropped_triggers == 1
+    assert top_card(table, s) == "grave_moth" and s.tally[T_DROPPED_TRIGGERS] == 1
 
 
 def test_swap_moves_both_and_only_the_other_card_reactivates(table) -> None:

@@ -9,7 +9,17 @@ from __future__ import annotations
 from random import Random
 
 from balance.games.arrows import rules
-from balance.games.arrows.state import REVEAL, Frame, current_atk, current_def
+from balance.games.arrows.state import (
+    REVEAL,
+    T_CHAINS,
+    T_CONFLICTS,
+    T_COVERED_DESTROYED,
+    T_FLIPS,
+    T_UNPAID_REVEALS,
+    Frame,
+    current_atk,
+    current_def,
+)
 
 
 def defence(table, s, cell: str) -> int:
@@ -49,7 +59,7 @@ def test_02_flip(table) -> None:
     assert table.at(s, "D3").controller == 0
     table.play(s, "end phase")  # Phase 2; then steps 7-9
     assert s.scores == [2, 0]
-    assert s.tally.conflicts == 0
+    assert s.tally[T_CONFLICTS] == 0
 
 
 def test_03_simultaneous_damage_and_reset(table) -> None:
@@ -113,7 +123,7 @@ def test_05_covered_play_deferred_cost(table) -> None:
     table.play(s, "pass")  # P1's turn 8
     assert s.turn == 9 and s.active == 0
     assert s.credits[0] == 9  # 12 + 5 at step 1, then 8 paid at the reveal in step 3
-    assert ram.face_up
+    assert table.at(s, "B2").face_up  # a piece is copied on write after a clone: look it up again
     assert s.decision().kind == "ability" and frame_cell(table, s) == "B2"
     assert table.options(s) == ["end phase"]  # its push on E: C2 is empty
 
@@ -131,7 +141,7 @@ def test_06_unpaid_reveal(table) -> None:
     assert s.credits[0] == 2
     table.play(s, "pass")
     assert s.stall == 0  # a card was revealed this turn
-    assert s.tally.unpaid_reveals[0] == 1
+    assert s.tally[T_UNPAID_REVEALS] == 1
 
 
 def test_07_covered_card_hit(table) -> None:
@@ -144,7 +154,7 @@ def test_07_covered_card_hit(table) -> None:
     assert s.graveyards[1] == [hidden.card]  # revealed to both players there
     table.play(s, "end phase")
     assert s.scores == [1, 0]
-    assert s.tally.conflicts == 0 and s.tally.covered_destroyed == 1
+    assert s.tally[T_CONFLICTS] == 0 and s.tally[T_COVERED_DESTROYED] == 1
 
 
 def test_08_own_card_moved_chain_lifo(table) -> None:
@@ -166,7 +176,7 @@ def test_08_own_card_moved_chain_lifo(table) -> None:
     assert table.at(s, "D3") is None
     assert defence(table, s, "C3") == 3
     assert table.at(s, "C2").controller == 0  # the Eel's N arrow at its own Pup: no effect
-    assert s.tally.chains == 1
+    assert s.tally[T_CHAINS] == 1
 
 
 def test_09_opponent_card_moved_flipped_reactivates(table) -> None:
@@ -201,7 +211,7 @@ def test_09_moved_into_a_conflict_chains(table) -> None:
     table.play(s, "end phase")  # F's Phase 2; the Eel's Phase 1 follows
     assert frame_cell(table, s) == "C3"
     table.play(s, "end phase")  # no conflict, and the flip step finds C2 empty
-    assert s.tally.flips == 0
+    assert s.tally[T_FLIPS] == 0
 
 
 def test_10_push(table) -> None:

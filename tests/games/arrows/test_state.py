@@ -1,0 +1,50 @@
+"""arrows' copies: the copy-on-write pieces and the copy-on-first-draw RNG keep `clone()` exact."""
+
+from __future__ import annotations
+
+from random import Random
+
+from balance.games.arrows import rules
+
+
+def test_a_clone_and_its_original_draw_the_same_numbers_independently(table) -> None:
+    s = table.new()
+    copy = s.clone()
+    assert copy.rng is s.rng  # shared until one of them draws
+    first = [s.game_rng().random() for _ in range(5)]
+    assert copy.rng is not s.rng
+    assert [copy.game_rng().random() for _ in range(5)] == first
+    again = copy.clone()
+    assert [again.game_rng().random() for _ in range(3)] == [
+        copy.game_rng().random() for _ in range(3)
+    ]
+
+
+def test_a_determinized_world_draws_from_the_bots_stream(table) -> None:
+    s = table.new()
+    a, b = s.determinize(0, Random(5)), s.determinize(0, Random(5))
+    assert a.game_rng().random() == b.game_rng().random()
+    assert s.determinize(0, Random(6)).game_rng().random() != a.game_rng().random()
+
+
+def test_changes_to_a_piece_after_a_clone_stay_on_their_side(table) -> None:
+    s = table.new()
+    table.put(s, "C3", "lancer_pup", seat=0)
+    copy = s.clone()
+    rules.deal_damage(s, table.at(s, "C3"), 1, -1, -1)
+    assert table.at(s, "C3").damage == 1 and table.at(copy, "C3").damage == 0
+    rules.move(copy, table.at(copy, "C3"), table.spec.cell_names.index("D3"))
+    assert table.at(s, "C3").cell == table.spec.cell_names.index("C3")
+    assert table.at(copy, "C3") is None and table.at(copy, "D3").moved
+    assert not table.at(s, "C3").moved
+
+
+def test_scores_are_kept_as_the_board_changes(spec) -> None:
+    s = rules.new_game(spec, ["crossroads", "undergrowth"], seed=4)
+    chooser = Random(4)
+    while (decision := s.decision()) is not None:
+        for seat in (0, 1):
+            up = sum(p.face_up and p.controller == seat for p in s.pieces.values())
+            down = sum(not p.face_up and p.controller == seat for p in s.pieces.values())
+            assert (s.up[seat], s.down[seat]) == (up, down)
+        s.apply(chooser.randrange(len(decision.options)))
