@@ -156,7 +156,10 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
 
 
 def advance(s: ArrowsState) -> None:
-    """Run until a decision is pending (`s.pending`) or the game is over (`s.pending` None)."""
+    """Run until a decision is pending (`s.pending`) or the game is over (`s.pending` None).
+
+    The steps below run several steps in one call while nothing of higher priority appears
+    (a trigger, a queued activation): the same order as one step per turn of this loop."""
     while not s.over:
         if s.batches:
             batch = s.batches[-1]
@@ -165,15 +168,21 @@ def advance(s: ArrowsState) -> None:
                 continue
             decision = next_trigger(s, batch)
         elif s.queued:
-            s.stack.append(Queued(s.queued))
+            queued = s.queued
             s.queued = []
+            if len(queued) == 1:  # a group of one: it starts at once if still P's face-up card
+                piece = s.pieces.get(queued[0][0])
+                if piece is not None and piece.face_up and piece.controller == s.active:
+                    start_activation(s, queued[0])
+            else:
+                s.stack.append(Queued(queued))
             continue
         elif s.stack:
             top = s.stack[-1]
-            if isinstance(top, Queued):
+            if type(top) is Queued:
                 decision = step_queued(s, top)
             else:
-                decision = step_frame(s, top)
+                decision = step_frame(s, top)  # type: ignore[arg-type]
         else:
             decision = step_turn(s)
         if decision is not None:
@@ -213,43 +222,42 @@ def apply_option(s: ArrowsState, option: int) -> None:
 
 
 def step_turn(s: ArrowsState) -> Decision | None:
-    """One step of the turn when no chain is running; a Decision when P must choose."""
-    step = s.step
+    """The turn's steps while no chain is running, up to a Decision when P must choose, or
+    until a step starts chain work (triggers, activations) or ends the game."""
     spec = s.spec
-    seat = s.active
-    if step == PLAY:
-        if s.plays >= spec.plays_per_turn:
+    while True:
+        step = s.step
+        seat = s.active
+        if step == PLAY:
+            if s.plays < spec.plays_per_turn:
+                return Decision(seat, "play", play_options(s))
             s.step = TURN_END
+        elif step == REVEAL:
+            waiting = [uid for uid in s.to_reveal if still_covered(s, uid)]
+            s.to_reveal = waiting
+            if not waiting:
+                s.step = PLAY
+            elif len(waiting) == 1:
+                reveal(s, s.pieces[waiting[0]])
+            else:
+                cells = sorted(s.pieces[uid].cell for uid in waiting)
+                return Decision(seat, "reveal_order", tuple(cells))
+        elif step == GAIN_AND_DRAW:
+            gain_credits_and_draw(s)
+        elif step == TURN_END:
+            resolve_turn_end_effects(s)
+        elif step == SCORE:
+            s.scores = board_scores(s)
+            s.step = DISCARD
+        elif step == DISCARD:
+            hand = s.hands[seat]
+            if len(hand) > spec.hand_limit:
+                return Decision(seat, "discard", tuple(sorted(set(hand))))
+            s.step = END_TURN
+        else:
+            end_turn(s)
+        if s.batches or s.queued or s.over:
             return None
-        return Decision(seat, "play", play_options(s))
-    if step == REVEAL:
-        waiting = [uid for uid in s.to_reveal if still_covered(s, uid)]
-        s.to_reveal = waiting
-        if not waiting:
-            s.step = PLAY
-            return None
-        if len(waiting) == 1:
-            reveal(s, s.pieces[waiting[0]])
-            return None
-        return Decision(seat, "reveal_order", tuple(sorted(s.pieces[uid].cell for uid in waiting)))
-    if step == GAIN_AND_DRAW:
-        gain_credits_and_draw(s)
-        return None
-    if step == TURN_END:
-        resolve_turn_end_effects(s)
-        return None
-    if step == SCORE:
-        s.scores = board_scores(s)
-        s.step = DISCARD
-        return None
-    if step == DISCARD:
-        hand = s.hands[seat]
-        if len(hand) > spec.hand_limit:
-            return Decision(seat, "discard", tuple(sorted(set(hand))))
-        s.step = END_TURN
-        return None
-    end_turn(s)
-    return None
 
 
 def gain_credits_and_draw(s: ArrowsState) -> None:
@@ -261,9 +269,11 @@ def gain_credits_and_draw(s: ArrowsState) -> None:
         s.tally[T_CREDITS_GAINED + seat] += spec.credits_per_turn
     draw(s, seat, spec.draw_per_turn)
     # Step 3 reveals the cards covered when it begins; cards covered during it wait (G7).
-    s.to_reveal = [
-        p.uid for p in s.grid if p is not None and not p.face_up and p.controller == seat
-    ]
+    s.to_reveal = (
+        [p.uid for p in s.grid if p is not None and not p.face_up and p.controller == seat]
+        if s.down[seat]
+        else []
+    )
     s.step = REVEAL
 
 
@@ -408,39 +418,50 @@ def end_turn(s: ArrowsState) -> None:
 # -- the Activation Sequence (R9, §4 frames) ---------------------------------------------------
 
 
+# The `ability` decision with nothing to use but `end_phase`, per seat: Decisions are immutable.
+_NOTHING_TO_USE = (Decision(0, "ability", (END_PHASE,)), Decision(1, "ability", (END_PHASE,)))
+
+
 def step_frame(s: ArrowsState, frame: Frame) -> Decision | None:
-    """One step of the top frame. A card that left the board, or is no longer P's face-up card,
-    ends its sequence at once (G4)."""
-    piece = s.pieces.get(frame.uid)
-    if piece is None or not piece.face_up or piece.controller != s.active:
-        s.stack.pop()
-        return None
-    step = frame.step
-    if step == S1_ABILITIES or step == S4_ABILITIES:
-        return Decision(s.active, "ability", (END_PHASE, *effects.ability_options(s, frame, piece)))
-    if step == S2_CONFLICTS:
-        waiting = [c for c in frame.conflicts if in_conflict(s, piece, c[0], c[1])]
-        frame.conflicts = waiting
-        if not waiting:
-            frame.step = S3_FLIP
+    """The top frame's steps, up to a Decision, or until a step fires triggers or queues
+    activations (they resolve first). A card that left the board, or is no longer P's face-up
+    card, ends its sequence at once (G4)."""
+    while True:
+        piece = s.pieces.get(frame.uid)
+        if piece is None or not piece.face_up or piece.controller != s.active:
+            s.stack.pop()
             return None
-        return Decision(s.active, "conflict", tuple(arrow for arrow, _ in waiting))
-    if step == S0_TRIGGERS:
-        frame.step = S1_ABILITIES
-        card_effects = s.spec.on_reactivate if frame.reactivation else s.spec.on_activate
-        for effect in card_effects[piece.card]:
-            s.triggers.append(trigger_of(s, piece, effect, frame.via))
-        end_action(s)
-        return None
-    if step == S2_FIND_CONFLICTS:
-        frame.conflicts = find_conflicts(s, piece)
-        frame.step = S2_CONFLICTS
-        return None
-    # S3_FLIP
-    frame.step = S4_ABILITIES
-    flip(s, piece)
-    end_action(s)
-    return None
+        step = frame.step
+        if step == S1_ABILITIES or step == S4_ABILITIES:
+            usable = (
+                effects.ability_options(s, frame, piece) if s.spec.abilities[piece.card] else ()
+            )
+            if not usable:
+                return _NOTHING_TO_USE[s.active]
+            return Decision(s.active, "ability", (END_PHASE, *usable))
+        if step == S2_CONFLICTS:
+            waiting = [c for c in frame.conflicts if in_conflict(s, piece, c[0], c[1])]
+            frame.conflicts = waiting
+            if waiting:
+                return Decision(s.active, "conflict", tuple(arrow for arrow, _ in waiting))
+            frame.step = S3_FLIP
+        elif step == S0_TRIGGERS:
+            frame.step = S1_ABILITIES
+            card_effects = s.spec.on_reactivate if frame.reactivation else s.spec.on_activate
+            if card_effects[piece.card]:
+                for effect in card_effects[piece.card]:
+                    s.triggers.append(trigger_of(s, piece, effect, frame.via))
+                end_action(s)
+                return None
+        elif step == S2_FIND_CONFLICTS:
+            frame.conflicts = find_conflicts(s, piece)
+            frame.step = S2_CONFLICTS
+        else:  # S3_FLIP
+            frame.step = S4_ABILITIES
+            flip(s, piece)
+            end_action(s)
+            if s.batches or s.queued or s.over:
+                return None
 
 
 def use_or_end_phase(s: ArrowsState, choice: object) -> None:
@@ -674,8 +695,9 @@ def start_chained(s: ArrowsState, cell: int) -> None:
 
 def start_activation(s: ArrowsState, entry: tuple[int, bool, int]) -> None:
     uid, reactivation, via = entry
-    s.stack.append(Frame(uid, reactivation, via, S0_TRIGGERS, 0, 0, []))
-    depth = sum(1 for level in s.stack if type(level) is Frame)
+    stack = s.stack
+    stack.append(Frame(uid, reactivation, via, S0_TRIGGERS, 0, 0, []))
+    depth = 1 if len(stack) == 1 else sum(type(level) is Frame for level in stack)
     if depth > 1:
         s.tally[T_CHAINS] += 1
     s.tally[T_MAX_CHAIN_DEPTH] = max(s.tally[T_MAX_CHAIN_DEPTH], depth)
