@@ -219,6 +219,10 @@ class ClansSpec:
     ongoing_military: tuple[tuple[Entry, ...], ...]
     ongoing_rule_mods: tuple[tuple[Entry, ...], ...]
     rule_mod_cards: frozenset[int]  # the cards with ongoing rule_mod entries
+    veteran_military: tuple[tuple[Entry, ...], ...]  # on_veteran's add_military entries
+    # cards whose military is not just their printed number: ongoing or Veteran add_military
+    card_special: tuple[bool, ...]
+    clan_gains_tokens: tuple[bool, ...]  # clan -> some card of it has gain_token (G5's race)
     slot_row: tuple[int, ...]  # army slot -> its row
     # -- clans and setups
     clans: tuple[Clan, ...]
@@ -506,6 +510,9 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     ongoing_rule_mods = tuple(
         tuple(e for e in es[fx.ONGOING] if e.op == fx.RULE_MOD) for es in compiled
     )
+    veteran_military = tuple(
+        tuple(e for e in es[fx.VETERAN] if e.op == fx.ADD_MILITARY) for es in compiled
+    )
     spec = ClansSpec(
         catalog=catalog,
         config_hash=docs.config_hash,
@@ -554,6 +561,19 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         ongoing_military=ongoing_military,
         ongoing_rule_mods=ongoing_rule_mods,
         rule_mod_cards=frozenset(card for card, mods in enumerate(ongoing_rule_mods) if mods),
+        veteran_military=veteran_military,
+        card_special=tuple(
+            bool(ongoing_military[card] or veteran_military[card]) for card in range(len(cards))
+        ),
+        clan_gains_tokens=tuple(
+            any(
+                entry.op == fx.GAIN_TOKEN
+                for card in set(clan_cards[clan])
+                for group in compiled[card]
+                for entry in group
+            )
+            for clan in range(len(clans))
+        ),
         slot_row=tuple(slot // rules.row_spaces for slot in range(rules.rows * rules.row_spaces)),
         clans=clans,
         clan_cards=clan_cards,

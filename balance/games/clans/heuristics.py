@@ -8,11 +8,21 @@ deck's order, so `evaluate` is the same on every `determinize(seat, ...)` copy.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from math import exp
 from typing import TYPE_CHECKING
 
 from balance.games.clans import effects as fx
 from balance.games.clans.effects import matching, military
-from balance.games.clans.state import EMPTY, NOBODY, Table, is_exposed
+from balance.games.clans.state import (
+    BATTLE,
+    EMPTY,
+    NOBODY,
+    ROUND_START,
+    SONG,
+    Table,
+    is_exposed,
+)
 
 if TYPE_CHECKING:
     from balance.games.clans.cards import ClansSpec
@@ -271,30 +281,205 @@ def features(g: Table, seat: int) -> dict[str, float]:
 
 # -- evaluation ------------------------------------------------------------------------------
 
+# The evaluation is a win probability: P(win this round's Great Battle) from the projected
+# margin and what each side can still add, carried through the Supremacy race over the rounds
+# left, then the instant wins (tokens, face-up cards, a clan's win_if) as hazards on top.
+ROUND_PLAYS = 3.0  # plays each side is expected to still make while nobody has passed
+AVERAGE_PLAY = 2.3  # military an unseen opponent card adds when played (deck average, playable)
+PLAY_LATER = 0.75  # a card in hand counts this much of its military (it is not in play yet)
+HAND_REST = 0.05  # ... and a hand card beyond the plays left, this much (for discards)
+TOKEN_PLAY = 0.8  # a held token: a draw, worth this share of an average play
+BATTLE_SPREAD = 2.0  # logistic scale of the margin, plus SPREAD_PER_PLAY per play still to come
+SPREAD_PER_PLAY = 0.7
+CARRY = 0.5  # share of the army (its military margin) expected to survive Song for the Dead
+FUTURE_SPREAD = 8.0  # logistic scale of that carried margin for the battles after this one
+HAZARD = (1.0, 0.45, 0.15, 0.04)  # chance an instant win `d` steps away comes in time
+EDGE = 0.98  # |evaluate| stays below this while the game is on (a won game is exactly 1)
+
 
 def evaluate(g: Table, seat: int) -> float:
-    """A value in [-1, 1] for `seat` in a game not over: Supremacy first, then the battle margin
-    weighed by how close the battle is, then progress to the token and face-up wins, then cards
-    in hand. Reads only public information (see the module docstring)."""
+    """A value in [-1, 1] for `seat` in a game not over: 2 P(win) - 1, with P(win) from the
+    Supremacy race, this round's battle and the instant wins. One pass over both armies; reads
+    only public information and `seat`'s own hand (see the module docstring)."""
     spec = g.spec
-    opp = 1 - seat
     if not g.clans[0]:  # still drafting: the picks' ratings and synergy
         return draft_value(g, seat)
-    score = 0.45 * (g.supremacy[seat] - g.supremacy[opp]) / spec.supremacy_to_win
-    margin = battle_margin(g, seat)
-    if margin == 0:
-        margin_value = 0.1 if g.wonder == seat else -0.1 if g.wonder == opp else 0.0
+    opp = 1 - seat
+    width = spec.row_spaces
+    mil_of, level, clan_of = spec.card_military, spec.card_level, spec.card_clan
+    special = spec.card_special
+    bonus = spec.immortal_military_bonus
+    mil = [0, 0]
+    vet = [0, 0]
+    faceup = [0, 0]
+    captives = [0, 0]  # opponent cards each seat holds captured
+    specials: list[tuple[int, int, int]] = []
+    # `seat`'s own board, for how playable its hand is: active clans per row, open spaces
+    troop_clans: set[int] = set()
+    hero_clans: set[int] = set()
+    troop_space = hero_space = immortal_space = False
+    for owner in (0, 1):
+        grid, up, captor = g.grid[owner], g.face_up[owner], g.captor[owner]
+        mine = owner == seat
+        for slot, card in enumerate(grid):
+            if card == EMPTY:
+                if mine:
+                    row = slot // width
+                    if row == 0:
+                        troop_space = True
+                    elif grid[slot - width] != EMPTY:
+                        if row == 1:
+                            hero_space = True
+                        else:
+                            immortal_space = True
+                continue
+            if not up[slot]:
+                continue
+            if captor[slot] != NOBODY:
+                captives[captor[slot]] += 1
+                continue
+            faceup[owner] += 1
+            lv = level[card]
+            mil[owner] += mil_of[card] + bonus if lv == 3 else mil_of[card]
+            if special[card]:
+                specials.append((owner, slot, card))
+            if mine and lv < 3:
+                (troop_clans if lv == 1 else hero_clans).add(clan_of[card])
+    for owner, slot, card in specials:
+        _special_military(g, owner, slot, card, mil, vet)
+    margin = mil[seat] + vet[seat] - mil[opp] - vet[opp]
+    if g.wonder == seat:
+        margin += 0.5
+    elif g.wonder == opp:
+        margin -= 0.5
+
+    # what each side can still add before this round's battle
+    bottom = g.stack[0][0] if g.stack else BATTLE
+    if bottom == BATTLE:  # the battle is being fought: nothing more to play
+        plays_me = plays_opp = 0.0
+    elif bottom == SONG or bottom == ROUND_START:  # the next round, hands about to be full
+        plays_me = plays_opp = ROUND_PLAYS
+    elif g.passed[seat]:
+        plays_me, plays_opp = 0.0, float(max(g.countdown, 0))
+    elif g.passed[opp]:
+        plays_me, plays_opp = float(max(g.countdown, 0)), 0.0
     else:
-        margin_value = margin / (abs(margin) + 6.0)
-    score += 0.3 * margin_value
-    mine, theirs = win_distances(g, seat), win_distances(g, opp)
-    score += 0.1 * (
-        _closeness(min(theirs["tokens"], theirs["faceup"])) * -1
-        + _closeness(min(mine["tokens"], mine["faceup"]))
+        plays_me = plays_opp = ROUND_PLAYS
+    hand = g.hand[seat]
+    potential = 0.0
+    if hand:
+        values = []
+        for card in hand:
+            lv = level[card]
+            worth = mil_of[card] + bonus if lv == 3 else mil_of[card]
+            clan = clan_of[card]
+            if lv == 1:
+                if not troop_space:
+                    worth *= 0.3
+            elif lv == 2:
+                if not (clan in troop_clans and hero_space):
+                    worth *= 0.5 if clan in troop_clans or troop_space else 0.3
+            elif not (clan in hero_clans and clan in troop_clans and immortal_space):
+                worth *= 0.4 if clan in troop_clans else 0.2
+            values.append(worth)
+        values.sort(reverse=True)
+        k = int(plays_me + 0.5)
+        potential = PLAY_LATER * sum(values[:k]) + HAND_REST * sum(values[k:])
+        potential += TOKEN_PLAY * AVERAGE_PLAY * min(g.held[seat], max(0, k - len(values)))
+    elif plays_me:
+        potential = TOKEN_PLAY * AVERAGE_PLAY * min(g.held[seat], int(plays_me + 0.5))
+    reach = PLAY_LATER * AVERAGE_PLAY * min(plays_opp, len(g.hand[opp]) + g.held[opp])
+    spread = BATTLE_SPREAD + SPREAD_PER_PLAY * (plays_me + plays_opp)
+    p = _logistic((margin + potential - reach) / spread)
+    f = _logistic(CARRY * (mil[seat] - mil[opp]) / FUTURE_SPREAD)
+
+    s_me, s_opp = g.supremacy[seat], g.supremacy[opp]
+    rounds_left = spec.max_rounds - g.round + (0 if bottom == SONG else 1)
+    if bottom == SONG:  # this round's battle is decided: only the rounds to come
+        win = _race(s_me, s_opp, rounds_left, spec.supremacy_to_win, round(f, 2), round(f, 2))
+    else:
+        win = _race(s_me, s_opp, rounds_left, spec.supremacy_to_win, round(p, 2), round(f, 2))
+
+    # instant wins, as hazards
+    h_me = _instant_hazard(g, seat, faceup[seat], captives[seat])
+    h_opp = _instant_hazard(g, opp, faceup[opp], captives[opp])
+    win = win + (1.0 - win) * h_me - win * h_opp
+    value = 2.0 * win - 1.0
+    return EDGE if value > EDGE else -EDGE if value < -EDGE else value
+
+
+def _special_military(
+    g: Table, owner: int, slot: int, card: int, mil: list[int], vet: list[int]
+) -> None:
+    """An active card's ongoing add_military (to whichever seat it names) and its projected
+    Veteran add_military (conditions tested on the present board), as `military` and
+    `projected_veteran` count them."""
+    spec = g.spec
+    src = (owner, slot, g.serial[owner][slot], card)
+    for entry in spec.ongoing_military[card]:
+        if entry.conditions and not fx.holds(g, entry.conditions, owner, src):
+            continue
+        n = entry.n * (len(matching(g, entry.per, owner, src)) if entry.per else 1)
+        mil[owner if entry.who == fx.SELF else 1 - owner] += n
+    for entry in spec.veteran_military[card]:
+        if entry.who != fx.SELF:
+            continue
+        if entry.conditions and not fx.holds(g, entry.conditions, owner, src):
+            continue
+        vet[owner] += entry.n * (len(matching(g, entry.per, owner, src)) if entry.per else 1)
+
+
+def _instant_hazard(g: Table, seat: int, faceup: int, captives: int) -> float:
+    """The chance `seat` reaches an instant win in time: the nearest one, by HAZARD."""
+    spec = g.spec
+    nearest = spec.faceup_win - faceup
+    gains = spec.clan_gains_tokens
+    for clan in g.clans[seat]:
+        if gains[clan]:
+            nearest = min(nearest, spec.token_win - g.owned[seat])
+        win = spec.clan_win[clan]
+        if win is None:
+            continue
+        kind, need, _ = win
+        if kind == 0:
+            nearest = min(nearest, need - captives)
+        else:
+            nearest = min(nearest, _rows_gap(g, seat, need))
+    return HAZARD[nearest] if 0 <= nearest < len(HAZARD) else 0.0
+
+
+def _rows_gap(g: Table, seat: int, need: int) -> int:
+    """Cards missing for every row to hold the same number of active cards, at least `need`."""
+    spec = g.spec
+    width = spec.row_spaces
+    grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
+    rows = [
+        sum(
+            1
+            for s in range(r * width, r * width + width)
+            if grid[s] != EMPTY and up[s] and captor[s] == NOBODY
+        )
+        for r in range(spec.rows)
+    ]
+    top = max(max(rows), need)
+    return sum(top - n for n in rows)
+
+
+def _logistic(x: float) -> float:
+    if x < -30.0:
+        return 0.0
+    return 1.0 / (1.0 + exp(-x))
+
+
+@lru_cache(maxsize=4096)
+def _race(mine: int, theirs: int, rounds: int, need: int, p: float, f: float) -> float:
+    """P(`mine` wins the Supremacy race): this battle won with chance p, later ones with f;
+    `need` tokens win (both at once: a draw, worth half), and after the last round the one with
+    more tokens wins."""
+    if mine >= need or theirs >= need:
+        return 0.5 if mine >= need and theirs >= need else 1.0 if mine >= need else 0.0
+    if rounds <= 0:
+        return 0.5 if mine == theirs else 1.0 if mine > theirs else 0.0
+    return p * _race(mine + 1, theirs, rounds - 1, need, f, f) + (1.0 - p) * _race(
+        mine, theirs + 1, rounds - 1, need, f, f
     )
-    score += 0.02 * (len(g.hand[seat]) - len(g.hand[opp]))
-    return max(-0.99, min(0.99, score))
-
-
-def _closeness(distance: int) -> float:
-    return 1.0 / (1.0 + distance)
