@@ -405,7 +405,7 @@ def evaluate(g: Table, seat: int) -> float:
     h_opp = _instant_hazard(g, opp, faceup[opp], captives[opp])
     win = win + (1.0 - win) * h_me - win * h_opp
     value = 2.0 * win - 1.0
-    return EDGE if value > EDGE else -EDGE if value < -EDGE else value
+    return EDGE if value > EDGE else max(value, -EDGE)
 
 
 def _special_military(
