@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from balance.games.arrows import rules
 from balance.games.arrows.state import (
     OPPOSITE,
     ORTHOGONAL,
@@ -30,11 +31,12 @@ SCALE = 3.0  # x / (|x| + SCALE): a lead of 3 cards reads as 0.5
 def evaluate(s: ArrowsState, seat: int) -> float:
     """In [-1, 1]: the terminal score (2·score − 1) at the end, else a squashed weighted sum of
     score lead, covered cards, credits and hand sizes, all public or the seat's own."""
+    other = 1 - seat
     if s.over:
-        return 2.0 * s.result().scores[seat] - 1.0
-    f = features(s, seat)
-    x = f["score_diff"] + COVERED_WEIGHT * f["covered_diff"]
-    x += CREDIT_WEIGHT * f["credit_diff"] + HAND_WEIGHT * f["hand_diff"]
+        return 2.0 * rules.final_score(s, seat) - 1.0
+    x = s.up[seat] - s.up[other] + COVERED_WEIGHT * (s.down[seat] - s.down[other])
+    x += CREDIT_WEIGHT * (s.credits[seat] - s.credits[other])
+    x += HAND_WEIGHT * (len(s.hands[seat]) - len(s.hands[other]))
     return x / (abs(x) + SCALE)
 
 

@@ -858,19 +858,30 @@ def end_game(s: ArrowsState, reason: str) -> None:
             count(s, piece, SCORED_AT_END)
 
 
-def result(s: ArrowsState) -> Result:
+def winner(s: ArrowsState) -> int | None:
     """The higher board score wins; equal scores follow `tiebreak` (draw, or more credits)."""
     scores = board_scores(s)
-    winner: int | None = None
     if scores[0] != scores[1]:
-        winner = 0 if scores[0] > scores[1] else 1
-    elif s.spec.tiebreak == "credits" and s.credits[0] != s.credits[1]:
-        winner = 0 if s.credits[0] > s.credits[1] else 1
+        return 0 if scores[0] > scores[1] else 1
+    if s.spec.tiebreak == "credits" and s.credits[0] != s.credits[1]:
+        return 0 if s.credits[0] > s.credits[1] else 1
+    return None
+
+
+def final_score(s: ArrowsState, seat: int) -> float:
+    """`result().scores[seat]` without the statistics: 1 for a win, 1/2 for a draw, else 0."""
+    won = winner(s)
+    return 0.5 if won is None else float(won == seat)
+
+
+def result(s: ArrowsState) -> Result:
+    scores = board_scores(s)
+    winner_seat = winner(s)
     reason = s.end_reason or "in_progress"
     kw = {"capped": reason == "turn_cap", "stats": game_stats(s, scores)}
-    if winner is None:
+    if winner_seat is None:
         return Result.shared([0, 1], 2, reason, s.turn, **kw)
-    return Result.win(winner, 2, reason, s.turn, **kw)
+    return Result.win(winner_seat, 2, reason, s.turn, **kw)
 
 
 def game_stats(s: ArrowsState, scores: list[int]) -> dict[str, float]:
