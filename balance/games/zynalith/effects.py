@@ -844,15 +844,22 @@ def modify(
     g: Table, c: Creature, stat: int, amount: int, from_extra: bool, round_only: bool
 ) -> None:
     c = g.own(c)
-    c.cur[stat] += amount
+    # a creature's stat lists are shared with its copies: replaced, never changed in place
+    c.cur = _plus(c.cur, stat, amount)
     if from_extra:
-        c.modx[stat] += amount
+        c.modx = _plus(c.modx, stat, amount)
     if round_only:
-        c.rnd[stat] += amount
+        c.rnd = _plus(c.rnd, stat, amount)
         if from_extra:
-            c.rndx[stat] += amount
+            c.rndx = _plus(c.rndx, stat, amount)
     if stat == INIT and amount:
         resort(g, c.owner)
+
+
+def _plus(stats: list[int], stat: int, amount: int) -> list[int]:
+    stats = stats[:]
+    stats[stat] += amount
+    return stats
 
 
 def resort(g: Table, seat: int) -> None:
@@ -950,10 +957,12 @@ def apply_op(g: Table, t: tuple, fx: Fx, targets: list) -> None:
             if left is None:
                 continue  # no left neighbour: it keeps its printed values
             c = g.own(c)
+            cur, base = c.cur[:], c.base[:]
             for s in fx.copy:
                 value = left.cur[s] - left.modx[s]
-                c.cur[s] += value - c.base[s]
-                c.base[s] = value
+                cur[s] += value - base[s]
+                base[s] = value
+            c.cur, c.base = cur, base
             c.damage = 0
             if INIT in fx.copy:
                 resort(g, c.owner)

@@ -490,7 +490,41 @@ def turn(g: Table, step: tuple) -> None:
         return
     if g.side_actions >= spec.max_side_actions_per_turn:
         cap_hit(g, "max_side_actions_per_turn")
-    ask(g, seat, KIND_TURN, "turn", turn_options(g, seat), ())
+    g.pending = TurnDecision(seat, g)
+    g.pend_kind = KIND_TURN
+    g.pend_ctx = ()
+
+
+_OPTIONS = Decision.options  # the slot that holds a Decision's options
+
+
+class TurnDecision(Decision):
+    """A `turn` decision that lists its options when they are first read, from the state that
+    asked it (which does not change before: `apply` reads the options first).
+
+    A search bot applies each option to a copy and mostly reads only who decides next and what
+    kind of decision it is; listing every option of that next turn is most of the work of a
+    turn, so it is done only when asked for. A clone shares the decision and its options."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seat: int, state: Table) -> None:  # frozen: fields are set by hand
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "kind", "turn")
+        object.__setattr__(self, "_state", state)
+
+    @property  # type: ignore[override]
+    def options(self) -> tuple:
+        try:
+            return _OPTIONS.__get__(self, TurnDecision)
+        except AttributeError:
+            options = turn_options(self._state, self.seat)
+            _OPTIONS.__set__(self, options)
+            object.__setattr__(self, "_state", None)
+            return options
+
+    def __reduce__(self) -> tuple:
+        return Decision, (self.seat, self.kind, self.options)
 
 
 def turn_options(g: Table, seat: int) -> tuple:
@@ -763,7 +797,8 @@ def play_enter(g: Table, step: tuple) -> None:
             return
         src = g.next_uid
         g.next_uid += 1
-        g.own(host).attachments.append((src, card, seat))
+        host = g.own(host)
+        host.attachments = [*host.attachments, (src, card, seat)]  # shared with copies
         g.limbo.remove(card)
         self_uid = host.uid
     g.stack.append((S_PLAY_AFTER, card, seat, self_uid, src, attack))
@@ -1403,13 +1438,12 @@ def end_round(g: Table, step: tuple) -> None:
                 continue
             c = g.own(c)
             c.kw_round = 0
-            rnd = c.rnd
-            if changed:
-                for s in range(4):
-                    c.cur[s] -= rnd[s]
-                    c.modx[s] -= c.rndx[s]
-                    rnd[s] = 0
-                    c.rndx[s] = 0
+            if changed:  # stat lists are shared with copies: replaced, never changed in place
+                rndx = c.rndx
+                c.cur = [v - d for v, d in zip(c.cur, rnd)]
+                c.modx = [v - d for v, d in zip(c.modx, rndx)]
+                c.rnd = [0, 0, 0, 0]
+                c.rndx = [0, 0, 0, 0]
                 resorted = True
         if resorted:
             resort(g, seat)
@@ -1517,8 +1551,8 @@ def refresh_pending(g: Table) -> None:
     """Recompute the pending decision's options from the (determinized) state."""
     d = g.pending
     assert d is not None
-    if g.pend_kind == KIND_TURN and len(d.options) > 1:
-        g.pending = Decision(d.seat, d.kind, turn_options(g, d.seat))
+    if isinstance(d, TurnDecision):
+        g.pending = TurnDecision(d.seat, g)
     elif g.pend_kind == KIND_COUNTER:
         kind, _, subject_kind, _, _, _ = g.pend_ctx
         g.pending = Decision(

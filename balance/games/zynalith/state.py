@@ -195,15 +195,16 @@ class Creature:
         c.owner = self.owner
         c.attack = self.attack
         c.epoch = self.epoch
-        c.base = self.base[:]
-        c.cur = self.cur[:]
-        c.modx = self.modx[:]
-        c.rnd = self.rnd[:]
-        c.rndx = self.rndx[:]
+        # the lists are shared: every change replaces a list instead of changing it in place
+        c.base = self.base
+        c.cur = self.cur
+        c.modx = self.modx
+        c.rnd = self.rnd
+        c.rndx = self.rndx
         c.damage = self.damage
         c.kw = self.kw
         c.kw_round = self.kw_round
-        c.attachments = self.attachments[:]
+        c.attachments = self.attachments
         c.doomed = self.doomed
         c.cost = self.cost
         return c
