@@ -633,6 +633,7 @@ def _card_op(
             )
         else:  # MODIFY_STATS
             target = own(s, target)
+            s.marked = True
             if effect.permanent:
                 target.atk_perm += effect.atk
                 target.def_perm += effect.def_

@@ -136,6 +136,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
         acted=False,
         stall=0,
         activations=0,
+        marked=False,
         over=False,
         end_reason="",
         tally=[0] * TALLY_SIZE,
@@ -222,41 +223,48 @@ def apply_option(s: ArrowsState, option: int) -> None:
 
 
 def step_turn(s: ArrowsState) -> Decision | None:
-    """The turn's steps while no chain is running, up to a Decision when P must choose, or
-    until a step starts chain work (triggers, activations) or ends the game."""
+    """The turn's steps, in order, while no chain is running: up to a Decision when P must
+    choose, or until a step fires triggers, queues activations (they resolve first) or ends
+    the game. `s.step` always names the step to run next."""
     spec = s.spec
+    step = s.step
     while True:
-        step = s.step
-        seat = s.active
         if step == PLAY:
             if s.plays < spec.plays_per_turn:
-                return Decision(seat, "play", play_options(s))
-            s.step = TURN_END
-        elif step == REVEAL:
-            waiting = [uid for uid in s.to_reveal if still_covered(s, uid)]
-            s.to_reveal = waiting
-            if not waiting:
-                s.step = PLAY
-            elif len(waiting) == 1:
-                reveal(s, s.pieces[waiting[0]])
-            else:
-                cells = sorted(s.pieces[uid].cell for uid in waiting)
-                return Decision(seat, "reveal_order", tuple(cells))
-        elif step == GAIN_AND_DRAW:
-            gain_credits_and_draw(s)
-        elif step == TURN_END:
-            resolve_turn_end_effects(s)
-        elif step == SCORE:
+                return PlayDecision(s)
+            step = TURN_END
+        if step == TURN_END:
+            resolve_turn_end_effects(s)  # on to SCORE
+            if s.batches:
+                return None
+            step = SCORE
+        if step == SCORE:
             s.scores = board_scores(s)
-            s.step = DISCARD
-        elif step == DISCARD:
-            hand = s.hands[seat]
+            step = s.step = DISCARD
+        if step == DISCARD:
+            hand = s.hands[s.active]
             if len(hand) > spec.hand_limit:
-                return Decision(seat, "discard", tuple(sorted(set(hand))))
-            s.step = END_TURN
-        else:
-            end_turn(s)
-        if s.batches or s.queued or s.over:
+                return Decision(s.active, "discard", tuple(sorted(set(hand))))
+            step = s.step = END_TURN
+        if step == END_TURN:
+            end_turn(s)  # on to the next player's GAIN_AND_DRAW, unless the game ends
+            if s.over:
+                return None
+            step = GAIN_AND_DRAW
+        if step == GAIN_AND_DRAW:
+            gain_credits_and_draw(s)  # on to REVEAL
+            step = REVEAL
+        # REVEAL
+        waiting = [uid for uid in s.to_reveal if still_covered(s, uid)] if s.to_reveal else []
+        s.to_reveal = waiting
+        if not waiting:
+            step = s.step = PLAY
+            continue
+        if len(waiting) > 1:
+            cells = sorted(s.pieces[uid].cell for uid in waiting)
+            return Decision(s.active, "reveal_order", tuple(cells))
+        reveal(s, s.pieces[waiting[0]])
+        if s.queued or s.batches:
             return None
 
 
@@ -301,20 +309,50 @@ def reveal(s: ArrowsState, piece: Piece) -> None:
     queue_activation(s, piece, False, REVEALED)
 
 
-def play_options(s: ArrowsState) -> tuple:
-    """`pass`, and every (card, active|covered, cell) on an empty cell (§4 step 4-6)."""
-    spec = s.spec
-    seat = s.active
-    hand = s.hands[seat]
+class PlayDecision(Decision):
+    """The `play` decision (§4 steps 4-6), a `Decision` whose options are built on first read.
+
+    A search copies the state once per option it looks at, and most of those copies end where
+    the next player's `play` decision is pending, without reading its options (a look-ahead
+    stops when another seat decides): building 100+ option tuples there was ~15% of the cost of
+    such a copy. The decision keeps a snapshot of all its options depend on (the hand, the
+    credits, which cells are empty), so its options never change whichever state holds it,
+    and equality, hashing and repr see them as any Decision's.
+    """
+
+    __slots__ = ("_credits", "_grid", "_hand", "_options", "_spec")
+
+    def __init__(self, s: ArrowsState) -> None:
+        setattr_ = object.__setattr__  # a frozen dataclass: fields are set once, like its own init
+        setattr_(self, "seat", s.active)
+        setattr_(self, "kind", "play")
+        setattr_(self, "_spec", s.spec)
+        setattr_(self, "_hand", tuple(s.hands[s.active]))
+        setattr_(self, "_credits", s.credits[s.active])
+        setattr_(self, "_grid", tuple(s.grid))
+        setattr_(self, "_options", None)
+
+    @property  # type: ignore[override]
+    def options(self) -> tuple:
+        options = self._options
+        if options is None:
+            options = play_options(self._spec, self._hand, self._credits, self._grid)
+            object.__setattr__(self, "_options", options)
+        return options
+
+
+def play_options(
+    spec: ArrowsSpec, hand: Sequence[int], credits: int, grid: Sequence[Piece | None]
+) -> tuple:
+    """`pass`, and every (card, active|covered, cell) on an empty cell (§4 steps 4-6):
+    `mode=active` needs credits >= cost, `mode=covered` is always legal."""
     if not hand:
         return (PASS,)
-    grid = s.grid
     empty = [piece is None for piece in grid]
-    if spec.placement_requires_adjacency and s.pieces:
+    if spec.placement_requires_adjacency and not all(empty):
         adjacent = spec.adjacent
         empty = [e and any(grid[n] is not None for n in adjacent[c]) for c, e in enumerate(empty)]
     options: list = [PASS]
-    credits = s.credits[seat]
     cost = spec.cost
     plays = spec.plays
     for card in sorted(set(hand)) if len(hand) > 1 else hand:
@@ -389,14 +427,22 @@ def end_turn(s: ArrowsState) -> None:
     """Step 9: clear damage and turn-long changes (G5), count stalls, check the end (§8)."""
     spec = s.spec
     seat = s.active
-    for piece in s.pieces.values():  # own() only replaces values: safe to iterate
-        if piece.damage or piece.atk_turn or piece.def_turn or piece.moved or piece.reactivations:
-            piece = own(s, piece)
-            piece.damage = 0
-            piece.atk_turn = 0
-            piece.def_turn = 0
-            piece.moved = False
-            piece.reactivations = 0
+    if s.marked:
+        for piece in s.pieces.values():  # own() only replaces values: safe to iterate
+            if (
+                piece.damage
+                or piece.atk_turn
+                or piece.def_turn
+                or piece.moved
+                or piece.reactivations
+            ):
+                piece = own(s, piece)
+                piece.damage = 0
+                piece.atk_turn = 0
+                piece.def_turn = 0
+                piece.moved = False
+                piece.reactivations = 0
+        s.marked = False
     s.activations = 0
     s.stall = 0 if s.acted else s.stall + 1
     s.tally[T_HAND_SIZES + seat] += len(s.hands[seat])
@@ -531,6 +577,7 @@ def conflict(s: ArrowsState, active: Piece, defender: Piece, arrow: int) -> None
     """G4: simultaneous damage; a card at 0 DEF or below is destroyed."""
     spec = s.spec
     active, defender = own(s, active), own(s, defender)
+    s.marked = True
     hit, hit_back = current_atk(spec, active), current_atk(spec, defender)
     defender.damage += hit
     active.damage += hit_back
@@ -659,6 +706,7 @@ def queue_activation(s: ArrowsState, piece: Piece, reactivation: bool, via: int)
     if reactivation:
         piece = own(s, piece)
         piece.reactivations += 1
+        s.marked = True
     s.activations += 1
     s.queued.append((uid, reactivation, via))
 
@@ -749,6 +797,7 @@ def deal_damage(s: ArrowsState, piece: Piece, amount: int, by_card: int, by_seat
         return
     piece = own(s, piece)
     piece.damage += amount
+    s.marked = True
     if current_def(s.spec, piece) <= 0:
         destroy(s, piece, by_card, by_seat)
 
@@ -778,6 +827,7 @@ def move(s: ArrowsState, piece: Piece, cell: int) -> Piece:
     s.grid[cell] = piece
     piece.cell = cell
     piece.moved = True
+    s.marked = True
     return piece
 
 
@@ -787,6 +837,7 @@ def swap(s: ArrowsState, a: Piece, b: Piece) -> tuple[Piece, Piece]:
     a.cell, b.cell = b.cell, a.cell
     a.moved = True
     b.moved = True
+    s.marked = True
     return a, b
 
 

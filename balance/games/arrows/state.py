@@ -212,6 +212,7 @@ class ArrowsState:
     acted: bool  # a card was played or revealed this turn (the stall counter)
     stall: int
     activations: int  # this turn (G9 cap)
+    marked: bool  # a piece took damage, a turn-long modifier, a move or a reactivation this turn
     over: bool
     end_reason: str
     tally: list[int]  # the game's statistics, indexed by the T_* constants
@@ -243,7 +244,8 @@ class ArrowsState:
             [level.copy() for level in stack] if stack else [],
             [b[:] for b in self.batches] if self.batches else [], self.triggers[:],
             self.queued[:], self.to_reveal[:], self.plays, self.acted, self.stall,
-            self.activations, self.over, self.end_reason, self.tally[:], self.events[:],
+            self.activations, self.marked, self.over, self.end_reason, self.tally[:],
+            self.events[:],
             self.pending,
         )  # fmt: skip
 
