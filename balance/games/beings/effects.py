@@ -23,12 +23,15 @@ from balance.games.beings.state import (
     Being,
     Match,
     draw,
+    from_hand,
+    from_hand_at,
     gain_gems,
     game_rng,
     leave_play,
     note,
     own_being,
     power,
+    to_hand,
 )
 
 if TYPE_CHECKING:
@@ -420,11 +423,11 @@ def answer(m: Match, option: tuple) -> None:
         card = option[1]
         who = task[PICKED]
         if skill.op == DISCARD:
-            m.hands[who].remove(card)
+            from_hand(m, who, card)
             m.abysses[who].append(card)
         elif skill.op == RECOVER:
             m.abysses[who].remove(card)
-            m.hands[who].append(card)
+            to_hand(m, who, card)
             note(m, who, card, DRAWN)
         else:  # REVIVE: the card is chosen; the location comes next
             task[COUNT] = card
@@ -489,7 +492,7 @@ def _perform(m: Match, task: list, skill: Skill) -> None:
             for _ in range(skill.n):
                 if not hand:
                     break
-                m.abysses[who].append(hand.pop(game_rng(m).randrange(len(hand))))
+                m.abysses[who].append(from_hand_at(m, who, game_rng(m).randrange(len(hand))))
         else:  # DISCARD picked by its owner, RECOVER: `who` picks n cards one at a time
             _count(m, task, skill)
             task[PICKED] = who

@@ -10,40 +10,175 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from balance.games.beings.state import Being, base_power, power
+from balance.games.beings.cards import DOUBLE, RESIST
+from balance.games.beings.state import LIFE, Attack, Being, base_power, power
 
 if TYPE_CHECKING:
+    from balance.games.beings.cards import BeingsSpec
     from balance.games.beings.state import Match
 
-# Weights of the evaluation: life is what wins (G13); the board and the hand are how.
-LIFE_WEIGHT = 0.9
-BOARD_WEIGHT = 0.6
-HAND_WEIGHT = 0.25
-GEM_WEIGHT = 0.15
-ZERO_LIFE_WEIGHT = 0.5
+# The evaluation counts each side's assets in power points (pp, the unit of attack and defence)
+# and squashes the difference. Weights (pp per unit) were tuned in greedy-vs-greedy play.
+BEING_PP = 1.0  # per point of power in play
+SLOT_PP = 2.0  # per Being in play: a blocker, an attacker, an evolution base
+HAND_PP = 0.8  # per point of defence in hand (a discard adds it; a card also plays)
+CARD_PP = 0.5  # per card in hand beyond its defence: options to play and evolve
+LIFE_PP = 5.0  # per life card: each absorbs a whole attack, then joins the hand
+GEM_PP = 0.6  # per gem owned (zone and equipped): the ramp
+EXPOSED = 0.5  # share of a rested Being's expected loss counted before it is attacked
+DANGER_PP = 30.0  # at 0 life, facing more attack than the hand can answer
+SCALE = 25.0  # pp difference at which the value is tanh(1) = 0.76
+MEAN_CARD = 3.0  # a card's mean defence (a life card taken joins the hand)
 
 
 def evaluate(m: Match, seat: int) -> float:
-    """A value in (-1, 1) for `seat` in an unfinished game: life, board power, cards and gems."""
+    """A value in (-1, 1) for `seat` in an unfinished game (spec §10 features, in pp).
+
+    Each side's assets are Beings (power and presence), hand (defence and options), life and
+    gems, less what its rested Beings stand to lose to the opposing Beings in reach. An attack
+    under way is scored as it will likely end: a life card taken, a Being defeated or saved by
+    discards, or the game lost at 0 life. A side at 0 life whose hand cannot answer the opposing
+    Beings' next attacks is in danger. The opponent's hand counts as its size times the mean
+    defence of the cards `seat` cannot see (deck, life and hand), which determinize() keeps.
+    """
     spec = m.spec
     other = 1 - seat
-    life_me, life_opp = len(m.lives[seat]), len(m.lives[other])
-    board_me = sum(power(spec, b) for b in m.field[seat] if b is not None)
-    board_opp = sum(power(spec, b) for b in m.field[other] if b is not None)
-    cards_me, cards_opp = len(m.hands[seat]), len(m.hands[other])
-    gems_me = m.gems_active[seat] + m.gems_rested[seat] + _equipped(m.field[seat])
-    gems_opp = m.gems_active[other] + m.gems_rested[other] + _equipped(m.field[other])
-    scale = max(1, spec.life_cards)
-    x = LIFE_WEIGHT * (life_me - life_opp) / scale
-    x += BOARD_WEIGHT * (board_me - board_opp) / (board_me + board_opp + 6)
-    x += HAND_WEIGHT * (cards_me - cards_opp) / (cards_me + cards_opp + 4)
-    x += GEM_WEIGHT * (gems_me - gems_opp) / max(1, spec.gem_deck_size)
-    x += ZERO_LIFE_WEIGHT * ((life_opp == 0) - (life_me == 0))
-    return math.tanh(x)
+    hands = m.hands
+    defence = [0.0, 0.0]
+    defence[seat] = m.hand_defence[seat]
+    unseen = len(m.decks[other]) + len(m.lives[other]) + len(hands[other])
+    if unseen:
+        defence[other] = len(hands[other]) * m.hidden_defence[other] / unseen
+    lives = (len(m.lives[0]), len(m.lives[1]))
+    sides = (_side(spec, m.field[0]), _side(spec, m.field[1]))
+    value = [0.0, 0.0]
+    for side in (0, 1):
+        value[side] = (
+            sides[side][0]
+            + HAND_PP * defence[side]
+            + CARD_PP * len(hands[side])
+            + LIFE_PP * lives[side]
+            + GEM_PP * (m.gems_active[side] + m.gems_rested[side])
+        )
+    a = m.attack
+    if a is not None:
+        lost = _attack_outcome(m, a, defence)
+        if lost >= WIN:
+            return 1.0 if a.seat == seat else -1.0
+        value[1 - a.seat] -= lost
+    for side in (0, 1):
+        mine, theirs = sides[side], sides[1 - side]
+        if mine[2] and theirs[1]:
+            value[side] -= EXPOSED * _exposure(spec, mine[1], theirs[1], defence[side])
+        if not lives[side] and theirs[1]:
+            value[side] -= _danger(spec, mine[1], theirs[1], defence[side])
+    return math.tanh((value[seat] - value[other]) / SCALE)
 
 
-def _equipped(side: list[Being | None]) -> int:
-    return sum(b.equipped for b in side if b is not None)
+WIN = 1e9  # _attack_outcome's answer when the attack wins the game
+
+# A Being as the evaluation reads it: (location, power, attack base, mods, type, rested).
+Seen = tuple[int, int, int, int, int, bool]
+
+
+def _side(spec: BeingsSpec, beings: list[Being | None]) -> tuple[float, list[Seen], int]:
+    """One side's Beings: their worth in pp, each one read once, and how many are rested."""
+    equip = spec.equip_power
+    type_of = spec.type_of
+    worth = 0.0
+    seen = []
+    rested = 0
+    for loc, being in enumerate(beings):
+        if being is None:
+            continue
+        base = being.printed + equip * being.equipped
+        mods = 0
+        for mod in being.mods:
+            mods += mod[0]
+        p = base + mods
+        p = max(p, 0)
+        worth += BEING_PP * p + SLOT_PP + GEM_PP * being.equipped
+        seen.append((loc, p, base, mods, type_of[being.stack[-1]], being.rested))
+        rested += being.rested
+    return worth, seen, rested
+
+
+def _hit(spec: BeingsSpec, attacker: Being, defending: Being | None) -> int:
+    """G7 attack power (rules.attack_power, without the function call)."""
+    base = attacker.printed + spec.equip_power * attacker.equipped
+    if defending is not None:
+        kind = spec.multiplier[spec.type_of[attacker.stack[-1]]][spec.type_of[defending.stack[-1]]]
+        if kind == DOUBLE:
+            base *= spec.double_multiplier
+        elif kind == RESIST:
+            base = -(-base // spec.resist_divisor)
+    for mod in attacker.mods:
+        base += mod[0]
+    return max(0, base)
+
+
+def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
+    """What the attack under way will likely cost the defender, in pp (WIN: the game)."""
+    spec = m.spec
+    attacker = m.field[a.seat][a.loc]
+    if attacker is None or attacker.uid != a.uid:
+        return 0.0  # fizzled
+    defender = 1 - a.seat
+    held = defence[defender]
+    if a.defending >= 0:
+        being = m.field[defender][a.defending]
+        if being is None or being.uid != a.defending_uid:
+            return 0.0
+        own = power(spec, being)
+        need = _hit(spec, attacker, being) + spec.defense_margin - own - a.counter
+        if need <= 0:
+            return 0.0
+        worth = BEING_PP * own + SLOT_PP
+        return min(worth, HAND_PP * need) if held >= need else worth
+    if a.target != LIFE:
+        return 0.0
+    if m.lives[defender]:
+        return LIFE_PP - CARD_PP - HAND_PP * MEAN_CARD
+    need = _hit(spec, attacker, None) + spec.defense_margin - a.counter
+    if need <= 0:
+        return 0.0
+    return HAND_PP * need if held >= need else WIN
+
+
+def _exposure(spec: BeingsSpec, mine: list[Seen], theirs: list[Seen], held: float) -> float:
+    """What my rested Beings stand to lose to the opposing Beings that reach them (pp)."""
+    reach = spec.reach
+    multiplier = spec.multiplier
+    margin = spec.defense_margin
+    double, resist = spec.double_multiplier, spec.resist_divisor
+    total = 0.0
+    for loc, own, _, _, kind, rested in mine:
+        if not rested:
+            continue
+        worst = 0
+        for at, _, base, mods, attacker_kind, _ in theirs:
+            if loc in reach[at]:
+                factor = multiplier[attacker_kind][kind]
+                hit = base * double if factor == DOUBLE else -(-base // resist) if factor else base
+                need = hit + mods + margin - own
+                worst = max(worst, need)
+        if worst > 0:
+            worth = BEING_PP * own + SLOT_PP
+            total += min(worth, HAND_PP * worst) if held >= worst else worth
+    return total
+
+
+def _danger(spec: BeingsSpec, mine: list[Seen], theirs: list[Seen], held: float) -> float:
+    """I am at 0 life: the opposing Beings' attacks my blockers and hand must answer."""
+    margin = spec.defense_margin
+    need = sorted(p + margin for _, p, _, _, _, _ in theirs)
+    blockers = sum(1 for seen in mine if not seen[5])
+    if blockers:
+        need = need[:-blockers]
+    short = sum(need) - held
+    if short <= 0:
+        return 0.0
+    return DANGER_PP * min(1.0, short / (held + 1.0))
 
 
 def unseen_mean_power(m: Match, seat: int, owner: int) -> float:

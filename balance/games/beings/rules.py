@@ -102,6 +102,7 @@ from balance.games.beings.state import (
     Being,
     Match,
     draw,
+    from_hand,
     gain_gems,
     game_rng,
     leave_play,
@@ -166,6 +167,8 @@ class BeingsMatch(Match):
         copy.hands[other] = pool[:h]
         copy.lives[other] = pool[h : h + life]
         copy.decks[other] = pool[h + life :]
+        gain = self.spec.discard_gain
+        copy.hand_defence[other] = sum([gain[c] for c in copy.hands[other]])
         return copy
 
     def evaluate(self, seat: int) -> float:
@@ -253,12 +256,15 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         log=None,
         tally=[[0] * len(SEAT_STATS) for _ in range(SEATS)],
         totals=[0] * len(GAME_STATS),
+        hand_defence=[0, 0],
+        hidden_defence=[0, 0],
     )
     m.totals[G_FIRST_SEAT] = first
     for seat in (first, 1 - first):
         for _ in range(spec.opening_hand):
             if m.decks[seat]:
                 m.hands[seat].append(m.decks[seat].pop())
+    m.recount()
     if spec.mulligan_allowed and m.hands[first]:
         m.phase = MULLIGAN
     else:
@@ -290,6 +296,7 @@ def mulligan(m: Match, option: tuple) -> None:
     game_rng(m).shuffle(deck)
     for card in back:
         note(m, seat, card, K_MULLIGAN_RETURNED)  # turn 0: setup
+    m.recount()  # the hand changed under the running sums
     m.returned[seat] = len(back)
     m.tally[seat][S_MULLIGAN] = len(back)
     m.mulligan_marks = []
@@ -377,7 +384,8 @@ def expire_mods(m: Match, until: int, controller: int) -> None:
 
 
 def main_options(m: Match) -> tuple:
-    """Every legal main-phase action of the active player (spec §4's `main` row)."""
+    """Every legal main-phase action of the active player (spec §4's `main` row), in the order
+    plays, evolutions, attacks, gem draw, equips, activations, end turn."""
     spec = m.spec
     if m.actions >= spec.max_actions_per_turn:
         return (END_TURN,)
@@ -386,56 +394,55 @@ def main_options(m: Match) -> tuple:
     gems = m.gems_active[seat]
     hand = m.hands[seat]
     own = m.field[seat]
-    options: list[tuple] = []
     cost = spec.cost
+    plays = spec.play_options
     if spec.replace_only_when_full and None in own:
         open_locs = [loc for loc, b in enumerate(own) if b is None]
-        for card in hand:
-            if cost[card] <= gems:
-                plays = spec.play_options[card]
-                options.extend(plays[loc] for loc in open_locs)
+        options = [plays[c][loc] for c in hand if cost[c] <= gems for loc in open_locs]
     else:
-        for card in hand:
-            if cost[card] <= gems:
-                options.extend(spec.play_options[card])
+        options = [option for c in hand if cost[c] <= gems for option in plays[c]]
+    attacks: list[tuple] = []
+    equips: list[tuple] = []
+    activations: list[tuple] = []
+    can_attack = turn > 1 or spec.first_turn_attack
+    haste = spec.zero_life_haste and not m.lives[seat]
+    deck_empty = not m.decks[seat]
+    can_equip = gems >= 1 and (deck_empty or not spec.equip_requires_empty_deck)
     per_turn = spec.evolutions_per_being_per_turn
     for loc, being in enumerate(own):
         if being is None:
             continue
-        if being.evolved == turn and being.evolutions >= per_turn:
-            continue
-        if being.entered == turn and not spec.evolve_on_play_turn:
-            continue
-        for new, price, _, per_loc in spec.evolutions[being.stack[-1]]:
-            if price <= gems and new in hand:
-                options.append(per_loc[loc])
-    if turn > 1 or spec.first_turn_attack:
-        haste = spec.zero_life_haste and not m.lives[seat]
-        opposing = m.field[1 - seat]
-        for loc, being in enumerate(own):
-            if being is None or being.rested or being.attacked == turn:
-                continue
-            if not haste and (being.entered == turn or being.evolved == turn):
-                continue
-            options.append(spec.attack_life[loc])
+        top = being.stack[-1]
+        if (being.evolved != turn or being.evolutions < per_turn) and (
+            being.entered != turn or spec.evolve_on_play_turn
+        ):
+            for new, price, _, per_loc in spec.evolutions[top]:
+                if price <= gems and new in hand:
+                    options.append(per_loc[loc])
+        if (
+            can_attack
+            and not being.rested
+            and being.attacked != turn
+            and (haste or (being.entered != turn and being.evolved != turn))
+        ):
+            attacks.append(spec.attack_life[loc])
             row = spec.attack_being[loc]
+            opposing = m.field[1 - seat]
             for target in spec.reach[loc]:
                 other = opposing[target]
                 if other is not None and other.rested:
-                    options.append(row[target])
-    deck_empty = not m.decks[seat]
+                    attacks.append(row[target])
+        if can_equip:
+            equips.append(spec.equip_options[loc])
+        if being.main_used != turn:
+            for skill in spec.triggers[top][TURN_MAIN]:
+                if skill.cost <= gems:
+                    activations.append(("activate", spec.locations[loc], skill.index))
+    options += attacks
     if not deck_empty and gems >= spec.gem_draw_cost:
         options.append(GEM_DRAW)
-    if gems >= 1 and (deck_empty or not spec.equip_requires_empty_deck):
-        for loc, being in enumerate(own):
-            if being is not None:
-                options.append(spec.equip_options[loc])
-    names = spec.locations
-    for loc, being in enumerate(own):
-        if being is not None and being.main_used != turn:
-            for skill in spec.triggers[being.stack[-1]][TURN_MAIN]:
-                if skill.cost <= gems:
-                    options.append(("activate", names[loc], skill.index))
+    options += equips
+    options += activations
     options.append(END_TURN)
     return tuple(options)
 
@@ -469,7 +476,7 @@ def summon(m: Match, seat: int, card: int, loc: int) -> None:
     price = spec.cost[card]
     pay(m, seat, price)
     m.tally[seat][S_GEMS_PLAY] += price
-    m.hands[seat].remove(card)
+    from_hand(m, seat, card)
     if m.field[seat][loc] is not None:
         leave_play(m, seat, loc)  # replaced: to the Abyss, not a battle defeat
         m.totals[G_REPLACED] += 1
@@ -494,7 +501,7 @@ def evolve(m: Match, seat: int, card: int, loc: int, in_defence: bool) -> None:
     pay(m, seat, price)
     purpose = S_GEMS_DEFENCE if in_defence else S_GEMS_SKIP if skips else S_GEMS_EVOLVE
     m.tally[seat][purpose] += price
-    m.hands[seat].remove(card)
+    from_hand(m, seat, card)
     being.stack.append(card)
     being.printed += spec.power[card]
     if being.evolved == m.turn:
@@ -665,7 +672,7 @@ def defend(m: Match, option: tuple) -> None:
         resolve_attack(m)
     elif what == "discard":
         card = option[1]
-        m.hands[seat].remove(card)
+        from_hand(m, seat, card)
         m.abysses[seat].append(card)
         gain = m.spec.discard_gain[card]
         a.counter += gain

@@ -290,6 +290,9 @@ class Match:
     log: tuple | None  # the events, newest first: (earlier log, event), None when empty
     tally: list[list[int]]  # per seat, SEAT_STATS order
     totals: list[int]  # GAME_STATS order
+    # Running sums for the evaluation (kept by `to_hand` / `from_hand`, checked by `recount`):
+    hand_defence: list[int]  # per seat, the discard defence of its hand
+    hidden_defence: list[int]  # per seat, that of its deck, life and hand (unseen by the other)
 
     @property
     def events(self) -> list[Event]:
@@ -353,7 +356,17 @@ class Match:
         new.log = self.log
         new.tally = [self.tally[0][:], self.tally[1][:]]
         new.totals = self.totals[:]
+        new.hand_defence = self.hand_defence[:]
+        new.hidden_defence = self.hidden_defence[:]
         return new
+
+    def recount(self) -> None:
+        """Set the running sums from the zones (after a setup or a test laid them by hand)."""
+        gain = self.spec.discard_gain
+        self.hand_defence = [sum(gain[c] for c in hand) for hand in self.hands]
+        self.hidden_defence = [
+            sum(gain[c] for c in self.decks[s] + self.lives[s] + self.hands[s]) for s in (0, 1)
+        ]
 
 
 def game_rng(m: Match) -> Random:
@@ -420,6 +433,7 @@ def draw(m: Match, seat: int, n: int) -> int:
     while drawn < n and deck:
         card = deck.pop()
         hand.append(card)
+        m.hand_defence[seat] += m.spec.discard_gain[card]
         note(m, seat, card, DRAWN)
         drawn += 1
     if drawn and not deck and not m.tally[seat][S_DECK_OUT_TURN]:
@@ -431,9 +445,35 @@ def take_life(m: Match, seat: int) -> None:
     """R30: the top life card joins its owner's hand."""
     card = m.lives[seat].pop()
     m.hands[seat].append(card)
+    m.hand_defence[seat] += m.spec.discard_gain[card]
     note(m, seat, card, DRAWN)
     if not m.lives[seat] and not m.tally[seat][S_ZERO_LIFE_TURN]:
         m.tally[seat][S_ZERO_LIFE_TURN] = m.turn
+
+
+def from_hand(m: Match, seat: int, card: int) -> None:
+    """The card leaves the hand for a public zone (the field or the Abyss)."""
+    m.hands[seat].remove(card)
+    gain = m.spec.discard_gain[card]
+    m.hand_defence[seat] -= gain
+    m.hidden_defence[seat] -= gain
+
+
+def from_hand_at(m: Match, seat: int, index: int) -> int:
+    """The hand's card at `index` leaves it for a public zone; returns the card."""
+    card = m.hands[seat].pop(index)
+    gain = m.spec.discard_gain[card]
+    m.hand_defence[seat] -= gain
+    m.hidden_defence[seat] -= gain
+    return card
+
+
+def to_hand(m: Match, seat: int, card: int) -> None:
+    """A card from a public zone (the Abyss) joins the hand."""
+    m.hands[seat].append(card)
+    gain = m.spec.discard_gain[card]
+    m.hand_defence[seat] += gain
+    m.hidden_defence[seat] += gain
 
 
 def leave_play(m: Match, seat: int, loc: int) -> Being:

@@ -85,6 +85,7 @@ def _zone(spec: BeingsSpec, value: int | list[str]) -> list[int]:
 
 def refresh(m: BeingsMatch) -> None:
     """Recompute the main-phase decision after a test changed the table by hand."""
+    m.recount()
     m.phase = RUN
     m.after = AFTER_MAIN
     advance(m)

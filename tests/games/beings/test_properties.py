@@ -29,6 +29,9 @@ def zones(m: BeingsMatch, seat: int) -> list[int]:
 
 def check_invariants(m: BeingsMatch, lineup: list[str]) -> None:
     spec = m.spec
+    sums = (m.hand_defence[:], m.hidden_defence[:])
+    m.recount()
+    assert (m.hand_defence, m.hidden_defence) == sums  # the running sums kept up to date
     for seat, deck in enumerate(lineup):
         # every card of the seat's deck is in exactly one of its zones
         assert sorted(zones(m, seat)) == sorted(spec.catalog.decks[deck])
