@@ -43,7 +43,7 @@ from balance.games.clans.effects import (
     compile_filter,
     compile_selector,
 )
-from balance.games.clans.state import STATS
+from balance.games.clans.state import CLAN_N, STATS
 
 
 class _Strict(BaseModel):
@@ -224,6 +224,7 @@ class ClansSpec:
     card_special: tuple[bool, ...]
     clan_gains_tokens: tuple[bool, ...]  # clan -> some card of it has gain_token (G5's race)
     slot_row: tuple[int, ...]  # army slot -> its row
+    board_stride: int  # per-seat length of Table.board: state.CLAN_N + 3 rows x clans
     # -- clans and setups
     clans: tuple[Clan, ...]
     clan_cards: tuple[tuple[int, ...], ...]  # clan -> its physical cards (a card id per copy)
@@ -575,6 +576,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
             for clan in range(len(clans))
         ),
         slot_row=tuple(slot // rules.row_spaces for slot in range(rules.rows * rules.row_spaces)),
+        board_stride=CLAN_N + 3 * len(clans),
         clans=clans,
         clan_cards=clan_cards,
         draft_pool=tuple(pool),

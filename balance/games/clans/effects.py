@@ -38,6 +38,7 @@ from balance.games.clans.state import (
     draw,
     is_exposed,
     leave_play,
+    set_status,
 )
 
 if TYPE_CHECKING:
@@ -664,16 +665,16 @@ def hit(g: Table, frame: list, seat: int, slot: int) -> None:
         g.known[seat].append(card)
         g.events.append((turn, seat, card, DRAWN_EVENT, 1))
     elif op == CAPTURE:
-        g.captor[seat][slot] = controller
+        set_status(g, seat, slot, g.face_up[seat][slot], controller)
         g.events.append((turn, seat, card, CAPTURED_EVT, 1))
         g.tally[LOST_CAPTURE * 2 + seat] += 1
     elif op == RELEASE:
-        g.captor[seat][slot] = NOBODY
+        set_status(g, seat, slot, g.face_up[seat][slot], NOBODY)
     elif op == FLIP:
         if entry.face_up:
-            g.face_up[seat][slot] = True
+            set_status(g, seat, slot, True, g.captor[seat][slot])
         elif g.face_up[seat][slot]:
-            g.face_up[seat][slot] = False
+            set_status(g, seat, slot, False, g.captor[seat][slot])
             g.events.append((turn, seat, card, FLIPPED_DOWN, 1))
             g.tally[LOST_FLIP * 2 + seat] += 1
     elif op == READY:

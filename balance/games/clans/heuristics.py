@@ -15,11 +15,20 @@ from typing import TYPE_CHECKING
 from balance.games.clans import effects as fx
 from balance.games.clans.effects import matching, military
 from balance.games.clans.state import (
+    ACTIVE_N,
     BATTLE,
+    CAPTIVES,
+    CLAN_N,
     EMPTY,
+    HERO_OPEN,
+    IMMORTAL_OPEN,
     NOBODY,
+    POWER,
     ROUND_START,
+    ROW_N,
     SONG,
+    SPECIALS,
+    TROOP_FREE,
     Table,
     is_exposed,
 )
@@ -299,54 +308,18 @@ EDGE = 0.98  # |evaluate| stays below this while the game is on (a won game is e
 
 def evaluate(g: Table, seat: int) -> float:
     """A value in [-1, 1] for `seat` in a game not over: 2 P(win) - 1, with P(win) from the
-    Supremacy race, this round's battle and the instant wins. One pass over both armies; reads
-    only public information and `seat`'s own hand (see the module docstring)."""
+    Supremacy race, this round's battle and the instant wins. Reads the army summary
+    (`Table.board`), public counters and `seat`'s own hand (see the module docstring)."""
     spec = g.spec
     if not g.clans[0]:  # still drafting: the picks' ratings and synergy
         return draft_value(g, seat)
     opp = 1 - seat
-    width = spec.row_spaces
-    mil_of, level, clan_of = spec.card_military, spec.card_level, spec.card_clan
-    special = spec.card_special
-    bonus = spec.immortal_military_bonus
-    mil = [0, 0]
+    board, stride = g.board, spec.board_stride
+    me = seat * stride
+    mil = [board[POWER], board[stride + POWER]]
     vet = [0, 0]
-    faceup = [0, 0]
-    captives = [0, 0]  # opponent cards each seat holds captured
-    specials: list[tuple[int, int, int]] = []
-    # `seat`'s own board, for how playable its hand is: active clans per row, open spaces
-    troop_clans: set[int] = set()
-    hero_clans: set[int] = set()
-    troop_space = hero_space = immortal_space = False
-    for owner in (0, 1):
-        grid, up, captor = g.grid[owner], g.face_up[owner], g.captor[owner]
-        mine = owner == seat
-        for slot, card in enumerate(grid):
-            if card == EMPTY:
-                if mine:
-                    row = slot // width
-                    if row == 0:
-                        troop_space = True
-                    elif grid[slot - width] != EMPTY:
-                        if row == 1:
-                            hero_space = True
-                        else:
-                            immortal_space = True
-                continue
-            if not up[slot]:
-                continue
-            if captor[slot] != NOBODY:
-                captives[captor[slot]] += 1
-                continue
-            faceup[owner] += 1
-            lv = level[card]
-            mil[owner] += mil_of[card] + bonus if lv == 3 else mil_of[card]
-            if special[card]:
-                specials.append((owner, slot, card))
-            if mine and lv < 3:
-                (troop_clans if lv == 1 else hero_clans).add(clan_of[card])
-    for owner, slot, card in specials:
-        _special_military(g, owner, slot, card, mil, vet)
+    if board[SPECIALS] or board[stride + SPECIALS]:
+        _specials(g, mil, vet)
     margin = mil[seat] + vet[seat] - mil[opp] - vet[opp]
     if g.wonder == seat:
         margin += 0.5
@@ -356,56 +329,94 @@ def evaluate(g: Table, seat: int) -> float:
     # what each side can still add before this round's battle
     bottom = g.stack[0][0] if g.stack else BATTLE
     if bottom == BATTLE:  # the battle is being fought: nothing more to play
-        plays_me = plays_opp = 0.0
+        plays_me = plays_opp = 0
     elif bottom == SONG or bottom == ROUND_START:  # the next round, hands about to be full
         plays_me = plays_opp = ROUND_PLAYS
     elif g.passed[seat]:
-        plays_me, plays_opp = 0.0, float(max(g.countdown, 0))
+        plays_me, plays_opp = 0, max(g.countdown, 0)
     elif g.passed[opp]:
-        plays_me, plays_opp = float(max(g.countdown, 0)), 0.0
+        plays_me, plays_opp = max(g.countdown, 0), 0
     else:
         plays_me = plays_opp = ROUND_PLAYS
-    hand = g.hand[seat]
-    potential = 0.0
-    if hand:
-        values = []
-        for card in hand:
-            lv = level[card]
-            worth = mil_of[card] + bonus if lv == 3 else mil_of[card]
-            clan = clan_of[card]
-            if lv == 1:
-                if not troop_space:
-                    worth *= 0.3
-            elif lv == 2:
-                if not (clan in troop_clans and hero_space):
-                    worth *= 0.5 if clan in troop_clans or troop_space else 0.3
-            elif not (clan in hero_clans and clan in troop_clans and immortal_space):
-                worth *= 0.4 if clan in troop_clans else 0.2
-            values.append(worth)
-        values.sort(reverse=True)
-        k = int(plays_me + 0.5)
-        potential = PLAY_LATER * sum(values[:k]) + HAND_REST * sum(values[k:])
-        potential += TOKEN_PLAY * AVERAGE_PLAY * min(g.held[seat], max(0, k - len(values)))
-    elif plays_me:
-        potential = TOKEN_PLAY * AVERAGE_PLAY * min(g.held[seat], int(plays_me + 0.5))
+    potential = _hand_potential(g, seat, plays_me) if plays_me else 0.0
     reach = PLAY_LATER * AVERAGE_PLAY * min(plays_opp, len(g.hand[opp]) + g.held[opp])
     spread = BATTLE_SPREAD + SPREAD_PER_PLAY * (plays_me + plays_opp)
     p = _logistic((margin + potential - reach) / spread)
     f = _logistic(CARRY * (mil[seat] - mil[opp]) / FUTURE_SPREAD)
 
-    s_me, s_opp = g.supremacy[seat], g.supremacy[opp]
     rounds_left = spec.max_rounds - g.round + (0 if bottom == SONG else 1)
-    if bottom == SONG:  # this round's battle is decided: only the rounds to come
-        win = _race(s_me, s_opp, rounds_left, spec.supremacy_to_win, round(f, 2), round(f, 2))
-    else:
-        win = _race(s_me, s_opp, rounds_left, spec.supremacy_to_win, round(p, 2), round(f, 2))
+    this_battle = f if bottom == SONG else p  # in the Song this round's battle is decided
+    win = _race(
+        g.supremacy[seat],
+        g.supremacy[opp],
+        rounds_left,
+        spec.supremacy_to_win,
+        int(this_battle * 100 + 0.5),
+        int(f * 100 + 0.5),
+    )
 
     # instant wins, as hazards
-    h_me = _instant_hazard(g, seat, faceup[seat], captives[seat])
-    h_opp = _instant_hazard(g, opp, faceup[opp], captives[opp])
-    win = win + (1.0 - win) * h_me - win * h_opp
+    h_me = _instant_hazard(g, seat, me)
+    h_opp = _instant_hazard(g, opp, opp * stride)
+    if h_me or h_opp:
+        win = win + (1.0 - win) * h_me - win * h_opp
     value = 2.0 * win - 1.0
     return EDGE if value > EDGE else max(value, -EDGE)
+
+
+def _hand_potential(g: Table, seat: int, plays: float) -> float:
+    """The military `seat`'s hand (and held tokens) can still add over `plays` plays: the best
+    cards count PLAY_LATER of their military, less when the army cannot take them yet."""
+    spec = g.spec
+    hand = g.hand[seat]
+    k = int(plays + 0.5)
+    if not hand:
+        return TOKEN_PLAY * AVERAGE_PLAY * min(g.held[seat], k)
+    board = g.board
+    me = seat * spec.board_stride
+    troops = me + CLAN_N
+    heroes = troops + len(spec.clans)
+    troop_space = board[me + TROOP_FREE] > 0
+    hero_space = board[me + HERO_OPEN] > 0
+    immortal_space = board[me + IMMORTAL_OPEN] > 0
+    mil_of, level, clan_of = spec.card_military, spec.card_level, spec.card_clan
+    bonus = spec.immortal_military_bonus
+    values = []
+    for card in hand:
+        lv = level[card]
+        clan = clan_of[card]
+        if lv == 1:
+            worth = mil_of[card] if troop_space else 0.3 * mil_of[card]
+        elif lv == 2:
+            if board[troops + clan]:
+                worth = mil_of[card] if hero_space else 0.5 * mil_of[card]
+            else:
+                worth = (0.5 if troop_space else 0.3) * mil_of[card]
+        else:
+            worth = mil_of[card] + bonus
+            if not board[troops + clan]:
+                worth *= 0.2
+            elif not (board[heroes + clan] and immortal_space):
+                worth *= 0.4
+        values.append(worth)
+    if len(values) > k:
+        values.sort(reverse=True)
+        return PLAY_LATER * sum(values[:k]) + HAND_REST * sum(values[k:])
+    return PLAY_LATER * sum(values) + TOKEN_PLAY * AVERAGE_PLAY * min(g.held[seat], k - len(values))
+
+
+def _specials(g: Table, mil: list[int], vet: list[int]) -> None:
+    """Add the active special cards' ongoing and projected Veteran military (spec.card_special)."""
+    spec = g.spec
+    special = spec.card_special
+    stride = spec.board_stride
+    for owner in (0, 1):
+        if not g.board[owner * stride + SPECIALS]:
+            continue
+        up, captor = g.face_up[owner], g.captor[owner]
+        for slot, card in enumerate(g.grid[owner]):
+            if card != EMPTY and special[card] and up[slot] and captor[slot] == NOBODY:
+                _special_military(g, owner, slot, card, mil, vet)
 
 
 def _special_military(
@@ -429,10 +440,11 @@ def _special_military(
         vet[owner] += entry.n * (len(matching(g, entry.per, owner, src)) if entry.per else 1)
 
 
-def _instant_hazard(g: Table, seat: int, faceup: int, captives: int) -> float:
+def _instant_hazard(g: Table, seat: int, base: int) -> float:
     """The chance `seat` reaches an instant win in time: the nearest one, by HAZARD."""
     spec = g.spec
-    nearest = spec.faceup_win - faceup
+    board = g.board
+    nearest = spec.faceup_win - board[base + ACTIVE_N]
     gains = spec.clan_gains_tokens
     for clan in g.clans[seat]:
         if gains[clan]:
@@ -442,27 +454,12 @@ def _instant_hazard(g: Table, seat: int, faceup: int, captives: int) -> float:
             continue
         kind, need, _ = win
         if kind == 0:
-            nearest = min(nearest, need - captives)
+            nearest = min(nearest, need - board[base + CAPTIVES])
         else:
-            nearest = min(nearest, _rows_gap(g, seat, need))
+            rows = board[base + ROW_N : base + ROW_N + spec.rows]
+            top = max(max(rows), need)
+            nearest = min(nearest, top * len(rows) - sum(rows))
     return HAZARD[nearest] if 0 <= nearest < len(HAZARD) else 0.0
-
-
-def _rows_gap(g: Table, seat: int, need: int) -> int:
-    """Cards missing for every row to hold the same number of active cards, at least `need`."""
-    spec = g.spec
-    width = spec.row_spaces
-    grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
-    rows = [
-        sum(
-            1
-            for s in range(r * width, r * width + width)
-            if grid[s] != EMPTY and up[s] and captor[s] == NOBODY
-        )
-        for r in range(spec.rows)
-    ]
-    top = max(max(rows), need)
-    return sum(top - n for n in rows)
 
 
 def _logistic(x: float) -> float:
@@ -471,15 +468,15 @@ def _logistic(x: float) -> float:
     return 1.0 / (1.0 + exp(-x))
 
 
-@lru_cache(maxsize=4096)
-def _race(mine: int, theirs: int, rounds: int, need: int, p: float, f: float) -> float:
-    """P(`mine` wins the Supremacy race): this battle won with chance p, later ones with f;
+@lru_cache(maxsize=8192)
+def _race(mine: int, theirs: int, rounds: int, need: int, p: int, f: int) -> float:
+    """P(`mine` wins the Supremacy race): this battle won with chance p %, later ones with f %;
     `need` tokens win (both at once: a draw, worth half), and after the last round the one with
     more tokens wins."""
     if mine >= need or theirs >= need:
         return 0.5 if mine >= need and theirs >= need else 1.0 if mine >= need else 0.0
     if rounds <= 0:
         return 0.5 if mine == theirs else 1.0 if mine > theirs else 0.0
-    return p * _race(mine + 1, theirs, rounds - 1, need, f, f) + (1.0 - p) * _race(
-        mine, theirs + 1, rounds - 1, need, f, f
-    )
+    won = _race(mine + 1, theirs, rounds - 1, need, f, f)
+    lost = _race(mine, theirs + 1, rounds - 1, need, f, f)
+    return (p * won + (100 - p) * lost) / 100

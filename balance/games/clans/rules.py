@@ -45,8 +45,10 @@ from balance.games.clans.effects import (
 from balance.games.clans.state import (
     ACTION,
     ACTIVATIONS,
+    ACTIVE_N,
     BATTLE,
     BATTLE_MILITARY,
+    CAPTIVES,
     COUNTDOWN_TURNS,
     DISCARD,
     DRAFT,
@@ -69,6 +71,7 @@ from balance.games.clans.state import (
     PAY,
     PLAYS,
     ROUND_START,
+    ROW_N,
     SACRIFICE,
     SACRIFICES,
     SHARED_TIES,
@@ -84,6 +87,8 @@ from balance.games.clans.state import (
     is_exposed,
     leave_play,
     place,
+    recount,
+    set_status,
     take_from_hand,
 )
 
@@ -149,8 +154,8 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
         lineup=tuple(lineup),
         clans=[(), ()],
         flipped=(),
-        picks=[],
-        pool=[],
+        picks=(),
+        pool=(),
         deck=[[], []],
         hand=[[], []],
         known=[[], []],
@@ -184,18 +189,20 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
         win_type="",
         capped_rounds=0,
         capped_decisions=False,
+        board=[],
         tally=[0] * (2 * len(STATS)),
-        battle_totals=[],
-        stuck=set(),
+        battle_totals=(),
+        stuck=0,
         events=[],
     )
+    recount(g)
     if shared in lineup:
         if lineup[0] != lineup[1]:
             raise ConfigError(
                 "--decks", None, f"'{shared}' serves both seats at once", f"use --decks {shared}"
             )
         if spec.setup_mode == "draft":
-            g.pool = [card for clan in spec.draft_pool for card in spec.clan_cards[clan]]
+            g.pool = tuple(card for clan in spec.draft_pool for card in spec.clan_cards[clan])
             g.stack.append([DRAFT, 0])
         else:
             deal_clans(g, spec.setups[shared])
@@ -221,7 +228,7 @@ def deal_clans(g: Table, clans: tuple[tuple[int, ...], tuple[int, ...]]) -> None
     fielded = set(clans[0]) | set(clans[1])
     g.flipped = tuple(c for c in base.draft_pool if c not in fielded)
     if g.pool:  # the draft: what nobody picked stays set aside
-        g.pool = [card for clan in g.flipped for card in base.clan_cards[clan]]
+        g.pool = tuple(card for clan in g.flipped for card in base.clan_cards[clan])
     g.spec = spec = base.with_flipped(g.flipped)
     for seat in (0, 1):
         deck = [card for clan in clans[seat] for card in spec.clan_cards[clan]]
@@ -304,7 +311,7 @@ def draft_step(g: Table, frame: list) -> Decision | None:
 
 
 def draft_pick(g: Table, frame: list, option: tuple) -> None:
-    g.picks.append((option[1], g.spec.draft_seats[frame[1]]))
+    g.picks += ((option[1], g.spec.draft_seats[frame[1]]),)
     frame[1] += 1
 
 
@@ -451,7 +458,7 @@ def action_options(g: Table, seat: int) -> tuple:
         base_id = seat * len(level)
         for card in distinct:
             if card not in used:
-                g.stuck.add(base_id + card)
+                g.stuck |= 1 << (base_id + card)
     held = g.held[seat]
     if held >= spec.draw_small.tokens:
         options.append(DRAW_SMALL_OPTION)
@@ -812,7 +819,7 @@ def great_battle(g: Table) -> None:
                 worth = spec.card_military[card] + (bonus if spec.card_level[card] == 3 else 0)
                 events.append((turn, seat, card, MILITARY_IN_BATTLE, worth))
         g.tally[BATTLE_MILITARY * 2 + seat] += totals[seat]
-    g.battle_totals += [g.round_turns, g.first, g.first_passer, *totals, *g.veteran_bonus]
+    g.battle_totals += (g.round_turns, g.first, g.first_passer, *totals, *g.veteran_bonus)
     if totals[0] != totals[1]:
         winners = [0 if totals[0] > totals[1] else 1]
     elif g.wonder != NOBODY:
@@ -855,9 +862,10 @@ def song_step(g: Table, frame: list) -> None:
     if frame[1] == 0:
         frame[1] = 1
         for seat in (0, 1):
-            captor = g.captor[seat]
+            captor, up = g.captor[seat], g.face_up[seat]
             for slot in range(len(captor)):
-                captor[slot] = NOBODY
+                if captor[slot] != NOBODY:
+                    set_status(g, seat, slot, up[slot], NOBODY)
         counts = [
             sacrifice_count(spec, len(g.grid[seat]) - g.grid[seat].count(EMPTY)) for seat in (0, 1)
         ]
@@ -928,25 +936,20 @@ def check_instant(g: Table) -> None:
         return
     spec = g.spec
     token_win, faceup_win, clan_win = spec.token_win, spec.faceup_win, spec.clan_win
+    board, stride = g.board, spec.board_stride
     met = ["", ""]
     for seat in (0, 1):
         if g.owned[seat] >= token_win:
             met[seat] = "tokens"
             continue
-        grid = g.grid[seat]
-        if len(grid) - grid.count(EMPTY) >= faceup_win and active_count(g, seat) >= faceup_win:
+        if board[seat * stride + ACTIVE_N] >= faceup_win:
             met[seat] = "faceup"
             continue
         for clan in g.clans[seat]:
             win = clan_win[clan]
-            if win is not None and win[2]:
-                if win[0] == 0:
-                    reached = g.captor[1 - seat].count(seat) >= win[1]
-                else:
-                    reached = clan_condition(g, seat, win)
-                if reached:
-                    met[seat] = spec.clans[clan].id
-                    break
+            if win is not None and win[2] and clan_condition(g, seat, win):
+                met[seat] = spec.clans[clan].id
+                break
     if met[0] or met[1]:
         if met[0] and met[1]:
             seat = g.active if g.in_turn else g.first
@@ -967,26 +970,18 @@ def clan_win_at_turn_end(g: Table, seat: int) -> str:
 
 def clan_condition(g: Table, seat: int, win: tuple[int, int, bool]) -> bool:
     kind, need, _ = win
-    if kind == 0:  # captured_by_self: opponent cards this seat holds captured
-        return g.captor[1 - seat].count(seat) >= need
     spec = g.spec
-    width = spec.row_spaces
-    grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
-    counts = set()
-    for row in range(spec.rows):
-        counts.add(
-            sum(
-                1
-                for s in range(row * width, row * width + width)
-                if grid[s] != EMPTY and up[s] and captor[s] == NOBODY
-            )
-        )
-    return len(counts) == 1 and counts.pop() >= need
+    base = seat * spec.board_stride
+    if kind == 0:  # captured_by_self: opponent cards this seat holds captured
+        return g.board[base + CAPTIVES] >= need
+    # rows_equal: every row holds the same number of active cards, at least `need`
+    rows = g.board[base + ROW_N : base + ROW_N + spec.rows]
+    return rows[0] >= need and rows.count(rows[0]) == len(rows)
 
 
 def active_count(g: Table, seat: int) -> int:
-    grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
-    return sum(1 for s in range(len(grid)) if grid[s] != EMPTY and up[s] and captor[s] == NOBODY)
+    """Active (face-up, uncaptured) cards in `seat`'s army."""
+    return g.board[seat * g.spec.board_stride + ACTIVE_N]
 
 
 def end_game(g: Table, winner: int, win_type: str) -> None:
@@ -996,9 +991,13 @@ def end_game(g: Table, winner: int, win_type: str) -> None:
     g.stack.clear()
     g.pending = None
     cards = len(g.spec.card_level)
-    for key in sorted(g.stuck):
-        seat, card = divmod(key, cards)
-        g.events.append((g.turn, seat, card, NO_LEGAL_PLAY, 1))
+    stuck, key = g.stuck, 0
+    while stuck:
+        if stuck & 1:
+            seat, card = divmod(key, cards)
+            g.events.append((g.turn, seat, card, NO_LEGAL_PLAY, 1))
+        stuck >>= 1
+        key += 1
 
 
 def stop_at_decision_cap(g: Table) -> None:

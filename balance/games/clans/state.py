@@ -45,6 +45,20 @@ FETCH = 11  # [FETCH, controller, seat, slot, serial, card, entry, left]     D9
 BATTLE = 12  # [BATTLE, step, veterans, index]
 SONG = 13  # [SONG, step, order, winner]
 
+# The army summary `Table.board`, kept up to date by every change to an army (`place`,
+# `leave_play`, `set_status`): per seat, from seat * spec.board_stride, these counts, then one
+# count of active cards per (row, clan) at CLAN_N + row * clans + clan. Rules and `evaluate`
+# read it instead of walking the grid; `recount` builds it from scratch (and checks it, in tests).
+POWER = 0  # printed military of the active cards, the Immortal bonus included
+ACTIVE_N = 1  # active (face-up, uncaptured) cards
+ROW_N = 2  # active cards per row: ROW_N + row, 3 rows
+CAPTIVES = 5  # the opponent's cards this seat holds captured
+SPECIALS = 6  # active cards whose military is more than the printed number (spec.card_special)
+TROOP_FREE = 7  # empty Troop spaces
+HERO_OPEN = 8  # empty Hero spaces with a card below; IMMORTAL_OPEN likewise
+IMMORTAL_OPEN = 9
+CLAN_N = 10
+
 # Per-seat statistics (spec §9), kept in `Table.tally` at index stat * 2 + seat.
 STATS = (
     "plays", "shifts", "draw_small", "draw_big", "activations", "passes", "tokens_at_pass",
@@ -71,10 +85,11 @@ class Table:
     _rng: Random | None
     lineup: tuple[str, ...]
     # -- setup
-    clans: list[tuple[int, ...]]  # per seat, the clan indexes it fields
+    # (tuples and the lists marked "replaced, never changed" are shared by copies)
+    clans: list[tuple[int, ...]]  # per seat, the clan indexes it fields (replaced, never changed)
     flipped: tuple[int, ...]  # the flipped clans, in draft_pool order
-    picks: list[tuple[int, int]]  # the draft so far: (clan, seat) in pick order
-    pool: list[int]  # cards set aside: the undealt draft pool, then the flipped clans' cards
+    picks: tuple[tuple[int, int], ...]  # the draft so far: (clan, seat) in pick order
+    pool: tuple[int, ...]  # cards set aside: the undealt draft pool, then the flipped clans' cards
     # -- zones, per seat
     deck: list[list[int]]  # top of the deck last
     hand: list[list[int]]
@@ -112,9 +127,11 @@ class Table:
     win_type: str
     capped_rounds: int
     capped_decisions: bool
+    board: list[int]  # the army summary (POWER ... CLAN_N above)
     tally: list[int]  # per-seat statistics: index stat * 2 + seat (STATS)
-    battle_totals: list[int]  # per battle: rules.ROUND_LOG numbers
-    stuck: set[int]  # seat * cards + card: in hand at an action with no legal play or shift
+    battle_totals: tuple[int, ...]  # per battle: rules.ROUND_LOG numbers
+    # bit seat * cards + card: in hand at an action with no legal play or shift
+    stuck: int
     events: list[Event]
     # True while `_rng` may be shared with another state (or is still to be seeded): the next
     # draw first makes a private copy, so whoever draws first pays and a copy that never draws
@@ -156,41 +173,51 @@ class Table:
         return new
 
     def _copy(self) -> Self:
-        """A copy of everything but the RNG (the caller sets it)."""
+        """A copy of everything but the RNG (the caller sets it). Per-seat lists are copied one
+        by one (two seats), immutable parts are shared."""
         new = object.__new__(type(self))
         new.spec = self.spec
         new.loose_decks = self.loose_decks
         new.lineup = self.lineup
-        new.clans = list(self.clans)
+        new.clans = self.clans
         new.flipped = self.flipped
-        new.picks = list(self.picks)
-        new.pool = list(self.pool)
-        new.deck = [list(z) for z in self.deck]
-        new.hand = [list(z) for z in self.hand]
-        new.known = [list(z) for z in self.known]
-        new.discard = [list(z) for z in self.discard]
-        new.grid = [list(z) for z in self.grid]
-        new.face_up = [list(z) for z in self.face_up]
-        new.captor = [list(z) for z in self.captor]
-        new.tokens = [list(z) for z in self.tokens]
-        new.serial = [list(z) for z in self.serial]
-        new.held = list(self.held)
-        new.owned = list(self.owned)
-        new.supremacy = list(self.supremacy)
+        new.picks = self.picks
+        new.pool = self.pool
+        z = self.deck
+        new.deck = [z[0][:], z[1][:]]
+        z = self.hand
+        new.hand = [z[0][:], z[1][:]]
+        z = self.known
+        new.known = [z[0][:], z[1][:]]
+        z = self.discard
+        new.discard = [z[0][:], z[1][:]]
+        z = self.grid
+        new.grid = [z[0][:], z[1][:]]
+        z = self.face_up
+        new.face_up = [z[0][:], z[1][:]]
+        z = self.captor
+        new.captor = [z[0][:], z[1][:]]
+        z = self.tokens
+        new.tokens = [z[0][:], z[1][:]]
+        z = self.serial
+        new.serial = [z[0][:], z[1][:]]
+        new.held = self.held[:]
+        new.owned = self.owned[:]
+        new.supremacy = self.supremacy[:]
         new.wonder = self.wonder
         new.round = self.round
         new.first = self.first
         new.active = self.active
-        new.passed = list(self.passed)
+        new.passed = self.passed[:]
         new.first_passer = self.first_passer
         new.countdown = self.countdown
-        new.extra = list(self.extra)
+        new.extra = self.extra[:]
         new.round_turns = self.round_turns
         new.turn = self.turn
         new.in_turn = self.in_turn
-        new.veteran_bonus = list(self.veteran_bonus)
-        new.mulligans = list(self.mulligans)
-        new.stack = [list(frame) for frame in self.stack]
+        new.veteran_bonus = self.veteran_bonus[:]
+        new.mulligans = self.mulligans[:]
+        new.stack = [frame[:] for frame in self.stack]
         new.pending = self.pending
         new.decisions = self.decisions
         new.over = self.over
@@ -198,10 +225,11 @@ class Table:
         new.win_type = self.win_type
         new.capped_rounds = self.capped_rounds
         new.capped_decisions = self.capped_decisions
-        new.tally = list(self.tally)
-        new.battle_totals = list(self.battle_totals)
-        new.stuck = set(self.stuck)
-        new.events = list(self.events)
+        new.board = self.board[:]
+        new.tally = self.tally[:]
+        new.battle_totals = self.battle_totals
+        new.stuck = self.stuck
+        new.events = self.events[:]
         return new
 
     def determinize(self, seat: int, rng: Random) -> Self:
@@ -298,22 +326,115 @@ def take_from_hand(g: Table, seat: int, card: int) -> None:
 
 def place(g: Table, seat: int, slot: int, card: int) -> None:
     """`card` enters `seat`'s army at `slot`, face up, free and without tokens."""
-    g.grid[seat][slot] = card
+    grid = g.grid[seat]
+    if grid[slot] != EMPTY:
+        leave_play(g, seat, slot)
+    grid[slot] = card
     g.face_up[seat][slot] = True
     g.captor[seat][slot] = NOBODY
     g.tokens[seat][slot] = 0
     g.serial[seat][slot] += 1
+    _occupy(g, seat, slot, 1)
+    _count_active(g, seat, slot, card, 1)
 
 
 def leave_play(g: Table, seat: int, slot: int) -> int:
     """The card at `slot` leaves the army (to wherever the caller puts it): its tokens become
     spent and its capture ends (G4, G8). Returns the card."""
     card = g.grid[seat][slot]
+    if card == EMPTY:
+        return card
+    up, captor = g.face_up[seat], g.captor[seat]
+    if captor[slot] == NOBODY:
+        if up[slot]:
+            _count_active(g, seat, slot, card, -1)
+    else:
+        if captor[slot] != seat:
+            g.board[captor[slot] * g.spec.board_stride + CAPTIVES] -= 1
+        captor[slot] = NOBODY
     g.grid[seat][slot] = EMPTY
-    g.face_up[seat][slot] = True
-    g.captor[seat][slot] = NOBODY
+    up[slot] = True
     g.tokens[seat][slot] = 0
+    _occupy(g, seat, slot, -1)
     return card
+
+
+def set_status(g: Table, seat: int, slot: int, face_up: bool, captor: int) -> None:
+    """Turn the card at `slot` face up or down (G7) and set its captor (G8, NOBODY: free)."""
+    up, captors = g.face_up[seat], g.captor[seat]
+    was_up, was_captor = up[slot], captors[slot]
+    if was_up == face_up and was_captor == captor:
+        return
+    up[slot] = face_up
+    captors[slot] = captor
+    card = g.grid[seat][slot]
+    if card == EMPTY:
+        return
+    board, stride = g.board, g.spec.board_stride
+    if was_captor != NOBODY and was_captor != seat:
+        board[was_captor * stride + CAPTIVES] -= 1
+    if captor != NOBODY and captor != seat:
+        board[captor * stride + CAPTIVES] += 1
+    was_active = was_up and was_captor == NOBODY
+    if was_active != (face_up and captor == NOBODY):
+        _count_active(g, seat, slot, card, -1 if was_active else 1)
+
+
+def _occupy(g: Table, seat: int, slot: int, sign: int) -> None:
+    """`slot` became occupied (sign 1) or empty (-1): the free and open spaces change."""
+    spec = g.spec
+    width = spec.row_spaces
+    grid, board = g.grid[seat], g.board
+    base = seat * spec.board_stride
+    row = slot // width
+    if row == 0:
+        board[base + TROOP_FREE] -= sign
+    elif grid[slot - width] != EMPTY:
+        board[base + HERO_OPEN + row - 1] -= sign
+    if row + 1 < spec.rows and grid[slot + width] == EMPTY:
+        board[base + HERO_OPEN + row] += sign
+
+
+def _count_active(g: Table, seat: int, slot: int, card: int, sign: int) -> None:
+    """`card` at `slot` became active (sign 1) or stopped being active (-1)."""
+    spec = g.spec
+    board = g.board
+    base = seat * spec.board_stride
+    row = slot // spec.row_spaces
+    power = spec.card_military[card]
+    if spec.card_level[card] == 3:
+        power += spec.immortal_military_bonus
+    board[base + POWER] += sign * power
+    board[base + ACTIVE_N] += sign
+    board[base + ROW_N + row] += sign
+    if spec.card_special[card]:
+        board[base + SPECIALS] += sign
+    board[base + CLAN_N + row * len(spec.clans) + spec.card_clan[card]] += sign
+
+
+def recount(g: Table) -> list[int]:
+    """The army summary from scratch (after a test or a setup writes the grid directly): sets
+    `g.board` and returns it."""
+    spec = g.spec
+    width = spec.row_spaces
+    g.board = [0] * (2 * spec.board_stride)
+    for seat in (0, 1):
+        grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
+        base = seat * spec.board_stride
+        for slot, card in enumerate(grid):
+            row = slot // width
+            if card == EMPTY:
+                if row == 0:
+                    g.board[base + TROOP_FREE] += 1
+                elif grid[slot - width] != EMPTY:
+                    g.board[base + HERO_OPEN + row - 1] += 1
+                continue
+            if captor[slot] == NOBODY:
+                if up[slot]:
+                    _count_active(g, seat, slot, card, 1)
+            elif captor[slot] != seat:
+                g.board[captor[slot] * spec.board_stride + CAPTIVES] += 1
+    return g.board
 
 
 def is_active(g: Table, seat: int, slot: int) -> bool:

@@ -18,7 +18,7 @@ from balance.core.registry import load_game
 from balance.games.clans import rules
 from balance.games.clans.cards import ClansSpec, load_spec
 from balance.games.clans.rules import Clans
-from balance.games.clans.state import EMPTY, NOBODY, ROUND_START, place
+from balance.games.clans.state import EMPTY, NOBODY, ROUND_START, place, recount, set_status
 
 GAME = load_game("clans")
 SHIPPED = GAME.config_dir
@@ -63,6 +63,7 @@ class Table:
         g.first = first
         g.events = []
         g.stack = [[ROUND_START]]
+        recount(g)
         rules.advance(g)
         return g
 
@@ -90,8 +91,7 @@ class Table:
         """Put a card from `seat`'s deck into its army at (row, column 1-5)."""
         slot = ROWS[row] * self.spec.row_spaces + column - 1
         place(g, seat, slot, self.take(g, seat, name))
-        g.face_up[seat][slot] = not face_down
-        g.captor[seat][slot] = 1 - seat if captured else NOBODY
+        set_status(g, seat, slot, not face_down, 1 - seat if captured else NOBODY)
         g.tokens[seat][slot] = tokens
         rules.refresh_decision(g)
         return slot

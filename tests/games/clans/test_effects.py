@@ -6,7 +6,7 @@ from random import Random
 
 from balance.games.clans import rules
 from balance.games.clans.effects import military
-from balance.games.clans.state import NOBODY
+from balance.games.clans.state import NOBODY, set_status
 
 
 def test_fetch_from_deck_is_revealed_and_shuffles(table) -> None:
@@ -188,7 +188,7 @@ def test_ongoing_add_military_and_rule_mod(table) -> None:
     assert g.decision().seat == 1
     table.play(g, "play Veil Guard in troop column 1")
     assert len(g.hand[1]) == 6  # hand limit 7 - 1
-    g.face_up[0][6] = False  # Gloom Warden face down: its ongoing stops
+    set_status(g, 0, 6, False, NOBODY)  # Gloom Warden face down: its ongoing stops
     assert rules.player_rule(g, 1, rules.HAND_LIMIT) == 7
 
 
@@ -227,7 +227,7 @@ def test_veteran_add_military_counts_this_battle_only(table) -> None:
     assert (military(g, 0), military(g, 1)) == (9, 12)
     table.play(g, "pass", "pass")
     log = g.battle_totals
-    assert log[3:7] == [9 + 2, 12, 2, 0]  # Captain: +1 per own Troop; Avenger is not behind
+    assert log[3:7] == (9 + 2, 12, 2, 0)  # Captain: +1 per own Troop; Avenger is not behind
     assert military(g, 0) == 9 and g.supremacy == [0, 1]
 
 

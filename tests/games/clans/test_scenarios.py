@@ -154,7 +154,7 @@ def test_07_pass_and_countdown(table) -> None:
     table.play(g, "pass")
     table.hand(g, 1, "Veil Guard", "Night Watch")
     table.play(g, "play Veil Guard in troop column 1", "pass")  # P2's second countdown turn
-    assert g.battle_totals[:1] == [3]  # the battle began at once: P1's pass, P2's 2 turns
+    assert g.battle_totals[:1] == (3,)  # the battle began at once: P1's pass, P2's 2 turns
 
     g = table.new(p2=("goan_sul", "veil", "justice"), held=(0, 2))  # Tempest flipped
     assert g.spec.extra_turns_after_pass == 2
@@ -250,7 +250,7 @@ def test_10_veteran_order(table) -> None:
     g = veteran_table(table)
     assert (military(g, 0), military(g, 1)) == (13, 13)
     table.play(g, "pass", "pass")  # P2 (first) passes, then P1: the battle
-    assert g.battle_totals[3:5] == [13, 13]
+    assert g.battle_totals[3:5] == (13, 13)
     assert g.wonder == 0  # P2's Lamp Bearer took it first, then P1's (Song has not returned it yet)
     assert g.supremacy == [1, 0] and g.decision().kind == "sacrifice"
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from balance.core.registry import load_game
 from balance.games.clans import rules
 from balance.games.clans.cards import ClansSpec
-from balance.games.clans.state import draw
+from balance.games.clans.state import draw, recount
 
 GAME = load_game("clans")
 SPEC: ClansSpec = GAME.load(GAME.config_dir)
@@ -77,3 +77,20 @@ def test_a_determinized_copy_draws_from_its_own_stream(seed: int, bot: int) -> N
     assert world.hand == again.hand  # the same bot stream, the same world
     assert sorted(world.deck[0] + world.hand[0][-2:]) == deck or len(deck) < 2
     assert g.rng.getstate() == state_before  # the real game's dice never moved
+
+
+LINEUPS = [("draft", "draft")] + [(a, b) for a in sorted(SPEC.armies) for b in sorted(SPEC.armies)]
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1), lineup=st.sampled_from(LINEUPS))
+def test_the_army_summary_is_always_what_a_recount_gives(
+    seed: int, lineup: tuple[str, str]
+) -> None:
+    g = rules.new_game(SPEC, lineup, seed)
+    chooser = Random(seed)
+    while (decision := g.decision()) is not None:
+        kept = g.board[:]
+        assert kept == recount(g.clone()), "an army change missed the summary"
+        g.apply(chooser.randrange(len(decision.options)))
+    assert g.board == recount(g.clone())
