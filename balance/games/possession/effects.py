@@ -784,11 +784,20 @@ def scan_positions(t: Table) -> tuple[int, ...]:
     changes only with the Turn Player, the face-down Wild and the removals."""
     key = (t.turn_player, t.face_down, len(t.removal_order))
     if key != t.order_key:
-        base, n, fd = t.ring_base, t.ring, t.face_down
-        wilds = [base + (fd + k) % n for k in range(1, n)]
-        t.order = (*turn_order(t), *wilds, t.defender, t.support)
+        full = (*key, tuple(t.removed), t.seats, t.ring)
+        order = _ORDERS.get(full)
+        if order is None:
+            base, n, fd = t.ring_base, t.ring, t.face_down
+            wilds = [base + (fd + k) % n for k in range(1, n)]
+            order = _ORDERS[full] = (*turn_order(t), *wilds, t.defender, t.support)
+        t.order = order
         t.order_key = key
     return t.order
+
+
+# Scan orders by (Turn Player, face-down Wild, removals, removed seats, seats, ring): a pure
+# function's memo, shared by every game of that shape (at most a few hundred entries).
+_ORDERS: dict[tuple[Any, ...], tuple[int, ...]] = {}
 
 
 def creatures(
@@ -1094,7 +1103,10 @@ def take(t: Table, seat: int, card: int) -> int:
 def hand_cards(t: Table, seat: int) -> tuple[int, ...]:
     """The card ids in `seat`'s hand, each once, in hand order (copies are one choice)."""
     kind = t.kind
-    return tuple(dict.fromkeys(kind[c] for c in t.hands[seat]))
+    cards = tuple([kind[c] for c in t.hands[seat]])
+    if len(cards) > 1 and len(set(cards)) < len(cards):
+        return tuple(dict.fromkeys(cards))
+    return cards
 
 
 def action_options(t: Table, pos: int, which: int = ACT_ANY) -> tuple[tuple[Any, ...], ...]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from balance.core.contract import Decision
 from balance.games.possession.effects import endure, might, nurture
-from balance.games.possession.state import EMPTY, Table
+from balance.games.possession.state import EMPTY, T_ACTION_PHASE, T_PLAY_PHASE, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,43 +75,142 @@ def features(t: Table, seat: int) -> Features:
     )
 
 
+# Weights of `evaluate`, on its [-1, 1] scale.
+RACE = 0.75  # the Glory race: who needs fewer Defenders, counting this round's likely kills
+HAND, HAND_LATE = 0.03, 0.05  # per hand card of edge, and more as the deck runs out
+LEFT, LEFT_LATE = 0.01, 0.02  # per point of the Possessed's Endure left, likewise
+CAP_ROUNDS = 5  # over the last rounds, the cap's tiebreak (Glory, hand, Endure left) takes over
+
+
 def evaluate(t: Table, seat: int) -> float:
-    """A value in [-1, 1] for `seat`: Glory edge first, then survival (Endure left, and hand
-    cards, which are lives once the deck runs short), then who threatens the Defender."""
+    """A value in [-1, 1] for `seat`, from what it may know (spec §10).
+
+    Mostly the Glory race: each seat's Glory plus its chance to make the Defender escape in the
+    coming round (`kill_chances`), as who needs fewer Defenders to win. Then the resources: hand
+    cards (a Play's Might, lives and Glory once the deck is out, the cap's tiebreak) and the
+    Possessed's Endure left. Over the last rounds the cap's tiebreak takes over.
+    """
     if t.over:
         share = 1.0 / len(t.winners) if seat in t.winners else 0.0
         return 2.0 * share - 1.0
     removed = t.removed
     if removed[seat]:
         return -1.0
-    occ, damage, glory, hands = t.occ, t.damage, t.glory, t.hands
-    best_glory = 0
-    others = 0
-    their_left = 0
-    their_hands = 0
+    spec = t.spec
+    hands, glory, occ, damage, kind = t.hands, t.glory, t.occ, t.damage, t.kind
+    spec_endure, mod_endure = spec.endure, t.mod_endure
+    goal = spec.glory_to_win if spec.defender_escapes else 0
+    chance = kill_chances(t, seat) if goal else None
+    c = occ[seat]
+    my_left = (max(1, spec_endure[kind[c]] + mod_endure[c]) - damage[c]) if c != EMPTY else 0
+    my_hand = len(hands[seat])
+    my_glory = len(glory[seat]) + (chance[seat] if chance else 0.0)
+    others = their_hand = their_left = 0
+    best = (-1.0, 0, 0)  # the leading opponent by the cap's tiebreak
     for s in range(t.seats):
         if s == seat or removed[s]:
             continue
         others += 1
-        best_glory = max(best_glory, len(glory[s]))
         c = occ[s]
-        if c != EMPTY:
-            their_left += endure(t, c) - damage[c]
-        their_hands += len(hands[s])
-    mine = occ[seat]
-    my_left = endure(t, mine) - damage[mine] if mine != EMPTY else 0
-    goal = t.spec.glory_to_win or 3
-    value = 0.6 * (len(glory[seat]) - best_glory) / goal
-    value += 0.15 * (my_left - their_left / others) / 8.0
-    value += 0.25 * 3.0 / (3.0 + len(t.deck)) * (len(hands[seat]) - their_hands / others) / 4.0
+        left = (max(1, spec_endure[kind[c]] + mod_endure[c]) - damage[c]) if c != EMPTY else 0
+        hand = len(hands[s])
+        their_hand += hand
+        their_left += left
+        g = len(glory[s]) + (chance[s] if chance else 0.0)
+        best = max(best, (g, hand, left))
+    hand_edge = my_hand - their_hand / others
+    left_edge = my_left - their_left / others
+    late = 1.0 - len(t.deck) / t.deck_size if t.deck_size else 1.0
+    value = (HAND + HAND_LATE * late) * hand_edge + (LEFT + LEFT_LATE * late) * left_edge
+    if goal:
+        mine = goal - my_glory
+        theirs = goal - best[0]
+        mine = max(mine, 0.05)
+        theirs = max(theirs, 0.05)
+        value += RACE * (theirs - mine) / (theirs + mine)
+    rounds_left = spec.max_rounds - t.round
+    if rounds_left < CAP_ROUNDS and spec.cap_result == "tiebreak":
+        weight = 1.0 - rounds_left / CAP_ROUNDS
+        value += weight * (
+            _tiebreak(my_glory - best[0], my_hand - best[1], my_left - best[2]) - value
+        )
+    return -0.97 if value < -0.97 else min(value, 0.97)
+
+
+def _tiebreak(glory: float, hand: int, left: int) -> float:
+    """The cap's verdict (§8) from the edges over the leading opponent: Glory, then hand size,
+    then the Possessed's Endure left; Glory still to be won this round counts by its chance."""
+    if glory >= 0.5 or glory <= -0.5:
+        return 0.9 if glory > 0 else -0.9
+    value = 1.8 * glory
+    room = 0.9 - abs(value)
+    if hand:
+        return value + room * (0.8 if hand > 0 else -0.8)
+    if left:
+        return value + room * (0.6 if left > 0 else -0.6)
+    return value
+
+
+def kill_chances(t: Table, seat: int) -> list[float]:
+    """Per seat, the chance that it is the one to make the Defender escape in the coming round:
+    each remaining seat acts once, from the next Action on (the Turn Player first if its Action
+    is still ahead). A seat that cannot kill Soothes when the next one could (the Defender heals
+    its Nurture), and nobody kills a Defender that could not be replaced (deck out, no Support,
+    no hand card to place)."""
+    n = t.seats
+    removed, occ, damage = t.removed, t.occ, t.damage
+    chance = [0.0] * n
     d = occ[t.defender]
-    left = endure(t, d) - damage[d]
-    if t.turn_player == seat and mine != EMPTY and might(t, mine) >= left:
-        value += 0.1  # can_kill
-    following = occ[next_seat(t, seat)]
-    if following != EMPTY and might(t, following) >= left:
-        value -= 0.05  # next_threat
-    return -0.95 if value < -0.95 else min(value, 0.95)
+    hurt = damage[d]
+    left = endure(t, d) - hurt + t.ward[d]
+    d_nurture = nurture(t, d)
+    free = bool(t.deck) or occ[t.support] != EMPTY  # a kill needs no hand card
+    player = t.turn_player
+    asking = t.asking
+    now = asking.kind if asking is not None else ""
+    todo = t.todo
+    acting = now == "action" or (T_ACTION_PHASE,) in todo
+    order = [(s % n, True) for s in range(player + 1, player + n) if not removed[s % n]]
+    if acting:
+        playing = now == "play" or now == "draw" or (T_PLAY_PHASE,) in todo
+        order.insert(0, (player, playing))
+    elif not removed[player]:
+        order.append((player, True))
+    alive = 1.0
+    last = len(order) - 1
+    for k, (s, can_play) in enumerate(order):
+        p = reach(t, s, seat, left, can_play, free)
+        chance[s] = alive * p
+        alive *= 1.0 - p
+        if alive <= 0.0:
+            break
+        if k < last:  # it Soothes if the next seat could kill and the heal helps
+            healed = min(hurt, d_nurture)
+            if healed > 0 and reach(t, order[k + 1][0], seat, left, True, free) > 0.0:
+                left += healed
+                hurt -= healed
+    return chance
+
+
+def reach(t: Table, s: int, seat: int, left: int, can_play: bool, free: bool) -> float:
+    """The chance that seat `s` can deal `left` damage with one Attack: its Possessed's Might,
+    or (Play first) a hand card's. `seat` knows its own hand; another hand is judged by its
+    size and the share of the game's cards too weak (`Table.weaker`)."""
+    hand = t.hands[s]
+    if not free and not hand:
+        return 0.0
+    c = t.occ[s]
+    if c != EMPTY and might(t, c) >= left:
+        return 1.0
+    if not can_play or not hand or left >= len(t.weaker):
+        return 0.0
+    if s == seat:
+        kind, spec_might = t.kind, t.spec.might
+        for h in hand:
+            if spec_might[kind[h]] >= left:
+                return 1.0
+        return 0.0
+    return 1.0 - t.weaker[left] ** len(hand)
 
 
 def power(t: Table, card: int) -> float:

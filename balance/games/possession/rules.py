@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any
 
-from balance.core.contract import OPENING, PLAYED, Result
+from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError
 from balance.games.possession import heuristics
 from balance.games.possession.cards import MAX_SEATS, MIN_SEATS, PossessionSpec
@@ -130,6 +130,7 @@ from balance.games.possession.state import (
     T_REFILL_W,
     T_SCAN,
     T_SWAP_DO,
+    T_STEP_END,
     T_SWAP_PHASE,
     T_TURN_END_STEP,
     T_TURN_START,
@@ -146,6 +147,9 @@ USE_OR_SKIP = (("use",), ("skip",))
 PASS = ("pass",)
 DECK = ("deck",)
 DECLINE = ("decline",)
+DRAW_DO = (T_DRAW_DO,)
+PLAY_DO = (T_PLAY_DO,)
+SWAP_DO = (T_SWAP_DO,)
 
 # The phases of a turn as tasks, bottom of the stack first, so Draw runs first (§4.1).
 TURN_TASKS = (
@@ -156,7 +160,9 @@ TURN_TASKS = (
     (T_PLAY_PHASE,),
     (T_DRAW_PHASE,),
 )
-CHAIN_TASKS = ((T_CHAIN_NEXT,), (T_SCAN,), CHECK)
+STEP_END = (T_STEP_END,)  # the escape check, scan and queue that end every step (§6.5)
+SCAN = (T_SCAN,)
+CHAIN_NEXT = (T_CHAIN_NEXT,)
 
 
 class Possession(Table):
@@ -264,6 +270,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
     defender = seats + n
     copies = len(kind)
     every = (1 << seats) - 1
+    role_of = (POSSESSED,) * seats + (WILD,) * n + (2, SUPPORT)
     t = Possession(
         spec=spec,
         rng=rng,
@@ -274,8 +281,13 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         ring_base=seats,
         defender=defender,
         support=defender + 1,
-        role_of=(POSSESSED,) * seats + (WILD,) * n + (2, SUPPORT),
+        role_of=role_of,
         every_seat=every,
+        pos_effects=tuple(
+            tuple(card[EFFECT_ROLE[role]] for card in spec.effects) for role in role_of
+        ),
+        deck_size=len(kind) - spec.setup_size(seats),
+        weaker=tuple(sum(spec.might[k] < x for k in kind) / len(kind) for x in range(11)),
         kind=kind,
         known=[0] * copies,
         deck=deck,
@@ -377,7 +389,7 @@ def new_turn(t: Table) -> None:
 def begin_chain(t: Table) -> None:
     """A new step whose trigger chain must resolve before the game moves on (§6.5)."""
     t.chain_n = 0
-    t.todo.extend(CHAIN_TASKS)
+    t.todo.append(STEP_END)
 
 
 def turn_start(t: Table, task: tuple[Any, ...]) -> None:
@@ -391,7 +403,8 @@ def draw_phase(t: Table, task: tuple[Any, ...]) -> None:
     """R20: with fewer than `draw_below` cards and a deck, the player may draw."""
     seat = t.turn_player
     if not t.turn_cut and len(t.hands[seat]) < t.spec.draw_below and t.deck:
-        ask(t, seat, "draw", DRAW_OR_SKIP, (T_DRAW_DO,))
+        t.asking = Decision(seat, "draw", DRAW_OR_SKIP)
+        t.cont = DRAW_DO
 
 
 def draw_do(t: Table, task: tuple[Any, ...]) -> None:
@@ -404,15 +417,38 @@ def draw_do(t: Table, task: tuple[Any, ...]) -> None:
         t.seat_stats[seat * NS + S_DRAWS_SKIPPED] += 1
 
 
+# The turn's decisions depend only on the table's shape, the seat, the face-down Wild and the
+# card ids in hand, so each is built once and shared by every game and copy that meets it again
+# (a pure function's memo: what it holds never depends on a game's history).
+_DECISIONS: dict[tuple[Any, ...], Decision] = {}
+_MEMO_LIMIT = 200_000
+
+
+def _remember(key: tuple[Any, ...], decision: Decision) -> Decision:
+    if len(_DECISIONS) >= _MEMO_LIMIT:
+        _DECISIONS.clear()
+    _DECISIONS[key] = decision
+    return decision
+
+
 def play_phase(t: Table, task: tuple[Any, ...]) -> None:
     """R21: with a card in hand, the player may play it over S, a face-up Wild or their P."""
     seat = t.turn_player
     if not t.turn_cut and t.hands[seat]:
-        ask(t, seat, "play", play_options(t, seat), (T_PLAY_DO,))
+        cards = hand_cards(t, seat)
+        key = ("play", seat, t.face_down, t.ring, t.ring_base, cards)
+        decision = _DECISIONS.get(key)
+        if decision is None:  # pass + at least 3 places: always a choice
+            decision = _remember(key, Decision(seat, "play", play_options(t, seat, cards)))
+        t.asking = decision
+        t.cont = PLAY_DO
 
 
-def play_options(t: Table, seat: int) -> tuple[tuple[Any, ...], ...]:
-    cards = hand_cards(t, seat)
+def play_options(
+    t: Table, seat: int, cards: tuple[int, ...] | None = None
+) -> tuple[tuple[Any, ...], ...]:
+    if cards is None:
+        cards = hand_cards(t, seat)
     base, fd = t.ring_base, t.face_down
     places = [seat, *(base + i for i in range(t.ring) if i != fd), t.support]
     return (PASS, *(("play", pos, card) for pos in places for card in cards))
@@ -458,7 +494,12 @@ def action_phase(t: Table, task: tuple[Any, ...]) -> None:
         return
     seat = t.turn_player
     c = t.occ[seat]
-    ask(t, seat, "action", action_options(t, seat), (T_ACTION_DO, c, t.epoch[c]))
+    key = ("action", seat, t.face_down, t.ring, t.ring_base)
+    decision = _DECISIONS.get(key)
+    if decision is None:  # attack and soothe itself at least: always a choice
+        decision = _remember(key, Decision(seat, "action", action_options(t, seat)))
+    t.asking = decision
+    t.cont = (T_ACTION_DO, c, t.epoch[c])
 
 
 def action_do(t: Table, task: tuple[Any, ...]) -> None:
@@ -474,13 +515,26 @@ def swap_phase(t: Table, task: tuple[Any, ...]) -> None:
     """R23: discard a hand card, or possess a Wild not adjacent to the face-down Wild."""
     if not t.turn_cut:
         seat = t.turn_player
-        ask(t, seat, "swap", swap_options(t, seat), (T_SWAP_DO,))
+        cards = hand_cards(t, seat)
+        key = ("swap", seat, t.face_down, t.ring, cards)
+        decision = _DECISIONS.get(key)
+        if decision is None:
+            decision = _remember(key, Decision(seat, "swap", swap_options(t, seat, cards)))
+        if len(decision.options) == 1:
+            ask(t, seat, "swap", decision.options, SWAP_DO)
+        else:
+            t.asking = decision
+            t.cont = SWAP_DO
 
 
-def swap_options(t: Table, seat: int) -> tuple[tuple[Any, ...], ...]:
+def swap_options(
+    t: Table, seat: int, cards: tuple[int, ...] | None = None
+) -> tuple[tuple[Any, ...], ...]:
+    if cards is None:
+        cards = hand_cards(t, seat)
     n, fd = t.ring, t.face_down
     possess = [("possess", i) for i in range(n) if i != fd and (i - fd) % n not in (1, n - 1)]
-    return (*(("discard", card) for card in hand_cards(t, seat)), *possess)
+    return (*(("discard", card) for card in cards), *possess)
 
 
 def swap_do(t: Table, task: tuple[Any, ...]) -> None:
@@ -865,7 +919,7 @@ def scan(t: Table, task: tuple[Any, ...]) -> None:
     if t.watch is not None:
         t.watch.append(("log", tuple(events)))
     mask = t.log_mask
-    effects, kind, occ, epoch, role_of = t.spec.effects, t.kind, t.occ, t.epoch, t.role_of
+    kind, occ, epoch, pos_effects = t.kind, t.occ, t.epoch, t.pos_effects
     queue = t.queue
     seats, turn_player = t.seats, t.turn_player
     keep = t.spec.retrigger_position == "keep"
@@ -873,7 +927,7 @@ def scan(t: Table, task: tuple[Any, ...]) -> None:
         c = occ[pos]
         if c == EMPTY:
             continue
-        effect = effects[kind[c]][EFFECT_ROLE[role_of[pos]]]
+        effect = pos_effects[pos][kind[c]]
         if effect is None or not (mask >> effect.trigger) & 1:
             continue
         trigger, conditions = effect.trigger, effect.conditions
@@ -922,14 +976,13 @@ def chain_next(t: Table, task: tuple[Any, ...]) -> None:
     pending = queue.pop(0)
     t.chain_n += 1
     todo = t.todo
-    todo.append((T_CHAIN_NEXT,))
     c, epoch, effect, _, owner = pending
     if t.epoch[c] != epoch or (owner >= 0 and t.removed[owner]):
+        todo.append(CHAIN_NEXT)
         gs[G_CANCELLED] += 1
         counter(t, owner if owner >= 0 else t.turn_player, effect.card, K_CANCELLED)
         return
-    todo.append((T_SCAN,))
-    todo.append(CHECK)
+    todo.append(STEP_END)  # the resolution is a step of its own
     t.eff = pending
     if effect.optional:
         ask(
@@ -941,6 +994,24 @@ def chain_next(t: Table, task: tuple[Any, ...]) -> None:
         )
     else:
         resolve(t)
+
+
+def step_end(t: Table, task: tuple[Any, ...]) -> None:
+    """The end of a step: an escape check, a scan of the step's events into the queue, then the
+    queue's next effect (§6.5), in that order. When the check has nothing to do (the common
+    case) the three run here at once instead of as three tasks."""
+    if t.dirty:
+        todo = t.todo
+        todo.append(CHAIN_NEXT)
+        todo.append(SCAN)
+        escape_check(t, CHECK)
+        if t.asking is not None or t.over or todo[-1] is not SCAN:
+            return  # escapes to resolve first: the scan and the queue wait on the stack
+        todo.pop()
+        todo.pop()
+    if t.log:
+        scan(t, task)
+    chain_next(t, task)
 
 
 def chain_done(t: Table) -> None:
@@ -1110,7 +1181,7 @@ def describe_option(t: Table, option: tuple[Any, ...]) -> str:
     return verb
 
 
-HANDLERS: list[Callable[[Table, tuple[Any, ...]], None]] = [None] * 29  # type: ignore[list-item]
+HANDLERS: list[Callable[[Table, tuple[Any, ...]], None]] = [None] * 30  # type: ignore[list-item]
 for _code, _handler in (
     (T_TURN_START, turn_start),
     (T_DRAW_PHASE, draw_phase),
@@ -1141,6 +1212,7 @@ for _code, _handler in (
     (T_COUNTER, strike_back),
     (T_DISCARD, discard_ask),
     (T_DISCARD_PICK, discard_pick),
+    (T_STEP_END, step_end),
 ):
     HANDLERS[_code] = _handler
 assert all(HANDLERS), "a task without a handler"

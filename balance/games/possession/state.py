@@ -62,7 +62,8 @@ NO_CREATURE: tuple[int, int, int, int] = (EMPTY, 0, NO_ROLE, -1)  # (copy, epoch
     T_COUNTER,
     T_DISCARD,
     T_DISCARD_PICK,
-) = range(29)
+    T_STEP_END,
+) = range(30)
 
 CHECK = (T_ESCAPE_CHECK, ())  # the escape check that follows every op and every step (§4.3)
 
@@ -185,6 +186,9 @@ class Table:
     support: int  # position of S
     role_of: tuple[int, ...]  # position -> POSSESSED | WILD | DEFENDER | SUPPORT
     every_seat: int  # the bit mask of all seats (a public card's `known`)
+    pos_effects: tuple[tuple[Any, ...], ...]  # position -> card id -> its effect there, or None
+    deck_size: int  # the deck after setup, for the bots' sense of how late it is
+    weaker: tuple[float, ...]  # [x]: the share of the game's cards with Might below x (bots)
 
     # cards
     kind: list[int]  # copy -> card id; replaced (never changed in place) by determinize
@@ -275,6 +279,9 @@ class Table:
         copy.support = self.support
         copy.role_of = self.role_of
         copy.every_seat = self.every_seat
+        copy.pos_effects = self.pos_effects
+        copy.deck_size = self.deck_size
+        copy.weaker = self.weaker
         copy.kind = self.kind
         copy.known = self.known[:]
         copy.deck = self.deck[:]
