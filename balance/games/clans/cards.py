@@ -244,6 +244,26 @@ class ClansSpec:
     clan_win: tuple[
         tuple[int, int, bool] | None, ...
     ]  # clan -> (0 captures | 1 rows, min, immediate)
+    # a seat's clans -> (gains tokens, captures to win or 0, rows to win or 0): `win_plan`
+    win_plans: dict[tuple[int, ...], tuple[bool, int, int]]
+
+    def win_plan(self, clans: tuple[int, ...]) -> tuple[bool, int, int]:
+        """The instant wins open to a seat fielding `clans`, beyond Supremacy and face-up cards:
+        whether it can gain tokens (G5), and the captures (Goan Sul) and equal rows (Justice)
+        its clans' win_if need, 0 where none."""
+        plan = self.win_plans.get(clans)
+        if plan is None:
+            captures = rows = 0
+            for clan in clans:
+                win = self.clan_win[clan]
+                if win is not None:
+                    if win[0] == 0:
+                        captures = win[1] if not captures else min(captures, win[1])
+                    else:
+                        rows = win[1] if not rows else min(rows, win[1])
+            gains = any(self.clan_gains_tokens[clan] for clan in clans)
+            plan = self.win_plans[clans] = (gains, captures, rows)
+        return plan
 
     def with_flipped(self, flipped: tuple[int, ...]) -> ClansSpec:
         """The rules as a game with these flipped clans plays them (setup step 3): every `set`
@@ -282,7 +302,7 @@ def _derive(spec: ClansSpec) -> ClansSpec:
             continue
         need = clan.win_min if isinstance(clan.win_min, int) else getattr(spec, clan.win_min)
         wins.append((0 if clan.win_kind == "captured_by_self" else 1, need, clan.win_immediate))
-    return replace(spec, rule_mod_base=base, clan_win=tuple(wins))
+    return replace(spec, rule_mod_base=base, clan_win=tuple(wins), win_plans={})
 
 
 def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -> ClansSpec:
@@ -590,6 +610,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         effective={},
         rule_mod_base=(),
         clan_win=(),
+        win_plans={},
     )
     spec = _derive(spec)
     for flipped in _flipped_sets(spec):

@@ -22,6 +22,7 @@ from balance.core.contract import DRAWN as DRAWN_EVENT
 from balance.core.contract import FIRST_COUNTER
 from balance.core.effects import Vocabulary
 from balance.games.clans.state import (
+    CLAN_N,
     DISCARD,
     EMPTY,
     ENTRIES,
@@ -30,15 +31,22 @@ from balance.games.clans.state import (
     LOST_CAPTURE,
     LOST_DESTROY,
     LOST_FLIP,
+    MODDERS,
     NOBODY,
+    POWER,
+    ROW_N,
+    SPECIALS,
     TARGET,
     TOKENS_GAINED,
     VETERAN_MILITARY,
     Table,
+    bump,
     draw,
     is_exposed,
     leave_play,
+    reveal,
     set_status,
+    set_tokens,
 )
 
 if TYPE_CHECKING:
@@ -306,6 +314,9 @@ class Selector:
     up_to: bool
     chooser: int  # CONTROLLER, OWNER
     this: bool
+    # only side, row and clan narrow it (active cards, no other test): `count_matching` reads
+    # the army summary instead of walking the armies
+    simple: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,6 +369,12 @@ def compile_selector(text: SelectorText, op: int, clan_index: dict[str, int]) ->
         up_to=text.up_to,
         chooser=CONTROLLER if text.chooser == "controller" else OWNER,
         this=text.this,
+        simple=state == "active"
+        and not exposed
+        and text.token is None
+        and text.max_military is None
+        and not (text.not_self or op in (READY, TRIGGER))
+        and not text.this,
     )
 
 
@@ -423,6 +440,33 @@ def matching(
     return found
 
 
+def count_matching(g: Table, sel: Selector, controller: int, src: tuple[int, int, int, int]) -> int:
+    """len(matching(...)), from the army summary when the selector is simple."""
+    if not sel.simple:
+        return len(matching(g, sel, controller, src))
+    spec = g.spec
+    board, stride = g.board, spec.board_stride
+    clans = len(spec.clans)
+    row, clan = sel.row, sel.clan
+    rows = range(spec.rows) if row < 0 else (row,)
+    if clan == THIS_CLAN or clan == OTHER_CLAN:
+        this = spec.card_clan[src[3]]
+    sides = (controller,) if sel.side == SELF else (1 - controller,) if sel.side == OPP else (0, 1)
+    total = 0
+    for seat in sides:
+        base = seat * stride
+        for r in rows:
+            if clan == ANY_CLAN:
+                total += board[base + ROW_N + r]
+            elif clan == THIS_CLAN:
+                total += board[base + CLAN_N + r * clans + this]
+            elif clan == OTHER_CLAN:
+                total += board[base + ROW_N + r] - board[base + CLAN_N + r * clans + this]
+            else:
+                total += board[base + CLAN_N + r * clans + clan]
+    return total
+
+
 def _fits(
     g: Table, sel: Selector, seat: int, slot: int, card: int, src_card: int, spec: ClansSpec
 ) -> bool:
@@ -463,7 +507,7 @@ def holds(
     for cond in conditions:
         kind = cond[0]
         if kind == C_COUNT:
-            n = len(matching(g, cond[1], controller, src))
+            n = count_matching(g, cond[1], controller, src)
             if (cond[2] is not None and n < cond[2]) or (cond[3] is not None and n > cond[3]):
                 return False
         elif kind == C_HAND:
@@ -507,25 +551,23 @@ def military(g: Table, seat: int) -> int:
     """`seat`'s current military total without Veteran (spec §6 Military): its active cards'
     military, the Immortal bonus, and every active `ongoing` add_military naming it."""
     spec = g.spec
-    mil, level, ongoing = spec.card_military, spec.card_level, spec.ongoing_military
-    bonus = spec.immortal_military_bonus
-    total = 0
+    board, stride = g.board, spec.board_stride
+    total = board[seat * stride + POWER]  # printed military and the Immortal bonus
+    ongoing = spec.ongoing_military
     for owner in (0, 1):
+        if not board[owner * stride + SPECIALS]:
+            continue
         grid, up, captor = g.grid[owner], g.face_up[owner], g.captor[owner]
         for slot, card in enumerate(grid):
-            if card == EMPTY or not up[slot] or captor[slot] != NOBODY:
+            if card == EMPTY or not ongoing[card] or not up[slot] or captor[slot] != NOBODY:
                 continue
-            if owner == seat:
-                total += mil[card]
-                if level[card] == 3:
-                    total += bonus
             for entry in ongoing[card]:
                 if (owner if entry.who == SELF else 1 - owner) != seat:
                     continue
                 src = (owner, slot, g.serial[owner][slot], card)
                 if entry.conditions and not holds(g, entry.conditions, owner, src):
                     continue
-                total += entry.n * (len(matching(g, entry.per, owner, src)) if entry.per else 1)
+                total += entry.n * (count_matching(g, entry.per, owner, src) if entry.per else 1)
     return total
 
 
@@ -535,8 +577,8 @@ def player_rule(g: Table, seat: int, param: int) -> int:
     every `set` before every `add`; below 0 counts as 0."""
     spec = g.spec
     value = spec.rule_mod_base[param]
-    modders = spec.rule_mod_cards
-    if not modders or (modders.isdisjoint(g.grid[0]) and modders.isdisjoint(g.grid[1])):
+    board, stride = g.board, spec.board_stride
+    if not board[MODDERS] and not board[stride + MODDERS]:
         return value
     mods = spec.ongoing_rule_mods
     adds = 0
@@ -611,7 +653,7 @@ def resolve_next(g: Table, frame: list) -> None:
     elif op == FETCH_OP:
         g.stack.append([FETCH, controller, seat, slot, serial, card, entry, entry.n])
     elif op == GAIN_TOKEN:
-        g.owned[controller] += entry.n
+        g.owned = bump(g.owned, controller, entry.n)
         g.held[controller] += entry.n
         g.tally[TOKENS_GAINED * 2 + controller] += entry.n
     elif op == DRAIN_TOKEN:
@@ -624,8 +666,8 @@ def resolve_next(g: Table, frame: list) -> None:
     elif op == ADD_MILITARY:
         # Veteran only (ongoing entries are read continuously by `military`): this battle
         who = controller if entry.who == SELF else 1 - controller
-        n = entry.n * (len(matching(g, entry.per, controller, src)) if entry.per else 1)
-        g.veteran_bonus[who] += n
+        n = entry.n * (count_matching(g, entry.per, controller, src) if entry.per else 1)
+        g.veteran_bonus = bump(g.veteran_bonus, who, n)
         g.tally[VETERAN_MILITARY * 2 + who] += n
     elif op == TAKE_WONDER:
         g.wonder = controller
@@ -662,7 +704,7 @@ def hit(g: Table, frame: list, seat: int, slot: int) -> None:
     elif op == RETURN_TO_HAND:
         leave_play(g, seat, slot)
         g.hand[seat].append(card)
-        g.known[seat].append(card)
+        reveal(g, seat, card)
         g.events.append((turn, seat, card, DRAWN_EVENT, 1))
     elif op == CAPTURE:
         set_status(g, seat, slot, g.face_up[seat][slot], controller)
@@ -679,7 +721,7 @@ def hit(g: Table, frame: list, seat: int, slot: int) -> None:
             g.tally[LOST_FLIP * 2 + seat] += 1
     elif op == READY:
         g.held[seat] += g.tokens[seat][slot]
-        g.tokens[seat][slot] = 0
+        set_tokens(g, seat, slot, 0)
     elif op == TRIGGER:
         activate_entries(g, seat, slot)
 

@@ -13,7 +13,7 @@ from math import exp
 from typing import TYPE_CHECKING
 
 from balance.games.clans import effects as fx
-from balance.games.clans.effects import matching, military
+from balance.games.clans.effects import military
 from balance.games.clans.state import (
     ACTIVE_N,
     BATTLE,
@@ -60,7 +60,7 @@ def projected_veteran(g: Table, seat: int) -> int:
                 continue
             if entry.conditions and not fx.holds(g, entry.conditions, seat, src):
                 continue
-            total += entry.n * (len(matching(g, entry.per, seat, src)) if entry.per else 1)
+            total += entry.n * (fx.count_matching(g, entry.per, seat, src) if entry.per else 1)
     return total
 
 
@@ -87,7 +87,7 @@ def opponent_reach(g: Table, seat: int) -> int:
     opp = 1 - seat
     turns = g.countdown if g.passed[seat] and g.countdown > 0 else g.spec.extra_turns_after_pass
     unseen = unseen_cards(g, seat)
-    best = max((g.spec.card_military[c] for c in unseen + g.known[opp]), default=0)
+    best = max((g.spec.card_military[c] for c in [*unseen, *g.known[opp]]), default=0)
     return min(len(g.hand[opp]), turns) * best
 
 
@@ -197,7 +197,7 @@ def unseen_cards(g: Table, seat: int) -> list[int]:
     for clan in g.clans[opp]:
         for card in spec.clan_cards[clan]:
             left[card] = left.get(card, 0) + 1
-    for card in [c for c in g.grid[opp] if c != EMPTY] + g.discard[opp] + g.known[opp]:
+    for card in [c for c in g.grid[opp] if c != EMPTY] + g.discard[opp] + list(g.known[opp]):
         left[card] -= 1
     return [card for card, n in sorted(left.items()) for _ in range(n)]
 
@@ -430,14 +430,14 @@ def _special_military(
     for entry in spec.ongoing_military[card]:
         if entry.conditions and not fx.holds(g, entry.conditions, owner, src):
             continue
-        n = entry.n * (len(matching(g, entry.per, owner, src)) if entry.per else 1)
+        n = entry.n * (fx.count_matching(g, entry.per, owner, src) if entry.per else 1)
         mil[owner if entry.who == fx.SELF else 1 - owner] += n
     for entry in spec.veteran_military[card]:
         if entry.who != fx.SELF:
             continue
         if entry.conditions and not fx.holds(g, entry.conditions, owner, src):
             continue
-        vet[owner] += entry.n * (len(matching(g, entry.per, owner, src)) if entry.per else 1)
+        vet[owner] += entry.n * (fx.count_matching(g, entry.per, owner, src) if entry.per else 1)
 
 
 def _instant_hazard(g: Table, seat: int, base: int) -> float:
@@ -445,21 +445,17 @@ def _instant_hazard(g: Table, seat: int, base: int) -> float:
     spec = g.spec
     board = g.board
     nearest = spec.faceup_win - board[base + ACTIVE_N]
-    gains = spec.clan_gains_tokens
-    for clan in g.clans[seat]:
-        if gains[clan]:
-            nearest = min(nearest, spec.token_win - g.owned[seat])
-        win = spec.clan_win[clan]
-        if win is None:
-            continue
-        kind, need, _ = win
-        if kind == 0:
-            nearest = min(nearest, need - board[base + CAPTIVES])
-        else:
-            rows = board[base + ROW_N : base + ROW_N + spec.rows]
-            top = max(max(rows), need)
-            nearest = min(nearest, top * len(rows) - sum(rows))
-    return HAZARD[nearest] if 0 <= nearest < len(HAZARD) else 0.0
+    gains, captures, rows_need = spec.win_plan(g.clans[seat])
+    if gains:
+        nearest = min(nearest, spec.token_win - g.owned[seat])
+    if captures:
+        nearest = min(nearest, captures - board[base + CAPTIVES])
+    if rows_need:
+        rows = board[base + ROW_N : base + ROW_N + spec.rows]
+        nearest = min(nearest, max(max(rows), rows_need) * len(rows) - sum(rows))
+    if nearest <= 0:
+        return 1.0
+    return HAZARD[nearest] if nearest < len(HAZARD) else 0.0
 
 
 def _logistic(x: float) -> float:

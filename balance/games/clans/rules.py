@@ -49,6 +49,7 @@ from balance.games.clans.state import (
     BATTLE,
     BATTLE_MILITARY,
     CAPTIVES,
+    CLAN_N,
     COUNTDOWN_TURNS,
     DISCARD,
     DRAFT,
@@ -63,6 +64,7 @@ from balance.games.clans.state import (
     FIRST_ROUNDS,
     FREE_PLAY,
     HAND_LIMIT_DISCARDS,
+    HERO_OPEN,
     MULLIGAN,
     MULLIGANS,
     NOBODY,
@@ -81,14 +83,18 @@ from balance.games.clans.state import (
     STATS,
     TARGET,
     TOKENS_AT_PASS,
+    TROOP_FREE,
     WONDER_TIE_WINS,
     Table,
+    bump,
     draw,
     is_exposed,
     leave_play,
     place,
     recount,
+    reveal,
     set_status,
+    set_tokens,
     take_from_hand,
 )
 
@@ -158,16 +164,16 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
         pool=(),
         deck=[[], []],
         hand=[[], []],
-        known=[[], []],
+        known=((), ()),
         discard=[[], []],
         grid=[[EMPTY] * size, [EMPTY] * size],
-        face_up=[[True] * size, [True] * size],
-        captor=[[NOBODY] * size, [NOBODY] * size],
-        tokens=[[0] * size, [0] * size],
+        face_up=((True,) * size, (True,) * size),
+        captor=((NOBODY,) * size, (NOBODY,) * size),
+        tokens=((0,) * size, (0,) * size),
         serial=[[0] * size, [0] * size],
         held=[0, 0],
-        owned=[0, 0],
-        supremacy=[0, 0],
+        owned=(0, 0),
+        supremacy=(0, 0),
         wonder=NOBODY,
         round=1,
         first=0,
@@ -179,8 +185,8 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
         round_turns=0,
         turn=0,
         in_turn=False,
-        veteran_bonus=[0, 0],
-        mulligans=[0, 0],
+        veteran_bonus=(0, 0),
+        mulligans=(0, 0),
         stack=[],
         pending=None,
         decisions=0,
@@ -235,7 +241,8 @@ def deal_clans(g: Table, clans: tuple[tuple[int, ...], tuple[int, ...]]) -> None
         g.rng.shuffle(deck)
         g.deck[seat] = deck
         deal_hand(g, seat)
-        g.held[seat] = g.owned[seat] = spec.starting_tokens
+        g.held[seat] = spec.starting_tokens
+    g.owned = (spec.starting_tokens, spec.starting_tokens)
     first = spec.first_player_round1
     g.first = 0 if first == "p1" else 1 if first == "p2" else g.rng.randrange(2)
     g.stack += [[ROUND_START], [MULLIGAN, 1], [MULLIGAN, 0]]
@@ -339,7 +346,7 @@ def mulligan(g: Table, frame: list, option: tuple) -> None:
     g.hand[seat] = []
     g.rng.shuffle(g.deck[seat])
     deal_hand(g, seat)
-    g.mulligans[seat] += 1
+    g.mulligans = bump(g.mulligans, seat, 1)
     g.tally[MULLIGANS * 2 + seat] += 1
 
 
@@ -381,29 +388,22 @@ def action_step(g: Table, frame: list) -> Decision:
 
 def action_options(g: Table, seat: int) -> tuple:
     """D3: every legal Play a Card (R10-R14, G6), Shift (R16, G10), token spend (R17) and pass
-    (R18). A hand card that appears in no play or shift is noted as having no legal play."""
+    (R18). A hand card that appears in no play or shift is noted as having no legal play.
+
+    The army summary (`Table.board`) answers which clans have active Troops and Heroes and
+    whether a row has room; the grid is read only for the spaces and cards an option names."""
     spec = g.spec
     width = spec.row_spaces
     hand = g.hand[seat]
-    grid, up, captor, tokens = g.grid[seat], g.face_up[seat], g.captor[seat], g.tokens[seat]
-    level, clan_of, row_of = spec.card_level, spec.card_clan, spec.slot_row
-    # one pass over the army: active clans per row, open (empty, supported) spaces, active slots
-    clans: tuple[set[int], set[int], set[int]] = (set(), set(), set())
-    open_slots: tuple[list[int], list[int], list[int]] = ([], [], [])
-    troop_slot = -1
-    active: list[int] = []
-    for slot, card in enumerate(grid):
-        if card == EMPTY:
-            row = row_of[slot]
-            if row == 0:
-                if troop_slot < 0:
-                    troop_slot = slot
-            elif grid[slot - width] != EMPTY:
-                open_slots[row].append(slot)
-        elif up[slot] and captor[slot] == NOBODY:
-            active.append(slot)
-            clans[row_of[slot]].add(clan_of[card])
-    troop_clans, hero_clans = clans[0], clans[1]
+    grid = g.grid[seat]
+    level, clan_of = spec.card_level, spec.card_clan
+    board = g.board
+    base = seat * spec.board_stride
+    troops = base + CLAN_N  # active Troops per clan; active Heroes per clan from `heroes`
+    heroes = troops + len(spec.clans)
+    troop_slot = grid.index(EMPTY, 0, width) if board[base + TROOP_FREE] else -1
+    any_troop = board[base + ROW_N] > 0
+    open_slots: list[list[int] | None] = [None, None, None]  # per row, found when needed
     options: list[tuple] = []
     n = len(hand)
     distinct = dict.fromkeys(hand)
@@ -417,22 +417,39 @@ def action_options(g: Table, seat: int) -> tuple:
         if lv == 1:
             if troop_slot < 0:
                 continue
-            if troop_clans and clan not in troop_clans:
+            if any_troop and not board[troops + clan]:
                 if offclan_cost < 0:
                     offclan_cost = player_rule(g, seat, OFFCLAN_TROOP_COST)
                 if offclan_cost > n - 1:
                     continue
             options.append((PLAY, card, troop_slot))
             used.add(card)
-        elif clan in troop_clans and (lv == 2 or clan in hero_clans):
-            slots = open_slots[lv - 1] if lv <= len(open_slots) else ()
-            if slots:
-                for slot in slots:
-                    options.append((PLAY, card, slot))
-                used.add(card)
+        elif board[troops + clan] and (lv == 2 or board[heroes + clan]):
+            row = lv - 1
+            if row >= 3 or not board[base + HERO_OPEN + row - 1]:
+                continue
+            slots = open_slots[row]
+            if slots is None:
+                slots = open_slots[row] = [
+                    slot
+                    for slot in range(row * width, row * width + width)
+                    if grid[slot] == EMPTY and grid[slot - width] != EMPTY
+                ]
+            for slot in slots:
+                options.append((PLAY, card, slot))
+            used.add(card)
+    active: list[int] = []
+    if board[base + ACTIVE_N]:
+        up, captor = g.face_up[seat], g.captor[seat]
+        active = [
+            slot
+            for slot, card in enumerate(grid)
+            if card != EMPTY and up[slot] and captor[slot] == NOBODY
+        ]
     if n and active:
         discount = -1
         shift_cost = spec.card_shift
+        tokens = g.tokens[seat]
         for slot in active:
             out = grid[slot]
             same_row = by_level[level[out]]
@@ -464,9 +481,10 @@ def action_options(g: Table, seat: int) -> tuple:
         options.append(DRAW_SMALL_OPTION)
     if held >= spec.draw_big.tokens:
         options.append(DRAW_BIG_OPTION)
-    if held >= 1:
+    if held >= 1 and active:
         limit = spec.max_tokens_per_card
         card_slot = spec.card_slot
+        tokens = g.tokens[seat]
         for slot in active:
             if card_slot[grid[slot]] and tokens[slot] < limit:
                 options.append((ACTIVATE, slot))
@@ -497,7 +515,7 @@ def act(g: Table, frame: list, option: tuple) -> None:
         g.tally[DRAW_BIGS * 2 + seat] += 1
     elif kind == ACTIVATE:
         g.held[seat] -= 1
-        g.tokens[seat][option[1]] += 1
+        set_tokens(g, seat, option[1], g.tokens[seat][option[1]] + 1)
         g.tally[ACTIVATIONS * 2 + seat] += 1
         activate_entries(g, seat, option[1])
     else:
@@ -754,7 +772,7 @@ def fetch(g: Table, frame: list, option: tuple) -> None:
     zone = g.deck[controller] if entry.zone == ZONE_DECK else g.discard[controller]
     zone.remove(card)
     g.hand[controller].append(card)
-    g.known[controller].append(card)  # fetched cards are revealed
+    reveal(g, controller, card)  # fetched cards are revealed
     g.events.append((g.turn, controller, card, 1, 1))  # DRAWN
     frame[7] -= 1
 
@@ -773,7 +791,7 @@ def start_battle(g: Table) -> None:
     first; Troop row, Hero row, Immortal row; left to right), each resolved in turn."""
     g.in_turn = False
     g.active = g.first
-    g.veteran_bonus = [0, 0]
+    g.veteran_bonus = (0, 0)
     spec = g.spec
     order = []
     for seat in (g.first, 1 - g.first):
@@ -830,7 +848,7 @@ def great_battle(g: Table) -> None:
         g.tally[SHARED_TIES * 2] += 1
         g.tally[SHARED_TIES * 2 + 1] += 1
     for seat in winners:
-        g.supremacy[seat] += 1
+        g.supremacy = bump(g.supremacy, seat, 1)
     reached = [seat for seat in (0, 1) if g.supremacy[seat] >= spec.supremacy_to_win]
     if len(reached) == 2:
         end_game(g, NOBODY, "draw_double_supremacy")
@@ -877,11 +895,9 @@ def song_step(g: Table, frame: list) -> None:
         missing = spec.song_draw_to - len(g.hand[seat])
         if missing > 0:
             draw(g, seat, missing)
-    for seat in (0, 1):
-        g.held[seat] = g.owned[seat]
-        tokens = g.tokens[seat]
-        for slot in range(len(tokens)):
-            tokens[slot] = 0
+    g.held = list(g.owned)
+    size = len(g.grid[0])
+    g.tokens = ((0,) * size, (0,) * size)
     g.wonder = NOBODY
     g.first = 1 - winner if winner != NOBODY else 1 - g.first
     g.round += 1

@@ -57,7 +57,8 @@ SPECIALS = 6  # active cards whose military is more than the printed number (spe
 TROOP_FREE = 7  # empty Troop spaces
 HERO_OPEN = 8  # empty Hero spaces with a card below; IMMORTAL_OPEN likewise
 IMMORTAL_OPEN = 9
-CLAN_N = 10
+MODDERS = 10  # active cards with ongoing rule_mod entries (effects.player_rule)
+CLAN_N = 11
 
 # Per-seat statistics (spec §9), kept in `Table.tally` at index stat * 2 + seat.
 STATS = (
@@ -93,17 +94,20 @@ class Table:
     # -- zones, per seat
     deck: list[list[int]]  # top of the deck last
     hand: list[list[int]]
-    known: list[list[int]]  # hand cards the opponent has seen enter (fetched, returned)
+    # hand cards the opponent has seen enter (fetched, returned): tuples, replaced on change
+    known: tuple[tuple[int, ...], tuple[int, ...]]
     discard: list[list[int]]
     grid: list[list[int]]
-    face_up: list[list[bool]]
-    captor: list[list[int]]
-    tokens: list[list[int]]
+    # Faces, captors and tokens change seldom: a tuple per seat, replaced (`set_status`,
+    # `set_tokens`), never changed, so copies share them.
+    face_up: tuple[tuple[bool, ...], tuple[bool, ...]]
+    captor: tuple[tuple[int, ...], tuple[int, ...]]
+    tokens: tuple[tuple[int, ...], tuple[int, ...]]
     serial: list[list[int]]
-    # -- tokens and score, per seat
+    # -- tokens and score, per seat (the pairs that change seldom are tuples, see `bump`)
     held: list[int]
-    owned: list[int]
-    supremacy: list[int]
+    owned: tuple[int, int]
+    supremacy: tuple[int, int]
     wonder: int  # the Wonder Token holder, or NOBODY (in the supply)
     # -- the round
     round: int
@@ -116,8 +120,8 @@ class Table:
     round_turns: int
     turn: int  # turns since the game began, for events
     in_turn: bool  # False in the draft, the mulligans, the Great Battle and Song for the Dead
-    veteran_bonus: list[int]  # this battle's Veteran additions
-    mulligans: list[int]
+    veteran_bonus: tuple[int, int]  # this battle's Veteran additions
+    mulligans: tuple[int, int]
     # -- the machine
     stack: list[list[Any]]
     pending: Decision | None
@@ -187,23 +191,19 @@ class Table:
         new.deck = [z[0][:], z[1][:]]
         z = self.hand
         new.hand = [z[0][:], z[1][:]]
-        z = self.known
-        new.known = [z[0][:], z[1][:]]
+        new.known = self.known
         z = self.discard
         new.discard = [z[0][:], z[1][:]]
         z = self.grid
         new.grid = [z[0][:], z[1][:]]
-        z = self.face_up
-        new.face_up = [z[0][:], z[1][:]]
-        z = self.captor
-        new.captor = [z[0][:], z[1][:]]
-        z = self.tokens
-        new.tokens = [z[0][:], z[1][:]]
+        new.face_up = self.face_up
+        new.captor = self.captor
+        new.tokens = self.tokens
         z = self.serial
         new.serial = [z[0][:], z[1][:]]
         new.held = self.held[:]
-        new.owned = self.owned[:]
-        new.supremacy = self.supremacy[:]
+        new.owned = self.owned
+        new.supremacy = self.supremacy
         new.wonder = self.wonder
         new.round = self.round
         new.first = self.first
@@ -215,8 +215,8 @@ class Table:
         new.round_turns = self.round_turns
         new.turn = self.turn
         new.in_turn = self.in_turn
-        new.veteran_bonus = self.veteran_bonus[:]
-        new.mulligans = self.mulligans[:]
+        new.veteran_bonus = self.veteran_bonus
+        new.mulligans = self.mulligans
         new.stack = [frame[:] for frame in self.stack]
         new.pending = self.pending
         new.decisions = self.decisions
@@ -268,7 +268,7 @@ class Table:
             for i in range(size):
                 j = i + int(rng.random() * (last - i + 1))
                 unseen[i], unseen[j] = unseen[j], unseen[i]
-            copy.hand[other] = known + unseen[:size]
+            copy.hand[other] = list(known) + unseen[:size]
             copy.deck[other] = unseen[size:]
         if copy.pending is not None and copy.pending.seat != seat:
             # another seat's choice may list its hand: compute it again from the new hand
@@ -321,7 +321,32 @@ def take_from_hand(g: Table, seat: int, card: int) -> None:
     hand.remove(card)
     known = g.known[seat]
     if known and card in known and known.count(card) > hand.count(card):
-        known.remove(card)
+        left = list(known)
+        left.remove(card)
+        g.known = replaced(g.known, seat, tuple(left))
+
+
+def reveal(g: Table, seat: int, card: int) -> None:
+    """`card`, now in `seat`'s hand, was seen entering it (fetched, returned to hand)."""
+    g.known = replaced(g.known, seat, (*g.known[seat], card))
+
+
+def replaced(pair: tuple, seat: int, value: object) -> tuple:
+    """`pair` (a value per seat) with `seat`'s value replaced."""
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+def bump(pair: tuple[int, int], seat: int, n: int) -> tuple[int, int]:
+    """`pair` (a count per seat) with n added to `seat`'s count."""
+    return (pair[0] + n, pair[1]) if seat == 0 else (pair[0], pair[1] + n)
+
+
+def set_tokens(g: Table, seat: int, slot: int, n: int) -> None:
+    """`n` Activation Tokens on the card at `slot`."""
+    if g.tokens[seat][slot] != n:
+        row = list(g.tokens[seat])
+        row[slot] = n
+        g.tokens = replaced(g.tokens, seat, tuple(row))
 
 
 def place(g: Table, seat: int, slot: int, card: int) -> None:
@@ -329,10 +354,8 @@ def place(g: Table, seat: int, slot: int, card: int) -> None:
     grid = g.grid[seat]
     if grid[slot] != EMPTY:
         leave_play(g, seat, slot)
+    # an empty space is always face up, free and without tokens (leave_play sees to it)
     grid[slot] = card
-    g.face_up[seat][slot] = True
-    g.captor[seat][slot] = NOBODY
-    g.tokens[seat][slot] = 0
     g.serial[seat][slot] += 1
     _occupy(g, seat, slot, 1)
     _count_active(g, seat, slot, card, 1)
@@ -344,29 +367,31 @@ def leave_play(g: Table, seat: int, slot: int) -> int:
     card = g.grid[seat][slot]
     if card == EMPTY:
         return card
-    up, captor = g.face_up[seat], g.captor[seat]
-    if captor[slot] == NOBODY:
-        if up[slot]:
-            _count_active(g, seat, slot, card, -1)
-    else:
-        if captor[slot] != seat:
-            g.board[captor[slot] * g.spec.board_stride + CAPTIVES] -= 1
-        captor[slot] = NOBODY
+    captor = g.captor[seat][slot]
+    if captor == NOBODY and g.face_up[seat][slot]:
+        _count_active(g, seat, slot, card, -1)
+    elif captor != NOBODY and captor != seat:
+        g.board[captor * g.spec.board_stride + CAPTIVES] -= 1
     g.grid[seat][slot] = EMPTY
-    up[slot] = True
-    g.tokens[seat][slot] = 0
+    set_status(g, seat, slot, True, NOBODY)  # an empty space: nothing more to count
+    set_tokens(g, seat, slot, 0)
     _occupy(g, seat, slot, -1)
     return card
 
 
 def set_status(g: Table, seat: int, slot: int, face_up: bool, captor: int) -> None:
     """Turn the card at `slot` face up or down (G7) and set its captor (G8, NOBODY: free)."""
-    up, captors = g.face_up[seat], g.captor[seat]
-    was_up, was_captor = up[slot], captors[slot]
+    was_up, was_captor = g.face_up[seat][slot], g.captor[seat][slot]
     if was_up == face_up and was_captor == captor:
         return
-    up[slot] = face_up
-    captors[slot] = captor
+    if was_up != face_up:
+        row = list(g.face_up[seat])
+        row[slot] = face_up
+        g.face_up = replaced(g.face_up, seat, tuple(row))
+    if was_captor != captor:
+        row = list(g.captor[seat])
+        row[slot] = captor
+        g.captor = replaced(g.captor, seat, tuple(row))
     card = g.grid[seat][slot]
     if card == EMPTY:
         return
@@ -409,6 +434,8 @@ def _count_active(g: Table, seat: int, slot: int, card: int, sign: int) -> None:
     board[base + ROW_N + row] += sign
     if spec.card_special[card]:
         board[base + SPECIALS] += sign
+    if spec.ongoing_rule_mods[card]:
+        board[base + MODDERS] += sign
     board[base + CLAN_N + row * len(spec.clans) + spec.card_clan[card]] += sign
 
 

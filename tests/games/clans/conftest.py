@@ -18,7 +18,15 @@ from balance.core.registry import load_game
 from balance.games.clans import rules
 from balance.games.clans.cards import ClansSpec, load_spec
 from balance.games.clans.rules import Clans
-from balance.games.clans.state import EMPTY, NOBODY, ROUND_START, place, recount, set_status
+from balance.games.clans.state import (
+    EMPTY,
+    NOBODY,
+    ROUND_START,
+    place,
+    recount,
+    set_status,
+    set_tokens,
+)
 
 GAME = load_game("clans")
 SHIPPED = GAME.config_dir
@@ -53,13 +61,13 @@ class Table:
         g.spec = spec.with_flipped(g.flipped)
         size = spec.rows * spec.row_spaces
         g.deck = [[card for clan in clans[s] for card in spec.clan_cards[clan]] for s in (0, 1)]
-        g.hand, g.known, g.discard = [[], []], [[], []], [[], []]
+        g.hand, g.known, g.discard = [[], []], ((), ()), [[], []]
         g.grid = [[EMPTY] * size, [EMPTY] * size]
-        g.face_up = [[True] * size, [True] * size]
-        g.captor = [[NOBODY] * size, [NOBODY] * size]
-        g.tokens = [[0] * size, [0] * size]
+        g.face_up = ((True,) * size, (True,) * size)
+        g.captor = ((NOBODY,) * size, (NOBODY,) * size)
+        g.tokens = ((0,) * size, (0,) * size)
         g.held = list(held)
-        g.owned = [max(2, h) for h in held]
+        g.owned = (max(2, held[0]), max(2, held[1]))
         g.first = first
         g.events = []
         g.stack = [[ROUND_START]]
@@ -92,7 +100,7 @@ class Table:
         slot = ROWS[row] * self.spec.row_spaces + column - 1
         place(g, seat, slot, self.take(g, seat, name))
         set_status(g, seat, slot, not face_down, 1 - seat if captured else NOBODY)
-        g.tokens[seat][slot] = tokens
+        set_tokens(g, seat, slot, tokens)
         rules.refresh_decision(g)
         return slot
 

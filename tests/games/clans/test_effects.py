@@ -18,7 +18,7 @@ def test_fetch_from_deck_is_revealed_and_shuffles(table) -> None:
     assert "fetch Sage Knight" in table.options(g) and "none" in table.options(g)
     assert not any(o == "fetch Iron Guard" for o in table.options(g))  # filter: level 2
     table.play(g, "fetch Sage Knight")
-    assert g.known[0] == [table.card("Sage Knight")] and table.card("Sage Knight") in g.hand[0]
+    assert g.known[0] == (table.card("Sage Knight"),) and table.card("Sage Knight") in g.hand[0]
     assert sorted(g.deck[0]) == sorted(c for c in before if c != table.card("Sage Knight"))
     assert g.deck[0] != [c for c in before if c != table.card("Sage Knight")]  # shuffled
 
@@ -85,7 +85,7 @@ def test_drain_and_gain_tokens(table) -> None:
 
 def test_ready_returns_a_token_to_held(table) -> None:
     g = table.new(p1=("tempest", "ironhide", "sages"), held=(1, 2))
-    g.owned[0] = 2
+    g.owned = (2, g.owned[1])
     slot = table.put(g, 0, "Gale Runner", "troop", 1, tokens=1)
     table.hand(g, 0, "Squall")
     table.play(g, "play Squall in troop column 2", "ready P1 Gale Runner (troop column 1)")
@@ -129,7 +129,7 @@ def test_return_to_hand_needs_exposure_and_reveals(table) -> None:
         "return_to_hand P1 Iron Spear (troop column 2)"
     ]  # Iron Guard is covered
     table.play(g, "return_to_hand P1 Iron Spear (troop column 2)")
-    assert g.hand[0] == [table.card("Iron Spear")] and g.known[0] == [table.card("Iron Spear")]
+    assert g.hand[0] == [table.card("Iron Spear")] and g.known[0] == (table.card("Iron Spear"),)
 
 
 def test_flip_down_up_and_release(table) -> None:
@@ -228,7 +228,7 @@ def test_veteran_add_military_counts_this_battle_only(table) -> None:
     table.play(g, "pass", "pass")
     log = g.battle_totals
     assert log[3:7] == (9 + 2, 12, 2, 0)  # Captain: +1 per own Troop; Avenger is not behind
-    assert military(g, 0) == 9 and g.supremacy == [0, 1]
+    assert military(g, 0) == 9 and g.supremacy == (0, 1)
 
 
 def test_lantern_flipped_gives_the_wonder_to_the_first_passer(table) -> None:
@@ -298,15 +298,15 @@ def test_final_round_results(table) -> None:
 
     spec = replace(table.spec, supremacy_to_win=3)
     g = table.new(spec=spec, held=(0, 0))
-    g.round, g.supremacy = 3, [1, 1]
+    g.round, g.supremacy = 3, (1, 1)
     table.put(g, 0, "Iron Guard", "troop", 1)
     table.play(g, "pass", "pass")
     assert g.result().winner == 0 and g.result().end_reason == "most_battles"
 
     g = table.new(p1=("ironhide", "phoenix", "lantern"), spec=spec, held=(0, 0))
-    g.round, g.supremacy = 3, [1, 1]
+    g.round, g.supremacy = 3, (1, 1)
     table.play(g, "pass", "pass")  # 0-0, no Wonder Token (Lantern fielded): both take one
-    assert g.supremacy == [2, 2] and g.result().end_reason == "draw_final"
+    assert g.supremacy == (2, 2) and g.result().end_reason == "draw_final"
     assert g.result().scores == (0.5, 0.5)
 
 

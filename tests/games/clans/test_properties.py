@@ -161,8 +161,8 @@ def test_wins_fire_near_the_line(
     """A P1 army close to 15 face-up cards, tokens close to 5, Supremacy close to 2: random play
     from there never passes a win without it firing, and never fires one early."""
     g = table.new(p1=("ironhide", "phoenix", "sages"), held=(owned, 2))
-    g.owned[0] = owned
-    g.supremacy = list(supremacy)
+    g.owned = (owned, g.owned[1])
+    g.supremacy = supremacy
     names = {
         "troop": ["Iron Guard", "Iron Guard", "Iron Spear", "Phoenix Guard", "Sage Guard"],
         "hero": ["Iron Wall", "Flame Warden", "Sage Knight", "Lorekeeper", "Breaker"],

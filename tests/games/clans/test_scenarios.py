@@ -120,7 +120,7 @@ def test_05_immortal_requirement(table) -> None:
 
 def test_06_shift_cost_and_name(table) -> None:
     g = table.new(p1=("sages", "tempest", "ironhide"), held=(1, 2))
-    g.owned[0] = 2  # one of P1's two tokens sits on Keeper of Keys
+    g.owned = (2, g.owned[1])  # one of P1's two tokens sits on Keeper of Keys
     table.put(g, 0, "Sage Guard", "troop", 1)
     table.put(g, 0, "Sage Knight", "hero", 1)
     table.put(g, 0, "Keeper of Keys", "immortal", 1, tokens=1)
@@ -205,14 +205,14 @@ def test_09_ties(table) -> None:
     fourteen_each(table, g)
     g.wonder = 1
     table.play(g, "pass", "pass")
-    assert g.supremacy == [0, 1]
+    assert g.supremacy == (0, 1)
 
     g = table.new(**lantern_fielded)
     fourteen_each(table, g)
-    g.supremacy = [1, 1]
+    g.supremacy = (1, 1)
     table.play(g, "pass", "pass")
     result = g.result()
-    assert g.supremacy == [2, 2] and result.winner is None
+    assert g.supremacy == (2, 2) and result.winner is None
     assert result.end_reason == "draw_double_supremacy" and result.scores == (0.5, 0.5)
 
 
@@ -252,19 +252,19 @@ def test_10_veteran_order(table) -> None:
     table.play(g, "pass", "pass")  # P2 (first) passes, then P1: the battle
     assert g.battle_totals[3:5] == (13, 13)
     assert g.wonder == 0  # P2's Lamp Bearer took it first, then P1's (Song has not returned it yet)
-    assert g.supremacy == [1, 0] and g.decision().kind == "sacrifice"
+    assert g.supremacy == (1, 0) and g.decision().kind == "sacrifice"
 
     g = veteran_table(table, p1_lamp_bearer=False)
     assert (military(g, 0), military(g, 1)) == (13, 13)
     table.play(g, "pass", "pass")
-    assert g.wonder == 1 and g.supremacy == [0, 1]
+    assert g.wonder == 1 and g.supremacy == (0, 1)
 
 
 def test_11_song_for_the_dead(table) -> None:
     g = table.new(
         p1=("ironhide", "phoenix", "goan_sul"), p2=("justice", "sages", "veil"), held=(0, 0)
     )
-    g.owned[0] = 3
+    g.owned = (3, g.owned[1])
     for name, row, column in (
         ("Iron Guard", "troop", 1),
         ("Iron Guard", "troop", 2),
@@ -278,7 +278,7 @@ def test_11_song_for_the_dead(table) -> None:
     captive = table.put(g, 1, "Scribe", "troop", 1, captured=True)  # play: fetch; must not fire
     assert g.captor[1][captive] == 0
     table.play(g, "pass", "pass")
-    assert g.supremacy == [1, 0] and g.captor[1][captive] == NOBODY
+    assert g.supremacy == (1, 0) and g.captor[1][captive] == NOBODY
     assert g.decision().kind == "sacrifice" and g.decision().seat == 0
     assert sorted(table.options(g)) == sorted(
         [
@@ -296,12 +296,12 @@ def test_11_song_for_the_dead(table) -> None:
     assert len(g.hand[0]) == 7 and len(g.hand[1]) == 7
     assert g.held[0] == 3 and g.wonder == NOBODY
     assert g.round == 2 and g.first == 1 and g.decision().seat == 1
-    assert g.known[1] == [] and g.discard[1] == [table.card("Scribe")]  # no fetch resolved
+    assert g.known[1] == () and g.discard[1] == [table.card("Scribe")]  # no fetch resolved
 
 
 def test_12_token_win_mid_effect(table) -> None:
     g = table.new(held=(2, 2))
-    g.owned[0] = 4
+    g.owned = (4, g.owned[1])
     table.put(g, 0, "Sage Guard", "troop", 1)
     table.put(g, 0, "Sage Knight", "hero", 1)
     table.hand(
@@ -441,7 +441,7 @@ def test_16_caps(spec, table) -> None:
             )
         turns += 1
     assert turns == spec.max_turns_per_round == 80
-    assert g.capped_rounds == 1 and g.supremacy == [1, 0]
+    assert g.capped_rounds == 1 and g.supremacy == (1, 0)
 
     capped = table.new(spec=load_with(spec, max_decisions=50), held=(2, 2))
     capped.supremacy = [1, 0]

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from balance.core.registry import load_game
+from balance.games.clans import effects as fx
 from balance.games.clans import rules
 from balance.games.clans.cards import ClansSpec
 from balance.games.clans.state import draw, recount
@@ -94,3 +95,36 @@ def test_the_army_summary_is_always_what_a_recount_gives(
         assert kept == recount(g.clone()), "an army change missed the summary"
         g.apply(chooser.randrange(len(decision.options)))
     assert g.board == recount(g.clone())
+
+
+def selectors_of(spec: ClansSpec) -> list[tuple[int, object]]:
+    """(card, selector) of every per-selector and count condition in the card set."""
+    found = []
+    for card in range(len(spec.card_name)):
+        for group in (spec.on_play, spec.on_activate, spec.on_veteran, spec.ongoing_military):
+            for entry in group[card]:
+                if entry.per is not None:
+                    found.append((card, entry.per))
+                for cond in entry.conditions:
+                    if cond[0] == fx.C_COUNT:
+                        found.append((card, cond[1]))
+    return found
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1), lineup=st.sampled_from(LINEUPS))
+def test_counting_from_the_summary_matches_walking_the_armies(
+    seed: int, lineup: tuple[str, str]
+) -> None:
+    g = rules.new_game(SPEC, lineup, seed)
+    chooser = Random(seed)
+    selectors = selectors_of(SPEC)
+    assert any(sel.simple for _, sel in selectors)
+    while (decision := g.decision()) is not None:
+        for card, sel in selectors:
+            for controller in (0, 1):
+                src = (controller, 0, g.serial[controller][0], card)
+                assert fx.count_matching(g, sel, controller, src) == len(
+                    fx.matching(g, sel, controller, src)
+                )
+        g.apply(chooser.randrange(len(decision.options)))
