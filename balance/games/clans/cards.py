@@ -244,13 +244,13 @@ class ClansSpec:
     clan_win: tuple[
         tuple[int, int, bool] | None, ...
     ]  # clan -> (0 captures | 1 rows, min, immediate)
-    # a seat's clans -> (gains tokens, captures to win or 0, rows to win or 0): `win_plan`
-    win_plans: dict[tuple[int, ...], tuple[bool, int, int]]
+    # a seat's clans -> (gains tokens, captures to win, rows to win, any of them): `win_plan`
+    win_plans: dict[tuple[int, ...], tuple[bool, int, int, bool]]
 
-    def win_plan(self, clans: tuple[int, ...]) -> tuple[bool, int, int]:
+    def win_plan(self, clans: tuple[int, ...]) -> tuple[bool, int, int, bool]:
         """The instant wins open to a seat fielding `clans`, beyond Supremacy and face-up cards:
         whether it can gain tokens (G5), and the captures (Goan Sul) and equal rows (Justice)
-        its clans' win_if need, 0 where none."""
+        its clans' win_if need (0 where none), and whether any of these is open."""
         plan = self.win_plans.get(clans)
         if plan is None:
             captures = rows = 0
@@ -262,7 +262,8 @@ class ClansSpec:
                     else:
                         rows = win[1] if not rows else min(rows, win[1])
             gains = any(self.clan_gains_tokens[clan] for clan in clans)
-            plan = self.win_plans[clans] = (gains, captures, rows)
+            plan = (gains, captures, rows, bool(gains or captures or rows))
+            self.win_plans[clans] = plan
         return plan
 
     def with_flipped(self, flipped: tuple[int, ...]) -> ClansSpec:

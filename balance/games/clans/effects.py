@@ -35,7 +35,6 @@ from balance.games.clans.state import (
     NOBODY,
     POWER,
     ROW_N,
-    SPECIALS,
     TARGET,
     TOKENS_GAINED,
     VETERAN_MILITARY,
@@ -555,12 +554,9 @@ def military(g: Table, seat: int) -> int:
     total = board[seat * stride + POWER]  # printed military and the Immortal bonus
     ongoing = spec.ongoing_military
     for owner in (0, 1):
-        if not board[owner * stride + SPECIALS]:
-            continue
-        grid, up, captor = g.grid[owner], g.face_up[owner], g.captor[owner]
-        for slot, card in enumerate(grid):
-            if card == EMPTY or not ongoing[card] or not up[slot] or captor[slot] != NOBODY:
-                continue
+        grid = g.grid[owner]
+        for slot in g.special_slots[owner]:
+            card = grid[slot]
             for entry in ongoing[card]:
                 if (owner if entry.who == SELF else 1 - owner) != seat:
                     continue

@@ -342,7 +342,7 @@ def evaluate(g: Table, seat: int) -> float:
     reach = PLAY_LATER * AVERAGE_PLAY * min(plays_opp, len(g.hand[opp]) + g.held[opp])
     spread = BATTLE_SPREAD + SPREAD_PER_PLAY * (plays_me + plays_opp)
     p = _logistic((margin + potential - reach) / spread)
-    f = _logistic(CARRY * (mil[seat] - mil[opp]) / FUTURE_SPREAD)
+    f = _future(mil[seat] - mil[opp])
 
     rounds_left = spec.max_rounds - g.round + (0 if bottom == SONG else 1)
     this_battle = f if bottom == SONG else p  # in the Song this round's battle is decided
@@ -355,9 +355,14 @@ def evaluate(g: Table, seat: int) -> float:
         int(f * 100 + 0.5),
     )
 
-    # instant wins, as hazards
-    h_me = _instant_hazard(g, seat, me)
-    h_opp = _instant_hazard(g, opp, opp * stride)
+    # instant wins, as hazards (most positions are far from any)
+    near = spec.faceup_win - len(HAZARD)
+    plans, clans = spec.win_plans, g.clans
+    plan = plans.get(clans[seat]) or spec.win_plan(clans[seat])
+    h_me = _instant_hazard(g, seat, me, plan) if plan[3] or board[me + ACTIVE_N] > near else 0.0
+    plan = plans.get(clans[opp]) or spec.win_plan(clans[opp])
+    them = opp * stride
+    h_opp = _instant_hazard(g, opp, them, plan) if plan[3] or board[them + ACTIVE_N] > near else 0.0
     if h_me or h_opp:
         win = win + (1.0 - win) * h_me - win * h_opp
     value = 2.0 * win - 1.0
@@ -366,7 +371,8 @@ def evaluate(g: Table, seat: int) -> float:
 
 def _hand_potential(g: Table, seat: int, plays: float) -> float:
     """The military `seat`'s hand (and held tokens) can still add over `plays` plays: the best
-    cards count PLAY_LATER of their military, less when the army cannot take them yet."""
+    cards count PLAY_LATER of their military, less when the army cannot take them yet (a
+    Troop with no free space, a Hero or Immortal whose clan lacks the cards below it)."""
     spec = g.spec
     hand = g.hand[seat]
     k = int(plays + 0.5)
@@ -377,28 +383,26 @@ def _hand_potential(g: Table, seat: int, plays: float) -> float:
     troops = me + CLAN_N
     heroes = troops + len(spec.clans)
     troop_space = board[me + TROOP_FREE] > 0
-    hero_space = board[me + HERO_OPEN] > 0
-    immortal_space = board[me + IMMORTAL_OPEN] > 0
+    troop_share = 1.0 if troop_space else 0.3
+    hero_share = 1.0 if board[me + HERO_OPEN] else 0.5
+    hero_later = 0.5 if troop_space else 0.3
+    immortal_share = 1.0 if board[me + IMMORTAL_OPEN] else 0.4
     mil_of, level, clan_of = spec.card_military, spec.card_level, spec.card_clan
     bonus = spec.immortal_military_bonus
     values = []
+    add = values.append
     for card in hand:
         lv = level[card]
-        clan = clan_of[card]
         if lv == 1:
-            worth = mil_of[card] if troop_space else 0.3 * mil_of[card]
+            add(mil_of[card] * troop_share)
         elif lv == 2:
-            if board[troops + clan]:
-                worth = mil_of[card] if hero_space else 0.5 * mil_of[card]
-            else:
-                worth = (0.5 if troop_space else 0.3) * mil_of[card]
+            add(mil_of[card] * (hero_share if board[troops + clan_of[card]] else hero_later))
         else:
-            worth = mil_of[card] + bonus
+            clan = clan_of[card]
             if not board[troops + clan]:
-                worth *= 0.2
-            elif not (board[heroes + clan] and immortal_space):
-                worth *= 0.4
-        values.append(worth)
+                add((mil_of[card] + bonus) * 0.2)
+            else:
+                add((mil_of[card] + bonus) * (immortal_share if board[heroes + clan] else 0.4))
     if len(values) > k:
         values.sort(reverse=True)
         return PLAY_LATER * sum(values[:k]) + HAND_REST * sum(values[k:])
@@ -407,16 +411,10 @@ def _hand_potential(g: Table, seat: int, plays: float) -> float:
 
 def _specials(g: Table, mil: list[int], vet: list[int]) -> None:
     """Add the active special cards' ongoing and projected Veteran military (spec.card_special)."""
-    spec = g.spec
-    special = spec.card_special
-    stride = spec.board_stride
     for owner in (0, 1):
-        if not g.board[owner * stride + SPECIALS]:
-            continue
-        up, captor = g.face_up[owner], g.captor[owner]
-        for slot, card in enumerate(g.grid[owner]):
-            if card != EMPTY and special[card] and up[slot] and captor[slot] == NOBODY:
-                _special_military(g, owner, slot, card, mil, vet)
+        grid = g.grid[owner]
+        for slot in g.special_slots[owner]:
+            _special_military(g, owner, slot, grid[slot], mil, vet)
 
 
 def _special_military(
@@ -440,12 +438,12 @@ def _special_military(
         vet[owner] += entry.n * (fx.count_matching(g, entry.per, owner, src) if entry.per else 1)
 
 
-def _instant_hazard(g: Table, seat: int, base: int) -> float:
+def _instant_hazard(g: Table, seat: int, base: int, plan: tuple[bool, int, int, bool]) -> float:
     """The chance `seat` reaches an instant win in time: the nearest one, by HAZARD."""
     spec = g.spec
     board = g.board
     nearest = spec.faceup_win - board[base + ACTIVE_N]
-    gains, captures, rows_need = spec.win_plan(g.clans[seat])
+    gains, captures, rows_need, _ = plan
     if gains:
         nearest = min(nearest, spec.token_win - g.owned[seat])
     if captures:
@@ -456,6 +454,12 @@ def _instant_hazard(g: Table, seat: int, base: int) -> float:
     if nearest <= 0:
         return 1.0
     return HAZARD[nearest] if nearest < len(HAZARD) else 0.0
+
+
+@lru_cache(maxsize=512)
+def _future(margin: int) -> float:
+    """P(winning a later battle) given the present military margin (CARRY of it survives)."""
+    return _logistic(CARRY * margin / FUTURE_SPREAD)
 
 
 def _logistic(x: float) -> float:

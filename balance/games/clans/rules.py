@@ -196,6 +196,8 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
         capped_rounds=0,
         capped_decisions=False,
         board=[],
+        actives=((), ()),
+        special_slots=((), ()),
         tally=[0] * (2 * len(STATS)),
         battle_totals=(),
         stuck=0,
@@ -438,14 +440,7 @@ def action_options(g: Table, seat: int) -> tuple:
             for slot in slots:
                 options.append((PLAY, card, slot))
             used.add(card)
-    active: list[int] = []
-    if board[base + ACTIVE_N]:
-        up, captor = g.face_up[seat], g.captor[seat]
-        active = [
-            slot
-            for slot, card in enumerate(grid)
-            if card != EMPTY and up[slot] and captor[slot] == NOBODY
-        ]
+    active = g.actives[seat]
     if n and active:
         discount = -1
         shift_cost = spec.card_shift

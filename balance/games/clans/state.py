@@ -132,6 +132,10 @@ class Table:
     capped_rounds: int
     capped_decisions: bool
     board: list[int]  # the army summary (POWER ... CLAN_N above)
+    # per seat, the slots of its active cards and of its active special cards, in slot order
+    # (part of the summary; tuples replaced on change)
+    actives: tuple[tuple[int, ...], tuple[int, ...]]
+    special_slots: tuple[tuple[int, ...], tuple[int, ...]]
     tally: list[int]  # per-seat statistics: index stat * 2 + seat (STATS)
     battle_totals: tuple[int, ...]  # per battle: rules.ROUND_LOG numbers
     # bit seat * cards + card: in hand at an action with no legal play or shift
@@ -226,6 +230,8 @@ class Table:
         new.capped_rounds = self.capped_rounds
         new.capped_decisions = self.capped_decisions
         new.board = self.board[:]
+        new.actives = self.actives
+        new.special_slots = self.special_slots
         new.tally = self.tally[:]
         new.battle_totals = self.battle_totals
         new.stuck = self.stuck
@@ -432,19 +438,29 @@ def _count_active(g: Table, seat: int, slot: int, card: int, sign: int) -> None:
     board[base + POWER] += sign * power
     board[base + ACTIVE_N] += sign
     board[base + ROW_N + row] += sign
+    g.actives = replaced(g.actives, seat, _toggled(g.actives[seat], slot, sign))
     if spec.card_special[card]:
         board[base + SPECIALS] += sign
+        g.special_slots = replaced(g.special_slots, seat, _toggled(g.special_slots[seat], slot, sign))
     if spec.ongoing_rule_mods[card]:
         board[base + MODDERS] += sign
     board[base + CLAN_N + row * len(spec.clans) + spec.card_clan[card]] += sign
 
 
-def recount(g: Table) -> list[int]:
+def _toggled(slots: tuple[int, ...], slot: int, sign: int) -> tuple[int, ...]:
+    """`slots` (in order) with `slot` added (sign 1) or removed (-1)."""
+    if sign > 0:
+        return tuple(sorted((*slots, slot)))
+    return tuple(s for s in slots if s != slot)
+
+
+def recount(g: Table) -> tuple:
     """The army summary from scratch (after a test or a setup writes the grid directly): sets
-    `g.board` and returns it."""
+    `g.board`, `g.actives` and `g.special_slots` and returns them."""
     spec = g.spec
     width = spec.row_spaces
     g.board = [0] * (2 * spec.board_stride)
+    g.actives = g.special_slots = ((), ())
     for seat in (0, 1):
         grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
         base = seat * spec.board_stride
@@ -461,7 +477,7 @@ def recount(g: Table) -> list[int]:
                     _count_active(g, seat, slot, card, 1)
             elif captor[slot] != seat:
                 g.board[captor[slot] * spec.board_stride + CAPTIVES] += 1
-    return g.board
+    return g.board, g.actives, g.special_slots
 
 
 def is_active(g: Table, seat: int, slot: int) -> bool:
