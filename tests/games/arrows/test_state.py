@@ -48,3 +48,17 @@ def test_scores_are_kept_as_the_board_changes(spec) -> None:
             down = sum(not p.face_up and p.controller == seat for p in s.pieces.values())
             assert (s.up[seat], s.down[seat]) == (up, down)
         s.apply(chooser.randrange(len(decision.options)))
+
+
+def test_play_options_are_read_lazily_from_a_snapshot(table) -> None:
+    s = table.new()
+    table.hand(s, 0, "lancer_pup", "gale_titan")
+    table.go(s)
+    decision = s.decision()
+    copy = s.clone()
+    s.apply(1)  # the original plays on; the copy's decision still reads the old position
+    assert decision.kind == "play" and len(decision.options) == 1 + 2 * 2 * 25
+    assert copy.decision() == decision and copy.decision().options == decision.options
+    fresh = rules.play_options(table.spec, tuple(copy.hands[0]), copy.credits[0], copy.grid)
+    assert decision.options == fresh
+    assert hash(decision) == hash(copy.decision())
