@@ -95,7 +95,9 @@ from balance.games.clans.state import (
     reveal,
     set_status,
     set_tokens,
+    shuffle_deck,
     take_from_hand,
+    top_card,
 )
 
 # -- options ---------------------------------------------------------------------------------
@@ -251,9 +253,9 @@ def deal_clans(g: Table, clans: tuple[tuple[int, ...], tuple[int, ...]]) -> None
 
 
 def deal_hand(g: Table, seat: int) -> None:
-    deck, hand = g.deck[seat], g.hand[seat]
-    for _ in range(min(g.spec.starting_hand, len(deck))):
-        hand.append(deck.pop())
+    hand = g.hand[seat]
+    for _ in range(min(g.spec.starting_hand, len(g.deck[seat]))):
+        hand.append(top_card(g, seat))
 
 
 def troops_in(g: Table, cards: list[int]) -> int:
@@ -346,7 +348,7 @@ def mulligan(g: Table, frame: list, option: tuple) -> None:
         return
     g.deck[seat] += g.hand[seat]
     g.hand[seat] = []
-    g.rng.shuffle(g.deck[seat])
+    shuffle_deck(g, seat)
     deal_hand(g, seat)
     g.mulligans = bump(g.mulligans, seat, 1)
     g.tally[MULLIGANS * 2 + seat] += 1
@@ -775,7 +777,7 @@ def fetch(g: Table, frame: list, option: tuple) -> None:
 def finish_fetch(g: Table, frame: list) -> None:
     g.stack.pop()
     if frame[6].zone == ZONE_DECK:
-        g.rng.shuffle(g.deck[frame[1]])
+        shuffle_deck(g, frame[1])
 
 
 # -- the Great Battle ------------------------------------------------------------------------

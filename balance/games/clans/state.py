@@ -147,9 +147,12 @@ class Table:
     _rng_shared: bool = False
     _rng_seed: int = 0
     # Decks whose order is not yet decided (a bit per seat): a determinized copy leaves them
-    # unshuffled and draws a uniformly random card instead of the top one. Always 0 in a real
-    # game, whose decks are shuffled when they are formed.
+    # unshuffled, never shuffles them, and draws a uniformly random card instead of the top
+    # one, picked by `loose_pick` from `loose_seed` (a splitmix64 state: cheaper than seeding
+    # a Random for a copy that draws a card or two). Always 0 in a real game, whose decks are
+    # shuffled when they are formed.
     loose_decks: int = 0
+    loose_seed: int = 0
 
     @property
     def rng(self) -> Random:
@@ -186,6 +189,7 @@ class Table:
         new = object.__new__(type(self))
         new.spec = self.spec
         new.loose_decks = self.loose_decks
+        new.loose_seed = self.loose_seed
         new.lineup = self.lineup
         new.clans = self.clans
         new.flipped = self.flipped
@@ -257,6 +261,7 @@ class Table:
         # Every deck's order is hidden: leave it undecided, so a draw takes a uniformly random
         # card (`draw`) instead of paying for a shuffle now.
         copy.loose_decks = 3
+        copy.loose_seed = copy._rng_seed
         for other in range(len(copy.hand)):
             if other == seat:
                 continue
@@ -302,6 +307,7 @@ def draw(g: Table, seat: int, n: int) -> int:
     """`seat` draws n cards (G13: an empty deck is formed again from the shuffled discard pile;
     with both empty the draw stops). Returns the number drawn."""
     deck, hand, events = g.deck[seat], g.hand[seat], g.events
+    loose = g.loose_decks >> seat & 1
     drawn = 0
     for _ in range(n):
         if not deck:
@@ -310,15 +316,43 @@ def draw(g: Table, seat: int, n: int) -> int:
                 break
             deck.extend(pile)
             pile.clear()
-            g.rng.shuffle(deck)
-        elif g.loose_decks >> seat & 1:  # an undecided order: any card is equally likely on top
-            i = g.rng.randrange(len(deck))
+            if not loose:
+                g.rng.shuffle(deck)
+        if loose:  # an undecided order: any card is equally likely on top
+            i = loose_pick(g, len(deck))
             deck[i], deck[-1] = deck[-1], deck[i]
         card = deck.pop()
         hand.append(card)
         events.append((g.turn, seat, card, DRAWN, 1))
         drawn += 1
     return drawn
+
+
+def shuffle_deck(g: Table, seat: int) -> None:
+    """Shuffle `seat`'s deck with the game's RNG (a deck whose order is undecided stays so)."""
+    if not g.loose_decks >> seat & 1:
+        g.rng.shuffle(g.deck[seat])
+
+
+def top_card(g: Table, seat: int) -> int:
+    """Take the top card of `seat`'s (non-empty) deck: any card, when its order is undecided."""
+    deck = g.deck[seat]
+    if g.loose_decks >> seat & 1:
+        i = loose_pick(g, len(deck))
+        deck[i], deck[-1] = deck[-1], deck[i]
+    return deck.pop()
+
+
+MASK64 = (1 << 64) - 1
+
+
+def loose_pick(g: Table, n: int) -> int:
+    """A uniformly random index below n from the copy's splitmix64 stream (`loose_seed`)."""
+    state = (g.loose_seed + 0x9E3779B97F4A7C15) & MASK64
+    g.loose_seed = state
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return ((z ^ (z >> 31)) * n) >> 64
 
 
 def take_from_hand(g: Table, seat: int, card: int) -> None:
@@ -441,7 +475,9 @@ def _count_active(g: Table, seat: int, slot: int, card: int, sign: int) -> None:
     g.actives = replaced(g.actives, seat, _toggled(g.actives[seat], slot, sign))
     if spec.card_special[card]:
         board[base + SPECIALS] += sign
-        g.special_slots = replaced(g.special_slots, seat, _toggled(g.special_slots[seat], slot, sign))
+        g.special_slots = replaced(
+            g.special_slots, seat, _toggled(g.special_slots[seat], slot, sign)
+        )
     if spec.ongoing_rule_mods[card]:
         board[base + MODDERS] += sign
     board[base + CLAN_N + row * len(spec.clans) + spec.card_clan[card]] += sign

@@ -92,7 +92,9 @@ def test_the_army_summary_is_always_what_a_recount_gives(
     chooser = Random(seed)
     while (decision := g.decision()) is not None:
         kept = g.board[:]
-        assert (kept, g.actives, g.special_slots) == recount(g.clone()), "a change missed the summary"
+        assert (kept, g.actives, g.special_slots) == recount(g.clone()), (
+            "a change missed the summary"
+        )
         g.apply(chooser.randrange(len(decision.options)))
     assert (g.board, g.actives, g.special_slots) == recount(g.clone())
 
