@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from math import comb
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 
@@ -168,6 +168,17 @@ class Clan:
     win_immediate: bool
 
 
+class WinPlan(NamedTuple):
+    """The wins a seat's clans open (G5, G18), for the instant checks and `evaluate`."""
+
+    gains_tokens: bool  # some clan of it has gain_token: the token race is open
+    captures: int  # captures that win (Goan Sul), 0: none
+    rows: int  # equal rows that win (Justice), 0: none
+    any: bool  # any of the three
+    immediate: tuple[tuple[str, tuple[int, int, bool]], ...]  # (clan id, win) checked at once
+    turn_end: tuple[tuple[str, tuple[int, int, bool]], ...]  # (clan id, win) at its turn's end
+
+
 @dataclass(frozen=True, slots=True)
 class ClansSpec:
     catalog: Catalog
@@ -244,13 +255,11 @@ class ClansSpec:
     clan_win: tuple[
         tuple[int, int, bool] | None, ...
     ]  # clan -> (0 captures | 1 rows, min, immediate)
-    # a seat's clans -> (gains tokens, captures to win, rows to win, any of them): `win_plan`
-    win_plans: dict[tuple[int, ...], tuple[bool, int, int, bool]]
+    # a seat's clans -> its WinPlan (`win_plan`), worked out once
+    win_plans: dict[tuple[int, ...], WinPlan]
 
-    def win_plan(self, clans: tuple[int, ...]) -> tuple[bool, int, int, bool]:
-        """The instant wins open to a seat fielding `clans`, beyond Supremacy and face-up cards:
-        whether it can gain tokens (G5), and the captures (Goan Sul) and equal rows (Justice)
-        its clans' win_if need (0 where none), and whether any of these is open."""
+    def win_plan(self, clans: tuple[int, ...]) -> WinPlan:
+        """The wins open to a seat fielding `clans`, beyond Supremacy and face-up cards."""
         plan = self.win_plans.get(clans)
         if plan is None:
             captures = rows = 0
@@ -262,7 +271,15 @@ class ClansSpec:
                     else:
                         rows = win[1] if not rows else min(rows, win[1])
             gains = any(self.clan_gains_tokens[clan] for clan in clans)
-            plan = (gains, captures, rows, bool(gains or captures or rows))
+            wins = [(clan, win) for clan in clans if (win := self.clan_win[clan]) is not None]
+            plan = WinPlan(
+                gains,
+                captures,
+                rows,
+                bool(gains or captures or rows),
+                tuple((self.clans[c].id, win) for c, win in wins if win[2]),
+                tuple((self.clans[c].id, win) for c, win in wins if not win[2]),
+            )
             self.win_plans[clans] = plan
         return plan
 

@@ -20,11 +20,11 @@ from balance.games.clans.state import (
     CAPTIVES,
     CLAN_N,
     EMPTY,
+    END_TURN,
     HERO_OPEN,
     IMMORTAL_OPEN,
     NOBODY,
     POWER,
-    ROUND_START,
     ROW_N,
     SONG,
     SPECIALS,
@@ -304,67 +304,84 @@ CARRY = 0.5  # share of the army (its military margin) expected to survive Song 
 FUTURE_SPREAD = 8.0  # logistic scale of that carried margin for the battles after this one
 HAZARD = (1.0, 0.45, 0.15, 0.04)  # chance an instant win `d` steps away comes in time
 EDGE = 0.98  # |evaluate| stays below this while the game is on (a won game is exactly 1)
+REACH = PLAY_LATER * AVERAGE_PLAY  # what each play still open to the opponent may add
+# P(winning a later battle) by the present military margin (CARRY of it survives Song)
+FUTURE_MAX = 60
+FUTURE = tuple(
+    1.0 / (1.0 + exp(-CARRY * m / FUTURE_SPREAD)) for m in range(-FUTURE_MAX, FUTURE_MAX + 1)
+)
 
 
 def evaluate(g: Table, seat: int) -> float:
     """A value in [-1, 1] for `seat` in a game not over: 2 P(win) - 1, with P(win) from the
     Supremacy race, this round's battle and the instant wins. Reads the army summary
-    (`Table.board`), public counters and `seat`'s own hand (see the module docstring)."""
+    (`Table.board`), public counters and `seat`'s own hand (see the module docstring).
+
+    Greedy and MCTS call this for every move they try, so it is written flat: one pass, no
+    walk over the armies (special cards aside)."""
     spec = g.spec
-    if not g.clans[0]:  # still drafting: the picks' ratings and synergy
+    clans = g.clans
+    if not clans[0]:  # still drafting: the picks' ratings and synergy
         return draft_value(g, seat)
     opp = 1 - seat
     board, stride = g.board, spec.board_stride
-    me = seat * stride
-    mil = [board[POWER], board[stride + POWER]]
-    vet = [0, 0]
-    if board[SPECIALS] or board[stride + SPECIALS]:
+    me, them = seat * stride, opp * stride
+    mine, theirs = board[me + POWER], board[them + POWER]
+    margin = mine - theirs
+    if board[me + SPECIALS] or board[them + SPECIALS]:
+        mil, vet = [board[POWER], board[stride + POWER]], [0, 0]
         _specials(g, mil, vet)
-    margin = mil[seat] + vet[seat] - mil[opp] - vet[opp]
-    if g.wonder == seat:
-        margin += 0.5
-    elif g.wonder == opp:
-        margin -= 0.5
+        mine, theirs = mil[seat], mil[opp]
+        margin = mine + vet[seat] - theirs - vet[opp]
+    wonder = g.wonder
+    if wonder != NOBODY:
+        margin += 0.5 if wonder == seat else -0.5
 
     # what each side can still add before this round's battle
-    bottom = g.stack[0][0] if g.stack else BATTLE
-    if bottom == BATTLE:  # the battle is being fought: nothing more to play
+    stack = g.stack
+    bottom = stack[0][0] if stack else BATTLE
+    if bottom == END_TURN:  # a round under way
+        passed = g.passed
+        if passed[seat]:
+            plays_me, plays_opp = 0, max(g.countdown, 0)
+        elif passed[opp]:
+            plays_me, plays_opp = max(g.countdown, 0), 0
+        else:
+            plays_me = plays_opp = ROUND_PLAYS
+    elif bottom == BATTLE:  # the battle is being fought: nothing more to play
         plays_me = plays_opp = 0
-    elif bottom == SONG or bottom == ROUND_START:  # the next round, hands about to be full
+    else:  # Song for the Dead or the mulligans: the next round, hands about to be full
         plays_me = plays_opp = ROUND_PLAYS
-    elif g.passed[seat]:
-        plays_me, plays_opp = 0, max(g.countdown, 0)
-    elif g.passed[opp]:
-        plays_me, plays_opp = max(g.countdown, 0), 0
+    x = margin
+    if plays_me:
+        x += _hand_potential(g, seat, plays_me)
+    if plays_opp:
+        x -= REACH * min(plays_opp, len(g.hand[opp]) + g.held[opp])
+    x /= BATTLE_SPREAD + SPREAD_PER_PLAY * (plays_me + plays_opp)
+    p = 0.0 if x < -30.0 else 1.0 / (1.0 + exp(-x))
+    carried = mine - theirs
+    if -FUTURE_MAX <= carried <= FUTURE_MAX:
+        f = FUTURE[carried + FUTURE_MAX]
     else:
-        plays_me = plays_opp = ROUND_PLAYS
-    potential = _hand_potential(g, seat, plays_me) if plays_me else 0.0
-    reach = PLAY_LATER * AVERAGE_PLAY * min(plays_opp, len(g.hand[opp]) + g.held[opp])
-    spread = BATTLE_SPREAD + SPREAD_PER_PLAY * (plays_me + plays_opp)
-    p = _logistic((margin + potential - reach) / spread)
-    f = _future(mil[seat] - mil[opp])
-
-    rounds_left = spec.max_rounds - g.round + (0 if bottom == SONG else 1)
-    this_battle = f if bottom == SONG else p  # in the Song this round's battle is decided
+        f = 1.0 if carried > 0 else 0.0
     win = _race(
         g.supremacy[seat],
         g.supremacy[opp],
-        rounds_left,
+        spec.max_rounds - g.round + (0 if bottom == SONG else 1),
         spec.supremacy_to_win,
-        int(this_battle * 100 + 0.5),
+        int((f if bottom == SONG else p) * 100 + 0.5),  # in the Song, this battle is decided
         int(f * 100 + 0.5),
     )
 
     # instant wins, as hazards (most positions are far from any)
     near = spec.faceup_win - len(HAZARD)
-    plans, clans = spec.win_plans, g.clans
+    plans = spec.win_plans
     plan = plans.get(clans[seat]) or spec.win_plan(clans[seat])
     h_me = _instant_hazard(g, seat, me, plan) if plan[3] or board[me + ACTIVE_N] > near else 0.0
     plan = plans.get(clans[opp]) or spec.win_plan(clans[opp])
-    them = opp * stride
     h_opp = _instant_hazard(g, opp, them, plan) if plan[3] or board[them + ACTIVE_N] > near else 0.0
     if h_me or h_opp:
-        win = win + (1.0 - win) * h_me - win * h_opp
+        win += (1.0 - win) * h_me - win * h_opp
     value = 2.0 * win - 1.0
     return EDGE if value > EDGE else max(value, -EDGE)
 
@@ -454,12 +471,6 @@ def _instant_hazard(g: Table, seat: int, base: int, plan: tuple[bool, int, int, 
     if nearest <= 0:
         return 1.0
     return HAZARD[nearest] if nearest < len(HAZARD) else 0.0
-
-
-@lru_cache(maxsize=512)
-def _future(margin: int) -> float:
-    """P(winning a later battle) given the present military margin (CARRY of it survives)."""
-    return _logistic(CARRY * margin / FUTURE_SPREAD)
 
 
 def _logistic(x: float) -> float:

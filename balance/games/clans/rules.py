@@ -948,7 +948,7 @@ def check_instant(g: Table) -> None:
     if g.over:
         return
     spec = g.spec
-    token_win, faceup_win, clan_win = spec.token_win, spec.faceup_win, spec.clan_win
+    token_win, faceup_win = spec.token_win, spec.faceup_win
     board, stride = g.board, spec.board_stride
     met = ["", ""]
     for seat in (0, 1):
@@ -958,10 +958,10 @@ def check_instant(g: Table) -> None:
         if board[seat * stride + ACTIVE_N] >= faceup_win:
             met[seat] = "faceup"
             continue
-        for clan in g.clans[seat]:
-            win = clan_win[clan]
-            if win is not None and win[2] and clan_condition(g, seat, win):
-                met[seat] = spec.clans[clan].id
+        clans = g.clans[seat]
+        for clan_id, win in (spec.win_plans.get(clans) or spec.win_plan(clans)).immediate:
+            if clan_condition(g, seat, win):
+                met[seat] = clan_id
                 break
     if met[0] or met[1]:
         if met[0] and met[1]:
@@ -974,10 +974,10 @@ def check_instant(g: Table) -> None:
 def clan_win_at_turn_end(g: Table, seat: int) -> str:
     """The end-of-turn win_if of `seat`'s fielded clans (Justice, G18): the winning clan's id."""
     spec = g.spec
-    for clan in g.clans[seat]:
-        win = spec.clan_win[clan]
-        if win is not None and not win[2] and clan_condition(g, seat, win):
-            return spec.clans[clan].id
+    clans = g.clans[seat]
+    for clan_id, win in (spec.win_plans.get(clans) or spec.win_plan(clans)).turn_end:
+        if clan_condition(g, seat, win):
+            return clan_id
     return ""
 
 
