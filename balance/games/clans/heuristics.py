@@ -34,7 +34,7 @@ from balance.games.clans.state import (
 )
 
 if TYPE_CHECKING:
-    from balance.games.clans.cards import ClansSpec
+    from balance.games.clans.cards import ClansSpec, WinPlan
 
 
 # -- battle ----------------------------------------------------------------------------------
@@ -455,12 +455,12 @@ def _special_military(
         vet[owner] += entry.n * (fx.count_matching(g, entry.per, owner, src) if entry.per else 1)
 
 
-def _instant_hazard(g: Table, seat: int, base: int, plan: tuple[bool, int, int, bool]) -> float:
+def _instant_hazard(g: Table, seat: int, base: int, plan: WinPlan) -> float:
     """The chance `seat` reaches an instant win in time: the nearest one, by HAZARD."""
     spec = g.spec
     board = g.board
     nearest = spec.faceup_win - board[base + ACTIVE_N]
-    gains, captures, rows_need, _ = plan
+    gains, captures, rows_need = plan.gains_tokens, plan.captures, plan.rows
     if gains:
         nearest = min(nearest, spec.token_win - g.owned[seat])
     if captures:
