@@ -20,12 +20,12 @@ if TYPE_CHECKING:
 # The evaluation counts each side's assets in power points (pp, the unit of attack and defence)
 # and squashes the difference. Weights (pp per unit) were tuned in greedy-vs-greedy play.
 BEING_PP = 1.0  # per point of power in play
-SLOT_PP = 2.0  # per Being in play: a blocker, an attacker, an evolution base
+SLOT_PP = 5.0  # per Being in play: a blocker, an attacker, an evolution base
 HAND_PP = 0.8  # per point of defence in hand (a discard adds it; a card also plays)
-CARD_PP = 0.5  # per card in hand beyond its defence: options to play and evolve
-LIFE_PP = 5.0  # per life card: each absorbs a whole attack, then joins the hand
+CARD_PP = 0.0  # per card in hand beyond its defence: options to play and evolve
+LIFE_PP = 8.0  # per life card: each absorbs a whole attack, then joins the hand
 GEM_PP = 0.6  # per gem owned (zone and equipped): the ramp
-EXPOSED = 0.5  # share of a rested Being's expected loss counted before it is attacked
+EXPOSED = 1.0  # share of a rested Being's expected loss counted before it is attacked
 DANGER_PP = 30.0  # at 0 life, facing more attack than the hand can answer
 SCALE = 25.0  # pp difference at which the value is tanh(1) = 0.76
 MEAN_CARD = 3.0  # a card's mean defence (a life card taken joins the hand)
@@ -50,7 +50,7 @@ def evaluate(m: Match, seat: int) -> float:
     if unseen:
         defence[other] = len(hands[other]) * m.hidden_defence[other] / unseen
     lives = (len(m.lives[0]), len(m.lives[1]))
-    sides = (_side(spec, m.field[0]), _side(spec, m.field[1]))
+    sides = (_side(m, 0), _side(m, 1))
     value = [0.0, 0.0]
     for side in (0, 1):
         value[side] = (
@@ -77,18 +77,26 @@ def evaluate(m: Match, seat: int) -> float:
 
 WIN = 1e9  # _attack_outcome's answer when the attack wins the game
 
-# A Being as the evaluation reads it: (location, power, attack base, mods, type, rested).
-Seen = tuple[int, int, int, int, int, bool]
+# A Being as the evaluation reads it: (location, power, attack base, mods, type, rested, and
+# whether it may attack before the other side's Beings next refresh).
+Seen = tuple[int, int, int, int, int, bool, bool]
 
 
-def _side(spec: BeingsSpec, beings: list[Being | None]) -> tuple[float, list[Seen], int]:
-    """One side's Beings: their worth in pp, each one read once, and how many are rested."""
+def _side(m: Match, side: int) -> tuple[float, list[Seen], int]:
+    """One side's Beings: their worth in pp, each one read once, and how many are rested.
+
+    A Being threatens if it may attack before the other side refreshes: on the other side's
+    turn, every Being (all refresh first); on its own turn, those still able to attack now."""
+    spec = m.spec
     equip = spec.equip_power
     type_of = spec.type_of
+    turn = m.turn
+    own_turn = m.active == side
+    haste = spec.zero_life_haste and not m.lives[side]
     worth = 0.0
     seen = []
     rested = 0
-    for loc, being in enumerate(beings):
+    for loc, being in enumerate(m.field[side]):
         if being is None:
             continue
         base = being.printed + equip * being.equipped
@@ -98,7 +106,13 @@ def _side(spec: BeingsSpec, beings: list[Being | None]) -> tuple[float, list[See
         p = base + mods
         p = max(p, 0)
         worth += BEING_PP * p + SLOT_PP + GEM_PP * being.equipped
-        seen.append((loc, p, base, mods, type_of[being.stack[-1]], being.rested))
+        threat = not own_turn or (
+            not being.rested
+            and being.attacked != turn
+            and (haste or (being.entered != turn and being.evolved != turn))
+        )
+        kind = type_of[being.stack[-1]]
+        seen.append((loc, p, base, mods, kind, being.rested, threat))
         rested += being.rested
     return worth, seen, rested
 
@@ -146,18 +160,19 @@ def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
 
 
 def _exposure(spec: BeingsSpec, mine: list[Seen], theirs: list[Seen], held: float) -> float:
-    """What my rested Beings stand to lose to the opposing Beings that reach them (pp)."""
+    """What my rested Beings stand to lose to the threatening opposing Beings that reach them
+    (pp): each is saved by discards if the hand can and that costs less than the Being."""
     reach = spec.reach
     multiplier = spec.multiplier
     margin = spec.defense_margin
     double, resist = spec.double_multiplier, spec.resist_divisor
     total = 0.0
-    for loc, own, _, _, kind, rested in mine:
+    for loc, own, _, _, kind, rested, _ in mine:
         if not rested:
             continue
         worst = 0
-        for at, _, base, mods, attacker_kind, _ in theirs:
-            if loc in reach[at]:
+        for at, _, base, mods, attacker_kind, _, threat in theirs:
+            if threat and loc in reach[at]:
                 factor = multiplier[attacker_kind][kind]
                 hit = base * double if factor == DOUBLE else -(-base // resist) if factor else base
                 need = hit + mods + margin - own
@@ -169,9 +184,10 @@ def _exposure(spec: BeingsSpec, mine: list[Seen], theirs: list[Seen], held: floa
 
 
 def _danger(spec: BeingsSpec, mine: list[Seen], theirs: list[Seen], held: float) -> float:
-    """I am at 0 life: the opposing Beings' attacks my blockers and hand must answer."""
+    """I am at 0 life: the threatening opposing Beings' attacks on my life, less those my
+    active Beings can block, against what my hand can discard."""
     margin = spec.defense_margin
-    need = sorted(p + margin for _, p, _, _, _, _ in theirs)
+    need = sorted(p + margin for _, p, _, _, _, _, threat in theirs if threat)
     blockers = sum(1 for seen in mine if not seen[5])
     if blockers:
         need = need[:-blockers]
