@@ -406,6 +406,9 @@ def take_options(g: Table) -> list[tuple]:
     options: list[tuple] = []
     for row in (CREATURE_PILE, EXTRA_PILE):
         market = g.market[row]
+        if len(set(market)) == len(market):
+            options.extend(TAKES[row][: len(market)])
+            continue
         for pos, card in enumerate(market):
             if market.index(card) == pos:  # the first copy stands for all
                 options.append(TAKES[row][pos])
@@ -495,16 +498,14 @@ def turn(g: Table, step: tuple) -> None:
     g.pend_ctx = ()
 
 
-_OPTIONS = Decision.options  # the slot that holds a Decision's options
-
-
 class TurnDecision(Decision):
     """A `turn` decision that lists its options when they are first read, from the state that
     asked it (which does not change before: `apply` reads the options first).
 
     A search bot applies each option to a copy and mostly reads only who decides next and what
     kind of decision it is; listing every option of that next turn is most of the work of a
-    turn, so it is done only when asked for. A clone shares the decision and its options."""
+    turn, so it is done only when asked for. A clone shares the decision and its options. The
+    options slot stays empty until then: reading it falls through to `__getattr__`, once."""
 
     __slots__ = ("_state",)
 
@@ -513,15 +514,13 @@ class TurnDecision(Decision):
         object.__setattr__(self, "kind", "turn")
         object.__setattr__(self, "_state", state)
 
-    @property  # type: ignore[override]
-    def options(self) -> tuple:
-        try:
-            return _OPTIONS.__get__(self, TurnDecision)
-        except AttributeError:
-            options = turn_options(self._state, self.seat)
-            _OPTIONS.__set__(self, options)
-            object.__setattr__(self, "_state", None)
-            return options
+    def __getattr__(self, name: str) -> tuple:
+        if name != "options":
+            raise AttributeError(name)
+        options = turn_options(self._state, self.seat)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "_state", None)
+        return options
 
     def __reduce__(self) -> tuple:
         return Decision, (self.seat, self.kind, self.options)
@@ -530,35 +529,36 @@ class TurnDecision(Decision):
 def turn_options(g: Table, seat: int) -> tuple:
     """Side actions (below the side cap), then main actions, then `pass` (4.1)."""
     spec = g.spec
+    if g.main_actions[seat] >= spec.max_main_actions_per_round:
+        return (PASS,)
     cards = spec.cards
     options: list[tuple] = []
     append = options.append
+    extend = options.extend
     front = g.front[seat]
     n = len(front)
     if g.side_actions < spec.max_side_actions_per_turn:
-        if n:
-            if n > 1:
-                inits = [c.stat(INIT) for c in front]
-                for i in range(n - 1):
-                    init = inits[i]
-                    for j in range(i + 1, n):
-                        if inits[j] != init:
-                            break
-                        append((A_SWAP, i, j))
-            options.extend(TOGGLES[:n])
+        if n > 1:
+            inits = [c.stat(INIT) for c in front]
+            for i in range(n - 1):
+                init = inits[i]
+                for j in range(i + 1, n):
+                    if inits[j] != init:
+                        break
+                    append((A_SWAP, i, j))
+        extend(TOGGLES[:n])
         if g.zyn[seat] >= 1:
             append(SELL)
-    if g.main_actions[seat] >= spec.max_main_actions_per_round:
-        return (PASS,)
     silver = g.silver[seat]
     zyn = g.zyn[seat]
+    market = g.market
     if silver >= spec.take_cost:
-        options.extend(take_options(g))
+        extend(take_options(g))
     free = n < g.slots
     same_init: dict[int, int] | None = None
-    host_lists: list[list[Creature] | None] = [None, None, None]
+    host_lists: list[list[tuple[int, int]] | None] = [None, None, None]
     hand = g.hand_open[seat] + g.hand_secret[seat]
-    distinct = dict.fromkeys(hand) if hand else EMPTY
+    distinct = dict.fromkeys(hand) if len(hand) > 1 else hand
     for card in distinct:
         cd = cards[card]
         if cd.silver > silver or cd.zynalith > zyn or cd.counter_windows:
@@ -574,20 +574,19 @@ def turn_options(g: Table, seat: int) -> tuple:
                 cached = CREATURE_PLAYS[key] = tuple(
                     (A_PLAY_HAND, card, a, b) for a in range(key[1] + 1) for b in (ATTACK, DEFENCE)
                 )
-            options.extend(cached)
+            extend(cached)
         else:
             found = host_lists[cd.host]
             if found is None:
-                found = host_lists[cd.host] = hosts(g, seat, cd)
-            for host in found:
-                append((A_PLAY_HAND, card, host.owner, host.uid))
+                found = host_lists[cd.host] = host_places(g, seat, cd)
+            extend([(A_PLAY_HAND, card, owner, uid) for owner, uid in found])
     for row in (CREATURE_PILE, EXTRA_PILE):
-        market = g.market[row]
-        for pos, card in enumerate(market):
+        cards_in_row = market[row]
+        for pos, card in enumerate(cards_in_row):
             cd = cards[card]
             if cd.silver > silver or cd.zynalith > zyn or cd.counter_windows:
                 continue
-            if market.index(card) != pos:  # the first copy stands for all
+            if cards_in_row.index(card) != pos:  # the first copy stands for all
                 continue
             if cd.type == TYPE_CREATURE:
                 if not free:
@@ -602,21 +601,25 @@ def turn_options(g: Table, seat: int) -> tuple:
                         for a in range(key[2] + 1)
                         for b in (ATTACK, DEFENCE)
                     )
-                options.extend(cached)
+                extend(cached)
             else:
                 found = host_lists[cd.host]
                 if found is None:
-                    found = host_lists[cd.host] = hosts(g, seat, cd)
-                for host in found:
-                    append((A_PLAY_MARKET, row, pos, host.owner, host.uid))
-    options.extend(BANISHES[:n])
+                    found = host_lists[cd.host] = host_places(g, seat, cd)
+                extend([(A_PLAY_MARKET, row, pos, owner, uid) for owner, uid in found])
+    extend(BANISHES[:n])
     for card in distinct:
         cached = REDRAWS.get(card)
         if cached is None:
             cached = REDRAWS[card] = ((A_REDRAW, card, CREATURE_PILE), (A_REDRAW, card, EXTRA_PILE))
-        options.extend(cached)
+        extend(cached)
     append(PASS)
     return tuple(options)
+
+
+def host_places(g: Table, seat: int, cd: CardDef) -> list[tuple[int, int]]:
+    """(owner, uid) of each legal host of an extra card, as `hosts` lists them."""
+    return [(c.owner, c.uid) for c in hosts(g, seat, cd)]
 
 
 def init_counts(front: list[Creature]) -> dict[int, int]:
@@ -627,7 +630,6 @@ def init_counts(front: list[Creature]) -> dict[int, int]:
     return counts
 
 
-EMPTY: dict[int, None] = {}
 # Option tuples that recur in every game, made once.
 TOGGLES = tuple((A_TOGGLE, i) for i in range(64))
 BANISHES = tuple((A_BANISH, i) for i in range(64))
