@@ -137,9 +137,14 @@ class Clans(Table):
         return game_result(self)
 
     def evaluate(self, seat: int) -> float:
+        """heuristics.evaluate, kept until the next apply (a search often asks twice)."""
         if self.over:
-            return 2.0 * game_result(self).scores[seat] - 1.0
-        return heuristics.evaluate(self, seat)
+            return 0.0 if self.winner == NOBODY else 1.0 if self.winner == seat else -1.0
+        key = self.decisions * 2 + seat
+        if self.valued != key:
+            self.value = heuristics.evaluate(self, seat)
+            self.valued = key
+        return self.value
 
     def describe(self, option: int) -> str:
         return describe_option(self, self.pending.options[option])  # type: ignore[union-attr]
@@ -285,6 +290,7 @@ def refresh_decision(g: Table) -> None:
     """Compute the pending decision again (after `determinize` dealt a hand anew)."""
     if g.over:
         return
+    g.valued = -1
     frame = g.stack[-1]
     decision = STEP[frame[0]](g, frame)
     if decision is None:

@@ -153,6 +153,10 @@ class Table:
     # shuffled when they are formed.
     loose_decks: int = 0
     loose_seed: int = 0
+    # the last evaluate: its value, for decisions * 2 + seat (-1: none); every apply moves on
+    # `decisions`, and whatever changes a state otherwise (determinize, recount) resets it
+    value: float = 0.0
+    valued: int = -1
 
     @property
     def rng(self) -> Random:
@@ -190,6 +194,8 @@ class Table:
         new.spec = self.spec
         new.loose_decks = self.loose_decks
         new.loose_seed = self.loose_seed
+        new.value = self.value
+        new.valued = self.valued
         new.lineup = self.lineup
         new.clans = self.clans
         new.flipped = self.flipped
@@ -262,6 +268,7 @@ class Table:
         # card (`draw`) instead of paying for a shuffle now.
         copy.loose_decks = 3
         copy.loose_seed = copy._rng_seed
+        copy.valued = -1  # the other seat's hand is dealt anew
         for other in range(len(copy.hand)):
             if other == seat:
                 continue
@@ -495,6 +502,7 @@ def recount(g: Table) -> tuple:
     `g.board`, `g.actives` and `g.special_slots` and returns them."""
     spec = g.spec
     width = spec.row_spaces
+    g.valued = -1
     g.board = [0] * (2 * spec.board_stride)
     g.actives = g.special_slots = ((), ())
     for seat in (0, 1):
