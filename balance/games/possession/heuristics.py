@@ -14,6 +14,8 @@ from balance.core.contract import Decision
 from balance.games.possession.effects import endure, might, nurture
 from balance.games.possession.state import EMPTY, T_ACTION_PHASE, T_PLAY_PHASE, Table
 
+ACTION_PHASE, PLAY_PHASE = (T_ACTION_PHASE,), (T_PLAY_PHASE,)
+
 
 @dataclass(frozen=True, slots=True)
 class Features:
@@ -91,8 +93,7 @@ def evaluate(t: Table, seat: int) -> float:
     Possessed's Endure left. Over the last rounds the cap's tiebreak takes over.
     """
     if t.over:
-        share = 1.0 / len(t.winners) if seat in t.winners else 0.0
-        return 2.0 * share - 1.0
+        return 2.0 / len(t.winners) - 1.0 if seat in t.winners else -1.0
     removed = t.removed
     if removed[seat]:
         return -1.0
@@ -100,11 +101,11 @@ def evaluate(t: Table, seat: int) -> float:
     hands, glory, occ, damage, kind = t.hands, t.glory, t.occ, t.damage, t.kind
     spec_endure, mod_endure = spec.endure, t.mod_endure
     goal = spec.glory_to_win if spec.defender_escapes else 0
-    chance = kill_chances(t, seat) if goal else None
+    chance = kill_chances(t, seat) if goal else [0.0] * t.seats
     c = occ[seat]
-    my_left = (max(1, spec_endure[kind[c]] + mod_endure[c]) - damage[c]) if c != EMPTY else 0
+    my_left = spec_endure[kind[c]] + mod_endure[c] - damage[c] if c >= 0 else 0
     my_hand = len(hands[seat])
-    my_glory = len(glory[seat]) + (chance[seat] if chance else 0.0)
+    my_glory = len(glory[seat]) + chance[seat]
     others = their_hand = their_left = 0
     best = (-1.0, 0, 0)  # the leading opponent by the cap's tiebreak
     for s in range(t.seats):
@@ -112,21 +113,19 @@ def evaluate(t: Table, seat: int) -> float:
             continue
         others += 1
         c = occ[s]
-        left = (max(1, spec_endure[kind[c]] + mod_endure[c]) - damage[c]) if c != EMPTY else 0
+        left = spec_endure[kind[c]] + mod_endure[c] - damage[c] if c >= 0 else 0
         hand = len(hands[s])
         their_hand += hand
         their_left += left
-        g = len(glory[s]) + (chance[s] if chance else 0.0)
-        best = max(best, (g, hand, left))
-    hand_edge = my_hand - their_hand / others
-    left_edge = my_left - their_left / others
+        edge = (len(glory[s]) + chance[s], hand, left)
+        best = max(best, edge)
     late = 1.0 - len(t.deck) / t.deck_size if t.deck_size else 1.0
-    value = (HAND + HAND_LATE * late) * hand_edge + (LEFT + LEFT_LATE * late) * left_edge
+    value = (HAND + HAND_LATE * late) * (my_hand - their_hand / others) + (
+        LEFT + LEFT_LATE * late
+    ) * (my_left - their_left / others)
     if goal:
-        mine = goal - my_glory
-        theirs = goal - best[0]
-        mine = max(mine, 0.05)
-        theirs = max(theirs, 0.05)
+        mine = max(goal - my_glory, 0.05)
+        theirs = max(goal - best[0], 0.05)
         value += RACE * (theirs - mine) / (theirs + mine)
     rounds_left = spec.max_rounds - t.round
     if rounds_left < CAP_ROUNDS and spec.cap_result == "tiebreak":
@@ -134,7 +133,7 @@ def evaluate(t: Table, seat: int) -> float:
         value += weight * (
             _tiebreak(my_glory - best[0], my_hand - best[1], my_left - best[2]) - value
         )
-    return -0.97 if value < -0.97 else min(value, 0.97)
+    return value if -0.97 < value < 0.97 else (0.97 if value > 0 else -0.97)
 
 
 def _tiebreak(glory: float, hand: int, left: int) -> float:
@@ -154,63 +153,72 @@ def _tiebreak(glory: float, hand: int, left: int) -> float:
 def kill_chances(t: Table, seat: int) -> list[float]:
     """Per seat, the chance that it is the one to make the Defender escape in the coming round:
     each remaining seat acts once, from the next Action on (the Turn Player first if its Action
-    is still ahead). A seat that cannot kill Soothes when the next one could (the Defender heals
-    its Nurture), and nobody kills a Defender that could not be replaced (deck out, no Support,
-    no hand card to place)."""
+    is still ahead). A seat reaches the Defender with its Possessed's Might, or a hand card's if
+    its Play is still ahead: `seat` knows its own hand, another hand is judged by its size and
+    the share of the game's cards too weak (`Table.weaker`). A seat that cannot kill Soothes
+    when the next one could (the Defender heals its Nurture), and nobody kills a Defender that
+    could not be replaced (deck out, no Support, no hand card to place)."""
     n = t.seats
-    removed, occ, damage = t.removed, t.occ, t.damage
+    removed, occ, hands, kind = t.removed, t.occ, t.hands, t.kind
+    spec = t.spec
+    spec_might, mod_might = spec.might, t.mod_might
     chance = [0.0] * n
     d = occ[t.defender]
-    hurt = damage[d]
-    left = endure(t, d) - hurt + t.ward[d]
-    d_nurture = nurture(t, d)
-    free = bool(t.deck) or occ[t.support] != EMPTY  # a kill needs no hand card
+    hurt = t.damage[d]
+    left = spec.endure[kind[d]] + t.mod_endure[d] - hurt + t.ward[d]
+    heal = spec.nurture[kind[d]] + t.mod_nurture[d]
+    free = bool(t.deck) or occ[t.support] >= 0  # a kill needs no hand card
+    weaker = t.weaker
+    top = len(weaker)
     player = t.turn_player
     asking = t.asking
     now = asking.kind if asking is not None else ""
     todo = t.todo
-    acting = now == "action" or (T_ACTION_PHASE,) in todo
-    order = [(s % n, True) for s in range(player + 1, player + n) if not removed[s % n]]
-    if acting:
-        playing = now == "play" or now == "draw" or (T_PLAY_PHASE,) in todo
-        order.insert(0, (player, playing))
-    elif not removed[player]:
-        order.append((player, True))
-    alive = 1.0
+    # The turn's phases sit at the bottom of the stack, in order (rules.TURN_TASKS).
+    if now == "action":
+        acting, playing = True, False
+    elif len(todo) > 3 and todo[3] == ACTION_PHASE and not t.turn_cut:
+        acting = True
+        playing = now == "play" or now == "draw" or (len(todo) > 4 and todo[4] == PLAY_PHASE)
+    else:
+        acting = playing = False
+    if n == 2:
+        order = (player, 1 - player) if acting else (1 - player, player)
+    else:
+        order = [s % n for s in range(player + 1, player + n) if not removed[s % n]]
+        if acting:
+            order.insert(0, player)
+        elif not removed[player]:
+            order.append(player)
     last = len(order) - 1
-    for k, (s, can_play) in enumerate(order):
-        p = reach(t, s, seat, left, can_play, free)
-        chance[s] = alive * p
-        alive *= 1.0 - p
-        if alive <= 0.0:
+    alive = 1.0
+    for k, s in enumerate(order):
+        hand = hands[s]
+        c = occ[s]
+        if not free and not hand:
+            continue
+        if c >= 0 and spec_might[kind[c]] + mod_might[c] >= left:
+            chance[s] = alive
             break
-        if k < last:  # it Soothes if the next seat could kill and the heal helps
-            healed = min(hurt, d_nurture)
-            if healed > 0 and reach(t, order[k + 1][0], seat, left, True, free) > 0.0:
+        if hand and left < top and (k or playing or not acting):
+            if s == seat:
+                if max([spec_might[kind[h]] for h in hand]) >= left:
+                    chance[s] = alive
+                    break
+            else:
+                p = 1.0 - weaker[left] ** len(hand)
+                chance[s] = alive * p
+                alive -= chance[s]
+        if heal > 0 and hurt > 0 and k < last:  # a Soothe, if the next seat could kill
+            following = order[k + 1]
+            c = occ[following]
+            if (c >= 0 and spec_might[kind[c]] + mod_might[c] >= left) or (
+                hands[following] and left < top
+            ):
+                healed = min(hurt, heal)
                 left += healed
                 hurt -= healed
     return chance
-
-
-def reach(t: Table, s: int, seat: int, left: int, can_play: bool, free: bool) -> float:
-    """The chance that seat `s` can deal `left` damage with one Attack: its Possessed's Might,
-    or (Play first) a hand card's. `seat` knows its own hand; another hand is judged by its
-    size and the share of the game's cards too weak (`Table.weaker`)."""
-    hand = t.hands[s]
-    if not free and not hand:
-        return 0.0
-    c = t.occ[s]
-    if c != EMPTY and might(t, c) >= left:
-        return 1.0
-    if not can_play or not hand or left >= len(t.weaker):
-        return 0.0
-    if s == seat:
-        kind, spec_might = t.kind, t.spec.might
-        for h in hand:
-            if spec_might[kind[h]] >= left:
-                return 1.0
-        return 0.0
-    return 1.0 - t.weaker[left] ** len(hand)
 
 
 def power(t: Table, card: int) -> float:
