@@ -756,10 +756,10 @@ def live(t: Table, c: int, epoch: int) -> int:
     """The position of face-up creature `c` if it is still the same creature, else EMPTY."""
     if c < 0 or t.epoch[c] != epoch:
         return EMPTY
-    occ = t.occ
-    if c not in occ:
+    try:
+        pos = t.occ.index(c)
+    except ValueError:
         return EMPTY
-    pos = occ.index(c)
     return EMPTY if pos == t.ring_base + t.face_down else pos
 
 

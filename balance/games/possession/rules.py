@@ -669,8 +669,12 @@ def escape_check(t: Table, task: tuple[Any, ...]) -> None:
     """Collect every face-up creature at damage >= Endure (and those an `escape` op names);
     ask for a Defender replacement if none is sure to be left (§4.3 step 2); escape them."""
     forced = task[1]
-    if not forced and not t.dirty:
-        return
+    if not forced:
+        if not t.dirty:
+            return
+        t.dirty = False
+        if not _worn_out(t):
+            return
     t.dirty = False
     occ, damage = t.occ, t.damage
     collected = []
@@ -709,6 +713,19 @@ def escape_check(t: Table, task: tuple[Any, ...]) -> None:
             if not collected:
                 return
     escape(t, collected)
+
+
+def _worn_out(t: Table) -> bool:
+    """Whether any face-up creature's damage has reached its Endure: the quick look that spares
+    the check its work when (as after most hits) nothing escapes."""
+    occ, damage, kind, mod_endure = t.occ, t.damage, t.kind, t.mod_endure
+    spec_endure = t.spec.endure
+    down = t.ring_base + t.face_down
+    for pos, c in enumerate(occ):
+        hurt = damage[c] if c >= 0 else 0
+        if hurt and pos != down and hurt >= max(1, spec_endure[kind[c]] + mod_endure[c]):
+            return True
+    return False
 
 
 def escape_go(t: Table, task: tuple[Any, ...]) -> None:
