@@ -155,6 +155,7 @@ class DeckFile(BaseModel):
 TYPE_CREATURE, TYPE_EXTRA, TYPE_EVENT = 0, 1, 2
 HOST_OWN, HOST_ENEMY, HOST_ANY, HOST_NONE = 0, 1, 2, 3
 HOSTS = {"own": HOST_OWN, "enemy": HOST_ENEMY, "any": HOST_ANY, "none": HOST_NONE}
+PLAY_CREATURE, NOT_PLAYED = 4, -1  # ZynalithSpec.plays, beside the host codes
 WINDOW_PLAY, WINDOW_EVENT, WINDOW_COMBAT = 0, 1, 2
 WINDOWS = {"play": WINDOW_PLAY, "event": WINDOW_EVENT, "combat": WINDOW_COMBAT}
 
@@ -195,6 +196,10 @@ class ZynalithSpec:
     default_setup: str
     with_trigger: tuple[frozenset[int], ...]  # trigger -> ids of cards that have it
     counters: tuple[frozenset[int], ...]  # window -> ids of the counters played in it
+    # card -> (silver, zynalith, how, init) for listing main-action plays at speed: how is
+    # PLAY_CREATURE, an extra card's host (HOST_OWN / HOST_ENEMY / HOST_ANY), or NOT_PLAYED
+    # (counters and events are never a main action)
+    plays: tuple[tuple[int, int, int, int], ...]
     players: int
     start_hp: int
     start_silver: int
@@ -280,6 +285,19 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         counters=tuple(
             frozenset(i for i, card in enumerate(cards) if (card.counter_windows >> w) & 1)
             for w in (WINDOW_PLAY, WINDOW_EVENT, WINDOW_COMBAT)
+        ),
+        plays=tuple(
+            (
+                card.silver,
+                card.zynalith,
+                NOT_PLAYED
+                if card.counter_windows or card.type == TYPE_EVENT
+                else PLAY_CREATURE
+                if card.type == TYPE_CREATURE
+                else card.host,
+                card.stats[0],
+            )
+            for card in cards
         ),
         players=rules.players,
         start_hp=rules.start_hp,

@@ -638,10 +638,13 @@ def subject_creature(g: Table, t: tuple) -> Creature | None:
     return ghost.creature if ghost is not None else None
 
 
-def clockwise(g: Table, first: int) -> list[int]:
+def clockwise(g: Table, first: int) -> tuple[int, ...]:
     """Living seats clockwise (ascending) from `first`."""
     alive = g.alive
-    return [s for s in ROTATIONS[g.seats][first] if alive[s]]
+    order = ROTATIONS[g.seats][first]
+    if False not in alive:
+        return order
+    return tuple(s for s in order if alive[s])
 
 
 # ROTATIONS[n][first]: the seats of an n-player game clockwise from `first`.

@@ -19,12 +19,13 @@ from balance.games.zynalith.cards import (
     HOST_ENEMY,
     HOST_NONE,
     HOST_OWN,
+    NOT_PLAYED,
+    PLAY_CREATURE,
     TYPE_CREATURE,
     TYPE_EVENT,
     WINDOW_COMBAT,
     WINDOW_EVENT,
     WINDOW_PLAY,
-    CardDef,
     ZynalithSpec,
 )
 from balance.games.zynalith.effects import (
@@ -480,8 +481,11 @@ def next_turn(g: Table, step: tuple) -> None:
         if g.alive[seat] and not g.passed[seat]:
             g.active = seat
             g.side_actions = 0
-            g.stack.append((S_TURN,))
+            turn(g, TURN_STEP)  # what the step (S_TURN,) on top of the stack would do next
             return
+
+
+TURN_STEP = (S_TURN,)
 
 
 def turn(g: Table, step: tuple) -> None:
@@ -531,7 +535,6 @@ def turn_options(g: Table, seat: int) -> tuple:
     spec = g.spec
     if g.main_actions[seat] >= spec.max_main_actions_per_round:
         return (PASS,)
-    cards = spec.cards
     options: list[tuple] = []
     append = options.append
     extend = options.extend
@@ -557,18 +560,19 @@ def turn_options(g: Table, seat: int) -> tuple:
     free = n < g.slots
     same_init: dict[int, int] | None = None
     host_lists: list[list[tuple[int, int]] | None] = [None, None, None]
+    plays = spec.plays
     hand = g.hand_open[seat] + g.hand_secret[seat]
     distinct = dict.fromkeys(hand) if len(hand) > 1 else hand
     for card in distinct:
-        cd = cards[card]
-        if cd.silver > silver or cd.zynalith > zyn or cd.counter_windows:
+        price, zprice, how, init = plays[card]
+        if price > silver or zprice > zyn or how == NOT_PLAYED:
             continue
-        if cd.type == TYPE_CREATURE:
+        if how == PLAY_CREATURE:
             if not free:
                 continue
             if same_init is None:
                 same_init = init_counts(front)
-            key = (card, same_init.get(cd.stats[INIT], 0))
+            key = (card, same_init.get(init, 0))
             cached = CREATURE_PLAYS.get(key)
             if cached is None:
                 cached = CREATURE_PLAYS[key] = tuple(
@@ -576,24 +580,22 @@ def turn_options(g: Table, seat: int) -> tuple:
                 )
             extend(cached)
         else:
-            found = host_lists[cd.host]
+            found = host_lists[how]
             if found is None:
-                found = host_lists[cd.host] = host_places(g, seat, cd)
+                found = host_lists[how] = host_places(g, seat, how)
             extend([(A_PLAY_HAND, card, owner, uid) for owner, uid in found])
     for row in (CREATURE_PILE, EXTRA_PILE):
         cards_in_row = market[row]
         for pos, card in enumerate(cards_in_row):
-            cd = cards[card]
-            if cd.silver > silver or cd.zynalith > zyn or cd.counter_windows:
+            price, zprice, how, init = plays[card]
+            if price > silver or zprice > zyn or how == NOT_PLAYED:
                 continue
-            if cards_in_row.index(card) != pos:  # the first copy stands for all
-                continue
-            if cd.type == TYPE_CREATURE:
-                if not free:
+            if how == PLAY_CREATURE:
+                if not free or cards_in_row.index(card) != pos:  # the first copy stands for all
                     continue
                 if same_init is None:
                     same_init = init_counts(front)
-                key = (row, pos, same_init.get(cd.stats[INIT], 0))
+                key = (row, pos, same_init.get(init, 0))
                 cached = MARKET_PLAYS.get(key)
                 if cached is None:
                     cached = MARKET_PLAYS[key] = tuple(
@@ -602,10 +604,10 @@ def turn_options(g: Table, seat: int) -> tuple:
                         for b in (ATTACK, DEFENCE)
                     )
                 extend(cached)
-            else:
-                found = host_lists[cd.host]
+            elif cards_in_row.index(card) == pos:
+                found = host_lists[how]
                 if found is None:
-                    found = host_lists[cd.host] = host_places(g, seat, cd)
+                    found = host_lists[how] = host_places(g, seat, how)
                 extend([(A_PLAY_MARKET, row, pos, owner, uid) for owner, uid in found])
     extend(BANISHES[:n])
     for card in distinct:
@@ -617,9 +619,9 @@ def turn_options(g: Table, seat: int) -> tuple:
     return tuple(options)
 
 
-def host_places(g: Table, seat: int, cd: CardDef) -> list[tuple[int, int]]:
-    """(owner, uid) of each legal host of an extra card, as `hosts` lists them."""
-    return [(c.owner, c.uid) for c in hosts(g, seat, cd)]
+def host_places(g: Table, seat: int, host: int) -> list[tuple[int, int]]:
+    """(owner, uid) of each legal host of an extra card with `host` rule, as `hosts` lists them."""
+    return [(c.owner, c.uid) for c in hosts(g, seat, host)]
 
 
 def init_counts(front: list[Creature]) -> dict[int, int]:
@@ -639,11 +641,11 @@ MARKET_PLAYS: dict[tuple[int, int, int], tuple[tuple, ...]] = {}
 REDRAWS: dict[int, tuple[tuple, ...]] = {}
 
 
-def hosts(g: Table, seat: int, cd: CardDef) -> list[Creature]:
-    """Legal hosts of an extra card (G7): own, enemy or any creature with room for it."""
+def hosts(g: Table, seat: int, host: int) -> list[Creature]:
+    """Legal hosts of an extra card with `host` rule (G7): own, enemy or any creature with room
+    for it."""
     found: list[Creature] = []
     limit = g.spec.max_attachments
-    host = cd.host
     for owner in clockwise(g, seat):
         if (host == HOST_OWN and owner != seat) or (host == HOST_ENEMY and owner == seat):
             continue
@@ -669,7 +671,7 @@ def apply_turn(g: Table, ctx: tuple, choice: tuple) -> None:
             c.epoch += 1
         else:
             sell_zynalith(g, seat)
-        g.stack.append((S_TURN,))
+        turn(g, TURN_STEP)  # the same seat's turn goes on
         return
     g.turns += 1
     g.main_actions[seat] += 1
@@ -747,9 +749,11 @@ def play(
         g.tally[seat][T_PLAYED] += 1
     if counter:
         g.tally[seat][T_COUNTERS] += 1
-    ctx = new_ctx(g)
+    g.next_ctx += 1
+    ctx = g.next_ctx
     g.stack.append((S_PLAY_ENTER, ctx, card, seat, a, b))
-    if not counter:
+    spec = g.spec
+    if not counter and (spec.counter_windows >> WINDOW_PLAY) & 1 and spec.counters[WINDOW_PLAY]:
         seats = tuple(s for s in clockwise(g, (seat + 1) % g.seats) if s != seat)
         open_window(g, WINDOW_PLAY, ctx, cd.kind, seats)
 
@@ -917,7 +921,7 @@ def counter_options(g: Table, seat: int, window: int, subject_kind: int) -> list
         if cd.host == HOST_NONE:
             options.append((1, card, source, pos, -1, -1))
         else:
-            for host in hosts(g, seat, cd):
+            for host in hosts(g, seat, cd.host):
                 options.append((1, card, source, pos, host.owner, host.uid))
     return options
 
@@ -955,8 +959,8 @@ def renew(g: Table, step: tuple) -> None:
     g.discards[row].extend(g.market[row])
     g.market[row].clear()
     g.stack.append((S_DRAW_END,))
-    g.stack.append((S_FILL_ROW, row, event_player, g.spec.market_row_size))
-    g.stack.append((S_DRAW_BEGIN,))
+    g.draw_depth += 1  # S_DRAW_BEGIN, then S_FILL_ROW, done at once
+    fill_row(g, (S_FILL_ROW, row, event_player, g.spec.market_row_size))
 
 
 def fill_row(g: Table, step: tuple) -> None:
