@@ -22,11 +22,11 @@ if TYPE_CHECKING:
 BEING_PP = 1.0  # per point of power in play
 SLOT_PP = 5.0  # per Being in play: a blocker, an attacker, an evolution base
 HAND_PP = 0.8  # per point of defence in hand (a discard adds it; a card also plays)
-CARD_PP = 0.0  # per card in hand beyond its defence: options to play and evolve
 LIFE_PP = 8.0  # per life card: each absorbs a whole attack, then joins the hand
 GEM_PP = 0.6  # per gem owned (zone and equipped): the ramp
 EXPOSED = 1.0  # share of a rested Being's expected loss counted before it is attacked
 DANGER_PP = 30.0  # at 0 life, facing more attack than the hand can answer
+EVOLVE_PP = 0.6  # per point of power my best affordable evolution adds to a defence
 SCALE = 25.0  # pp difference at which the value is tanh(1) = 0.76
 MEAN_CARD = 3.0  # a card's mean defence (a life card taken joins the hand)
 
@@ -34,8 +34,9 @@ MEAN_CARD = 3.0  # a card's mean defence (a life card taken joins the hand)
 def evaluate(m: Match, seat: int) -> float:
     """A value in (-1, 1) for `seat` in an unfinished game (spec §10 features, in pp).
 
-    Each side's assets are Beings (power and presence), hand (defence and options), life and
-    gems, less what its rested Beings stand to lose to the opposing Beings in reach. An attack
+    Each side's assets are Beings (power and presence), hand (defence and options, with the best
+    evolution its active gems can pay in a defend step), life and gems, less what its rested
+    Beings stand to lose to the opposing Beings in reach. An attack
     under way is scored as it will likely end: a life card taken, a Being defeated or saved by
     discards, or the game lost at 0 life. A side at 0 life whose hand cannot answer the opposing
     Beings' next attacks is in danger. The opponent's hand counts as its size times the mean
@@ -45,21 +46,48 @@ def evaluate(m: Match, seat: int) -> float:
     other = 1 - seat
     hands = m.hands
     defence = [0.0, 0.0]
-    defence[seat] = m.hand_defence[seat]
+    defence[seat] = m.hand_defence[seat] + EVOLVE_PP * _best_evolution(m, seat)
     unseen = len(m.decks[other]) + len(m.lives[other]) + len(hands[other])
     if unseen:
         defence[other] = len(hands[other]) * m.hidden_defence[other] / unseen
-    lives = (len(m.lives[0]), len(m.lives[1]))
-    sides = (_side(m, 0), _side(m, 1))
     value = [0.0, 0.0]
+    seen: list[list[Seen]] = [[], []]
+    rested = [0, 0]
+    equip = spec.equip_power
+    type_of = spec.type_of
+    turn = m.turn
     for side in (0, 1):
-        value[side] = (
-            sides[side][0]
-            + HAND_PP * defence[side]
-            + CARD_PP * len(hands[side])
-            + LIFE_PP * lives[side]
+        life = len(m.lives[side])
+        total = (
+            HAND_PP * defence[side]
+            + LIFE_PP * life
             + GEM_PP * (m.gems_active[side] + m.gems_rested[side])
         )
+        own_turn = m.active == side
+        haste = not life and spec.zero_life_haste
+        row = seen[side]
+        loc = -1
+        for being in m.field[side]:
+            loc += 1
+            if being is None:
+                continue
+            base = being.printed + equip * being.equipped
+            mods = 0
+            if being.mods:
+                for mod in being.mods:
+                    mods += mod[0]
+            p = max(0, base + mods)
+            total += BEING_PP * p + SLOT_PP + GEM_PP * being.equipped
+            # It threatens if it may attack before the other side refreshes: on the other
+            # side's turn every Being (all refresh first), on its own those still able now.
+            threat = not own_turn or (
+                not being.rested
+                and being.attacked != turn
+                and (haste or (being.entered != turn and being.evolved != turn))
+            )
+            row.append((loc, p, base, mods, type_of[being.stack[-1]], being.rested, threat))
+            rested[side] += being.rested
+        value[side] = total
     a = m.attack
     if a is not None:
         lost = _attack_outcome(m, a, defence)
@@ -67,11 +95,14 @@ def evaluate(m: Match, seat: int) -> float:
             return 1.0 if a.seat == seat else -1.0
         value[1 - a.seat] -= lost
     for side in (0, 1):
-        mine, theirs = sides[side], sides[1 - side]
-        if mine[2] and theirs[1]:
-            value[side] -= EXPOSED * _exposure(spec, mine[1], theirs[1], defence[side])
-        if not lives[side] and theirs[1]:
-            value[side] -= _danger(spec, mine[1], theirs[1], defence[side])
+        theirs = seen[1 - side]
+        if not theirs:
+            continue
+        if rested[side]:
+            value[side] -= EXPOSED * _exposure(spec, seen[side], theirs, defence[side])
+        if not m.lives[side]:
+            blockers = len(seen[side]) - rested[side]
+            value[side] -= _danger(spec, theirs, blockers, defence[side])
     return math.tanh((value[seat] - value[other]) / SCALE)
 
 
@@ -80,41 +111,6 @@ WIN = 1e9  # _attack_outcome's answer when the attack wins the game
 # A Being as the evaluation reads it: (location, power, attack base, mods, type, rested, and
 # whether it may attack before the other side's Beings next refresh).
 Seen = tuple[int, int, int, int, int, bool, bool]
-
-
-def _side(m: Match, side: int) -> tuple[float, list[Seen], int]:
-    """One side's Beings: their worth in pp, each one read once, and how many are rested.
-
-    A Being threatens if it may attack before the other side refreshes: on the other side's
-    turn, every Being (all refresh first); on its own turn, those still able to attack now."""
-    spec = m.spec
-    equip = spec.equip_power
-    type_of = spec.type_of
-    turn = m.turn
-    own_turn = m.active == side
-    haste = spec.zero_life_haste and not m.lives[side]
-    worth = 0.0
-    seen = []
-    rested = 0
-    for loc, being in enumerate(m.field[side]):
-        if being is None:
-            continue
-        base = being.printed + equip * being.equipped
-        mods = 0
-        for mod in being.mods:
-            mods += mod[0]
-        p = base + mods
-        p = max(p, 0)
-        worth += BEING_PP * p + SLOT_PP + GEM_PP * being.equipped
-        threat = not own_turn or (
-            not being.rested
-            and being.attacked != turn
-            and (haste or (being.entered != turn and being.evolved != turn))
-        )
-        kind = type_of[being.stack[-1]]
-        seen.append((loc, p, base, mods, kind, being.rested, threat))
-        rested += being.rested
-    return worth, seen, rested
 
 
 def _hit(spec: BeingsSpec, attacker: Being, defending: Being | None) -> int:
@@ -152,7 +148,7 @@ def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
     if a.target != LIFE:
         return 0.0
     if m.lives[defender]:
-        return LIFE_PP - CARD_PP - HAND_PP * MEAN_CARD
+        return LIFE_PP - HAND_PP * MEAN_CARD
     need = _hit(spec, attacker, None) + spec.defense_margin - a.counter
     if need <= 0:
         return 0.0
@@ -183,14 +179,32 @@ def _exposure(spec: BeingsSpec, mine: list[Seen], theirs: list[Seen], held: floa
     return total
 
 
-def _danger(spec: BeingsSpec, mine: list[Seen], theirs: list[Seen], held: float) -> float:
+def _best_evolution(m: Match, seat: int) -> int:
+    """The most power one affordable evolution from hand adds (for a defend step)."""
+    spec = m.spec
+    gems = m.gems_active[seat]
+    if not gems:
+        return 0
+    hand = m.hands[seat]
+    best = 0
+    for being in m.field[seat]:
+        if being is not None:
+            for new, price, _, _ in spec.evolutions[being.stack[-1]]:
+                if price <= gems and spec.power[new] > best and new in hand:
+                    best = spec.power[new]
+    return best
+
+
+def _danger(spec: BeingsSpec, theirs: list[Seen], blockers: int, held: float) -> float:
     """I am at 0 life: the threatening opposing Beings' attacks on my life, less those my
     active Beings can block, against what my hand can discard."""
     margin = spec.defense_margin
-    need = sorted(p + margin for _, p, _, _, _, _, threat in theirs if threat)
-    blockers = sum(1 for seen in mine if not seen[5])
+    need = [p + margin for _, p, _, _, _, _, threat in theirs if threat]
     if blockers:
-        need = need[:-blockers]
+        if blockers >= len(need):
+            return 0.0
+        need.sort()
+        del need[-blockers:]
     short = sum(need) - held
     if short <= 0:
         return 0.0
