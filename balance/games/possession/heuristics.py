@@ -78,9 +78,9 @@ def features(t: Table, seat: int) -> Features:
 
 
 # Weights of `evaluate`, on its [-1, 1] scale.
-RACE = 0.75  # the Glory race: who needs fewer Defenders, counting this round's likely kills
+RACE = 0.85  # the Glory race: who needs fewer Defenders, counting this round's likely kills
 HAND, HAND_LATE = 0.03, 0.05  # per hand card of edge, and more as the deck runs out
-LEFT, LEFT_LATE = 0.01, 0.02  # per point of the Possessed's Endure left, likewise
+LEFT, LEFT_LATE = 0.005, 0.02  # per point of the Possessed's Endure left, likewise
 CAP_ROUNDS = 5  # over the last rounds, the cap's tiebreak (Glory, hand, Endure left) takes over
 
 
@@ -124,9 +124,10 @@ def evaluate(t: Table, seat: int) -> float:
         LEFT + LEFT_LATE * late
     ) * (my_left - their_left / others)
     if goal:
-        mine = max(goal - my_glory, 0.05)
-        theirs = max(goal - best[0], 0.05)
-        value += RACE * (theirs - mine) / (theirs + mine)
+        # Who needs fewer: close to a race of fair coin flips (1 of 3 to go against 3: +0.67).
+        mine = max(goal - my_glory, 0.0)
+        theirs = max(goal - best[0], 0.0)
+        value += RACE * (theirs - mine) / max(mine + theirs - 1.0, mine, theirs, 0.05)
     rounds_left = spec.max_rounds - t.round
     if rounds_left < CAP_ROUNDS and spec.cap_result == "tiebreak":
         weight = 1.0 - rounds_left / CAP_ROUNDS
