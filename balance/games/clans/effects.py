@@ -46,6 +46,8 @@ from balance.games.clans.state import (
     reveal,
     set_status,
     set_tokens,
+    to_discard,
+    to_hand,
 )
 
 if TYPE_CHECKING:
@@ -650,15 +652,15 @@ def resolve_next(g: Table, frame: list) -> None:
         g.stack.append([FETCH, controller, seat, slot, serial, card, entry, entry.n])
     elif op == GAIN_TOKEN:
         g.owned = bump(g.owned, controller, entry.n)
-        g.held[controller] += entry.n
+        g.held = bump(g.held, controller, entry.n)
         g.tally[TOKENS_GAINED * 2 + controller] += entry.n
     elif op == DRAIN_TOKEN:
         who = controller if entry.who == SELF else 1 - controller
-        g.held[who] -= min(entry.n, g.held[who])
+        g.held = bump(g.held, who, -min(entry.n, g.held[who]))
     elif op == FREE_PLAY_OP:
         g.stack.append([FREE_PLAY, controller, seat, slot, serial, card, entry])
     elif op == EXTRA_TURN:
-        g.extra[controller] += 1
+        g.extra = bump(g.extra, controller, 1)
     elif op == ADD_MILITARY:
         # Veteran only (ongoing entries are read continuously by `military`): this battle
         who = controller if entry.who == SELF else 1 - controller
@@ -694,12 +696,12 @@ def hit(g: Table, frame: list, seat: int, slot: int) -> None:
     turn = g.turn
     if op == DESTROY:
         leave_play(g, seat, slot)
-        g.discard[seat].append(card)
+        to_discard(g, seat, card)
         g.events.append((turn, seat, card, DESTROYED, 1))
         g.tally[LOST_DESTROY * 2 + seat] += 1
     elif op == RETURN_TO_HAND:
         leave_play(g, seat, slot)
-        g.hand[seat].append(card)
+        to_hand(g, seat, card)
         reveal(g, seat, card)
         g.events.append((turn, seat, card, DRAWN_EVENT, 1))
     elif op == CAPTURE:
@@ -716,7 +718,7 @@ def hit(g: Table, frame: list, seat: int, slot: int) -> None:
             g.events.append((turn, seat, card, FLIPPED_DOWN, 1))
             g.tally[LOST_FLIP * 2 + seat] += 1
     elif op == READY:
-        g.held[seat] += g.tokens[seat][slot]
+        g.held = bump(g.held, seat, g.tokens[seat][slot])
         set_tokens(g, seat, slot, 0)
     elif op == TRIGGER:
         activate_entries(g, seat, slot)

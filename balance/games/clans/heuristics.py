@@ -197,7 +197,7 @@ def unseen_cards(g: Table, seat: int) -> list[int]:
     for clan in g.clans[opp]:
         for card in spec.clan_cards[clan]:
             left[card] = left.get(card, 0) + 1
-    for card in [c for c in g.grid[opp] if c != EMPTY] + g.discard[opp] + list(g.known[opp]):
+    for card in [*(c for c in g.grid[opp] if c != EMPTY), *g.discard[opp], *g.known[opp]]:
         left[card] -= 1
     return [card for card, n in sorted(left.items()) for _ in range(n)]
 

@@ -92,11 +92,14 @@ from balance.games.clans.state import (
     leave_play,
     place,
     recount,
+    replaced,
     reveal,
     set_status,
     set_tokens,
     shuffle_deck,
     take_from_hand,
+    to_discard,
+    to_hand,
     top_card,
 )
 
@@ -169,26 +172,26 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
         flipped=(),
         picks=(),
         pool=(),
-        deck=[[], []],
-        hand=[[], []],
+        deck=((), ()),
+        hand=((), ()),
         known=((), ()),
-        discard=[[], []],
-        grid=[[EMPTY] * size, [EMPTY] * size],
+        discard=((), ()),
+        grid=((EMPTY,) * size, (EMPTY,) * size),
         face_up=((True,) * size, (True,) * size),
         captor=((NOBODY,) * size, (NOBODY,) * size),
         tokens=((0,) * size, (0,) * size),
-        serial=[[0] * size, [0] * size],
-        held=[0, 0],
+        serial=((0,) * size, (0,) * size),
+        held=(0, 0),
         owned=(0, 0),
         supremacy=(0, 0),
         wonder=NOBODY,
         round=1,
         first=0,
         active=0,
-        passed=[False, False],
+        passed=(False, False),
         first_passer=NOBODY,
         countdown=-1,
-        extra=[0, 0],
+        extra=(0, 0),
         round_turns=0,
         turn=0,
         in_turn=False,
@@ -248,19 +251,17 @@ def deal_clans(g: Table, clans: tuple[tuple[int, ...], tuple[int, ...]]) -> None
     for seat in (0, 1):
         deck = [card for clan in clans[seat] for card in spec.clan_cards[clan]]
         g.rng.shuffle(deck)
-        g.deck[seat] = deck
+        g.deck = replaced(g.deck, seat, tuple(deck))
         deal_hand(g, seat)
-        g.held[seat] = spec.starting_tokens
-    g.owned = (spec.starting_tokens, spec.starting_tokens)
+    g.held = g.owned = (spec.starting_tokens, spec.starting_tokens)
     first = spec.first_player_round1
     g.first = 0 if first == "p1" else 1 if first == "p2" else g.rng.randrange(2)
     g.stack += [[ROUND_START], [MULLIGAN, 1], [MULLIGAN, 0]]
 
 
 def deal_hand(g: Table, seat: int) -> None:
-    hand = g.hand[seat]
     for _ in range(min(g.spec.starting_hand, len(g.deck[seat]))):
-        hand.append(top_card(g, seat))
+        to_hand(g, seat, top_card(g, seat))
 
 
 def troops_in(g: Table, cards: list[int]) -> int:
@@ -352,8 +353,8 @@ def mulligan(g: Table, frame: list, option: tuple) -> None:
     if option[0] == KEEP:
         keep_hand(g, seat)
         return
-    g.deck[seat] += g.hand[seat]
-    g.hand[seat] = []
+    g.deck = replaced(g.deck, seat, g.deck[seat] + g.hand[seat])
+    g.hand = replaced(g.hand, seat, ())
     shuffle_deck(g, seat)
     deal_hand(g, seat)
     g.mulligans = bump(g.mulligans, seat, 1)
@@ -371,10 +372,10 @@ def keep_hand(g: Table, seat: int) -> None:
 
 def start_round(g: Table, frame: list) -> None:
     g.stack.pop()
-    g.passed = [False, False]
+    g.passed = (False, False)
     g.first_passer = NOBODY
     g.countdown = -1
-    g.extra = [0, 0]
+    g.extra = (0, 0)
     g.round_turns = 0
     g.tally[FIRST_ROUNDS * 2 + g.first] += 1
     begin_turn(g, g.first)
@@ -509,15 +510,15 @@ def act(g: Table, frame: list, option: tuple) -> None:
     elif kind == SHIFT:
         make_shift(g, seat, option[1], option[2])
     elif kind == DRAW_SMALL:
-        g.held[seat] -= spec.draw_small.tokens
+        g.held = bump(g.held, seat, -spec.draw_small.tokens)
         draw(g, seat, spec.draw_small.cards)
         g.tally[DRAW_SMALLS * 2 + seat] += 1
     elif kind == DRAW_BIG:
-        g.held[seat] -= spec.draw_big.tokens
+        g.held = bump(g.held, seat, -spec.draw_big.tokens)
         draw(g, seat, spec.draw_big.cards)
         g.tally[DRAW_BIGS * 2 + seat] += 1
     elif kind == ACTIVATE:
-        g.held[seat] -= 1
+        g.held = bump(g.held, seat, -1)
         set_tokens(g, seat, option[1], g.tokens[seat][option[1]] + 1)
         g.tally[ACTIVATIONS * 2 + seat] += 1
         activate_entries(g, seat, option[1])
@@ -561,7 +562,7 @@ def make_shift(g: Table, seat: int, slot: int, card: int) -> None:
         cost = max(0, cost - player_rule(g, seat, SHIFT_DISCOUNT))
     take_from_hand(g, seat, card)
     leave_play(g, seat, slot)
-    g.discard[seat].append(out)
+    to_discard(g, seat, out)
     place(g, seat, slot, card)
     turn = g.turn
     g.events.append((turn, seat, out, SHIFTED_OUT, 1))
@@ -587,7 +588,7 @@ def pass_turn(g: Table, seat: int) -> None:
         g.tally[FIRST_PASSES * 2 + seat] += 1
         if g.spec.wonder_to_first_passer:
             g.wonder = seat
-    g.passed[seat] = True
+    g.passed = replaced(g.passed, seat, True)
 
 
 def end_turn_step(g: Table, frame: list) -> None:
@@ -615,7 +616,7 @@ def next_turn(g: Table, seat: int, passed: bool) -> None:
     if passed:
         battle = g.passed[opp] or g.countdown <= 0
     elif g.extra[seat] > 0:
-        g.extra[seat] -= 1  # an effect's extra turn does not use up the countdown (G12)
+        g.extra = bump(g.extra, seat, -1)  # an effect's extra turn leaves the countdown (G12)
         following = seat
     elif g.passed[opp]:
         g.countdown -= 1
@@ -645,7 +646,7 @@ def pay_step(g: Table, frame: list) -> Decision | None:
 def pay(g: Table, frame: list, option: tuple) -> None:
     seat, card = frame[1], option[1]
     take_from_hand(g, seat, card)
-    g.discard[seat].append(card)
+    to_discard(g, seat, card)
     frame[2] -= 1
     g.tally[(OFFCLAN_PAID if frame[3] == OFFCLAN_REASON else SHIFT_PAID) * 2 + seat] += 1
 
@@ -662,7 +663,7 @@ def discard_step(g: Table, frame: list) -> Decision | None:
 def discard_card(g: Table, frame: list, option: tuple) -> None:
     seat, card = frame[1], option[1]
     take_from_hand(g, seat, card)
-    g.discard[seat].append(card)
+    to_discard(g, seat, card)
     frame[2] -= 1
     g.tally[
         (HAND_LIMIT_DISCARDS if frame[3] == HAND_LIMIT_REASON else EFFECT_DISCARDS) * 2 + seat
@@ -772,9 +773,15 @@ def fetch(g: Table, frame: list, option: tuple) -> None:
         finish_fetch(g, frame)
         return
     controller, entry, card = frame[1], frame[6], option[1]
-    zone = g.deck[controller] if entry.zone == ZONE_DECK else g.discard[controller]
-    zone.remove(card)
-    g.hand[controller].append(card)
+    if entry.zone == ZONE_DECK:
+        zone = list(g.deck[controller])
+        zone.remove(card)
+        g.deck = replaced(g.deck, controller, tuple(zone))
+    else:
+        zone = list(g.discard[controller])
+        zone.remove(card)
+        g.discard = replaced(g.discard, controller, tuple(zone))
+    to_hand(g, controller, card)
     reveal(g, controller, card)  # fetched cards are revealed
     g.events.append((g.turn, controller, card, 1, 1))  # DRAWN
     frame[7] -= 1
@@ -898,7 +905,7 @@ def song_step(g: Table, frame: list) -> None:
         missing = spec.song_draw_to - len(g.hand[seat])
         if missing > 0:
             draw(g, seat, missing)
-    g.held = list(g.owned)
+    g.held = g.owned
     size = len(g.grid[0])
     g.tokens = ((0,) * size, (0,) * size)
     g.wonder = NOBODY
@@ -938,7 +945,7 @@ def sacrifice_step(g: Table, frame: list) -> Decision | None:
 def sacrifice(g: Table, frame: list, option: tuple) -> None:
     seat, slot = frame[1], option[1]
     card = leave_play(g, seat, slot)
-    g.discard[seat].append(card)
+    to_discard(g, seat, card)
     g.events.append((g.turn, seat, card, SACRIFICED, 1))
     g.tally[SACRIFICES * 2 + seat] += 1
     frame[2] -= 1

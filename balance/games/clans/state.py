@@ -91,21 +91,19 @@ class Table:
     flipped: tuple[int, ...]  # the flipped clans, in draft_pool order
     picks: tuple[tuple[int, int], ...]  # the draft so far: (clan, seat) in pick order
     pool: tuple[int, ...]  # cards set aside: the undealt draft pool, then the flipped clans' cards
-    # -- zones, per seat
-    deck: list[list[int]]  # top of the deck last
-    hand: list[list[int]]
-    # hand cards the opponent has seen enter (fetched, returned): tuples, replaced on change
-    known: tuple[tuple[int, ...], tuple[int, ...]]
-    discard: list[list[int]]
-    grid: list[list[int]]
-    # Faces, captors and tokens change seldom: a tuple per seat, replaced (`set_status`,
-    # `set_tokens`), never changed, so copies share them.
-    face_up: tuple[tuple[bool, ...], tuple[bool, ...]]
-    captor: tuple[tuple[int, ...], tuple[int, ...]]
-    tokens: tuple[tuple[int, ...], tuple[int, ...]]
-    serial: list[list[int]]
-    # -- tokens and score, per seat (the pairs that change seldom are tuples, see `bump`)
-    held: list[int]
+    # -- zones, per seat. Every per-seat value is a pair (seat 0's, seat 1's) of immutable
+    # values, replaced when it changes (`replaced`, `bump`), so a copy shares all of them.
+    deck: tuple[tuple[int, ...], tuple[int, ...]]  # top of the deck last
+    hand: tuple[tuple[int, ...], tuple[int, ...]]
+    known: tuple[tuple[int, ...], tuple[int, ...]]  # hand cards the opponent saw enter
+    discard: tuple[tuple[int, ...], tuple[int, ...]]
+    grid: tuple[tuple[int, ...], tuple[int, ...]]  # `place`, `leave_play`
+    face_up: tuple[tuple[bool, ...], tuple[bool, ...]]  # `set_status`
+    captor: tuple[tuple[int, ...], tuple[int, ...]]  # `set_status`
+    tokens: tuple[tuple[int, ...], tuple[int, ...]]  # `set_tokens`
+    serial: tuple[tuple[int, ...], tuple[int, ...]]  # `place`
+    # -- tokens and score, per seat
+    held: tuple[int, int]
     owned: tuple[int, int]
     supremacy: tuple[int, int]
     wonder: int  # the Wonder Token holder, or NOBODY (in the supply)
@@ -113,10 +111,10 @@ class Table:
     round: int
     first: int  # the round's first player
     active: int  # whose turn it is (the round's first player outside turns)
-    passed: list[bool]
+    passed: tuple[bool, bool]
     first_passer: int
     countdown: int  # turns left to the player who has not passed; -1 before any pass
-    extra: list[int]  # extra turns granted by effects, still to take
+    extra: tuple[int, int]  # extra turns granted by effects, still to take
     round_turns: int
     turn: int  # turns since the game began, for events
     in_turn: bool  # False in the draft, the mulligans, the Great Battle and Song for the Dead
@@ -201,31 +199,26 @@ class Table:
         new.flipped = self.flipped
         new.picks = self.picks
         new.pool = self.pool
-        z = self.deck
-        new.deck = [z[0][:], z[1][:]]
-        z = self.hand
-        new.hand = [z[0][:], z[1][:]]
+        new.deck = self.deck
+        new.hand = self.hand
         new.known = self.known
-        z = self.discard
-        new.discard = [z[0][:], z[1][:]]
-        z = self.grid
-        new.grid = [z[0][:], z[1][:]]
+        new.discard = self.discard
+        new.grid = self.grid
         new.face_up = self.face_up
         new.captor = self.captor
         new.tokens = self.tokens
-        z = self.serial
-        new.serial = [z[0][:], z[1][:]]
-        new.held = self.held[:]
+        new.serial = self.serial
+        new.held = self.held
         new.owned = self.owned
         new.supremacy = self.supremacy
         new.wonder = self.wonder
         new.round = self.round
         new.first = self.first
         new.active = self.active
-        new.passed = self.passed[:]
+        new.passed = self.passed
         new.first_passer = self.first_passer
         new.countdown = self.countdown
-        new.extra = self.extra[:]
+        new.extra = self.extra
         new.round_turns = self.round_turns
         new.turn = self.turn
         new.in_turn = self.in_turn
@@ -286,8 +279,8 @@ class Table:
             for i in range(size):
                 j = i + int(rng.random() * (last - i + 1))
                 unseen[i], unseen[j] = unseen[j], unseen[i]
-            copy.hand[other] = list(known) + unseen[:size]
-            copy.deck[other] = unseen[size:]
+            copy.hand = replaced(copy.hand, other, (*known, *unseen[:size]))
+            copy.deck = replaced(copy.deck, other, tuple(unseen[size:]))
         if copy.pending is not None and copy.pending.seat != seat:
             # another seat's choice may list its hand: compute it again from the new hand
             from balance.games.clans.rules import refresh_decision
@@ -313,7 +306,7 @@ class Table:
 def draw(g: Table, seat: int, n: int) -> int:
     """`seat` draws n cards (G13: an empty deck is formed again from the shuffled discard pile;
     with both empty the draw stops). Returns the number drawn."""
-    deck, hand, events = g.deck[seat], g.hand[seat], g.events
+    deck, hand, events = list(g.deck[seat]), list(g.hand[seat]), g.events
     loose = g.loose_decks >> seat & 1
     drawn = 0
     for _ in range(n):
@@ -321,8 +314,8 @@ def draw(g: Table, seat: int, n: int) -> int:
             pile = g.discard[seat]
             if not pile:
                 break
-            deck.extend(pile)
-            pile.clear()
+            deck = list(pile)
+            g.discard = replaced(g.discard, seat, ())
             if not loose:
                 g.rng.shuffle(deck)
         if loose:  # an undecided order: any card is equally likely on top
@@ -332,22 +325,28 @@ def draw(g: Table, seat: int, n: int) -> int:
         hand.append(card)
         events.append((g.turn, seat, card, DRAWN, 1))
         drawn += 1
+    g.deck = replaced(g.deck, seat, tuple(deck))
+    g.hand = replaced(g.hand, seat, tuple(hand))
     return drawn
 
 
 def shuffle_deck(g: Table, seat: int) -> None:
     """Shuffle `seat`'s deck with the game's RNG (a deck whose order is undecided stays so)."""
     if not g.loose_decks >> seat & 1:
-        g.rng.shuffle(g.deck[seat])
+        deck = list(g.deck[seat])
+        g.rng.shuffle(deck)
+        g.deck = replaced(g.deck, seat, tuple(deck))
 
 
 def top_card(g: Table, seat: int) -> int:
     """Take the top card of `seat`'s (non-empty) deck: any card, when its order is undecided."""
-    deck = g.deck[seat]
+    deck = list(g.deck[seat])
     if g.loose_decks >> seat & 1:
         i = loose_pick(g, len(deck))
         deck[i], deck[-1] = deck[-1], deck[i]
-    return deck.pop()
+    card = deck.pop()
+    g.deck = replaced(g.deck, seat, tuple(deck))
+    return card
 
 
 MASK64 = (1 << 64) - 1
@@ -364,13 +363,24 @@ def loose_pick(g: Table, n: int) -> int:
 
 def take_from_hand(g: Table, seat: int, card: int) -> None:
     """`card` leaves `seat`'s hand; a revealed copy of it stops being known once none is left."""
-    hand = g.hand[seat]
+    hand = list(g.hand[seat])
     hand.remove(card)
+    g.hand = replaced(g.hand, seat, tuple(hand))
     known = g.known[seat]
     if known and card in known and known.count(card) > hand.count(card):
         left = list(known)
         left.remove(card)
         g.known = replaced(g.known, seat, tuple(left))
+
+
+def to_hand(g: Table, seat: int, card: int) -> None:
+    """`card` enters `seat`'s hand."""
+    g.hand = replaced(g.hand, seat, (*g.hand[seat], card))
+
+
+def to_discard(g: Table, seat: int, card: int) -> None:
+    """`card` goes to the top of `seat`'s discard pile."""
+    g.discard = replaced(g.discard, seat, (*g.discard[seat], card))
 
 
 def reveal(g: Table, seat: int, card: int) -> None:
@@ -398,12 +408,15 @@ def set_tokens(g: Table, seat: int, slot: int, n: int) -> None:
 
 def place(g: Table, seat: int, slot: int, card: int) -> None:
     """`card` enters `seat`'s army at `slot`, face up, free and without tokens."""
-    grid = g.grid[seat]
-    if grid[slot] != EMPTY:
+    if g.grid[seat][slot] != EMPTY:
         leave_play(g, seat, slot)
     # an empty space is always face up, free and without tokens (leave_play sees to it)
+    grid = list(g.grid[seat])
     grid[slot] = card
-    g.serial[seat][slot] += 1
+    g.grid = replaced(g.grid, seat, tuple(grid))
+    serial = list(g.serial[seat])
+    serial[slot] += 1
+    g.serial = replaced(g.serial, seat, tuple(serial))
     _occupy(g, seat, slot, 1)
     _count_active(g, seat, slot, card, 1)
 
@@ -419,7 +432,9 @@ def leave_play(g: Table, seat: int, slot: int) -> int:
         _count_active(g, seat, slot, card, -1)
     elif captor != NOBODY and captor != seat:
         g.board[captor * g.spec.board_stride + CAPTIVES] -= 1
-    g.grid[seat][slot] = EMPTY
+    grid = list(g.grid[seat])
+    grid[slot] = EMPTY
+    g.grid = replaced(g.grid, seat, tuple(grid))
     set_status(g, seat, slot, True, NOBODY)  # an empty space: nothing more to count
     set_tokens(g, seat, slot, 0)
     _occupy(g, seat, slot, -1)

@@ -24,8 +24,10 @@ from balance.games.clans.state import (
     ROUND_START,
     place,
     recount,
+    replaced,
     set_status,
     set_tokens,
+    to_hand,
 )
 
 GAME = load_game("clans")
@@ -60,13 +62,13 @@ class Table:
         g.flipped = tuple(c for c in spec.draft_pool if c not in fielded)
         g.spec = spec.with_flipped(g.flipped)
         size = spec.rows * spec.row_spaces
-        g.deck = [[card for clan in clans[s] for card in spec.clan_cards[clan]] for s in (0, 1)]
-        g.hand, g.known, g.discard = [[], []], ((), ()), [[], []]
-        g.grid = [[EMPTY] * size, [EMPTY] * size]
+        g.deck = tuple(tuple(c for clan in clans[s] for c in spec.clan_cards[clan]) for s in (0, 1))
+        g.hand, g.known, g.discard = ((), ()), ((), ()), ((), ())
+        g.grid = ((EMPTY,) * size, (EMPTY,) * size)
         g.face_up = ((True,) * size, (True,) * size)
         g.captor = ((NOBODY,) * size, (NOBODY,) * size)
         g.tokens = ((0,) * size, (0,) * size)
-        g.held = list(held)
+        g.held = tuple(held)
         g.owned = (max(2, held[0]), max(2, held[1]))
         g.first = first
         g.events = []
@@ -77,12 +79,14 @@ class Table:
 
     def take(self, g: Clans, seat: int, name: str) -> int:
         card = self.card(name)
-        g.deck[seat].remove(card)
+        deck = list(g.deck[seat])
+        deck.remove(card)
+        g.deck = replaced(g.deck, seat, tuple(deck))
         return card
 
     def hand(self, g: Clans, seat: int, *names: str) -> None:
         for name in names:
-            g.hand[seat].append(self.take(g, seat, name))
+            to_hand(g, seat, self.take(g, seat, name))
         rules.refresh_decision(g)
 
     def put(

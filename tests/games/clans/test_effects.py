@@ -43,7 +43,7 @@ def test_free_play_keeps_clan_needs_unless_ignored(table) -> None:
     assert g.decision().kind == "free_play"
     assert table.options(g) == ["free_play Veil Guard in troop column 2", "none"]  # level 1 only
     table.play(g, "free_play Veil Guard in troop column 2")
-    assert g.grid[1][1] == table.card("Veil Guard") and g.discard[1] == []  # no off-clan cost
+    assert g.grid[1][1] == table.card("Veil Guard") and g.discard[1] == ()  # no off-clan cost
 
     g = table.new(p2=("justice", "veil", "tempest"), first=1)
     table.put(g, 1, "Storm Guard", "troop", 1)
@@ -129,7 +129,7 @@ def test_return_to_hand_needs_exposure_and_reveals(table) -> None:
         "return_to_hand P1 Iron Spear (troop column 2)"
     ]  # Iron Guard is covered
     table.play(g, "return_to_hand P1 Iron Spear (troop column 2)")
-    assert g.hand[0] == [table.card("Iron Spear")] and g.known[0] == (table.card("Iron Spear"),)
+    assert g.hand[0] == (table.card("Iron Spear"),) and g.known[0] == (table.card("Iron Spear"),)
 
 
 def test_flip_down_up_and_release(table) -> None:
@@ -201,7 +201,7 @@ def test_shift_discount_from_storm_sovereign(table) -> None:
     table.hand(g, 0, "Iron Spear", "Pyre Lord")
     assert rules.player_rule(g, 0, rules.SHIFT_DISCOUNT) == 1
     table.play(g, "shift Iron Guard (troop column 2) for Iron Spear")  # cost 1 - 1 = 0
-    assert g.decision().seat == 1 and g.hand[0] == [table.card("Pyre Lord")]
+    assert g.decision().seat == 1 and g.hand[0] == (table.card("Pyre Lord"),)
 
 
 def test_extra_turn_does_not_use_up_the_countdown(table) -> None:
@@ -314,14 +314,13 @@ def test_empty_deck_reshuffles_the_discard_pile(table) -> None:
     """G13: an empty deck is formed again from the shuffled discard pile; with both empty the
     draw stops, and nobody loses for it."""
     g = table.new(held=(2, 2))
-    g.discard[0] = g.deck[0][:2]
-    g.deck[0] = g.deck[0][2:]
-    rest = g.deck[0]
-    g.deck[0] = []
+    rest = g.deck[0][2:]
+    g.discard = (g.deck[0][:2], g.discard[1])
+    g.deck = ((), g.deck[1])
     table.play(g, "draw_big")  # 3 cards wanted, 2 in the discard pile
-    assert len(g.hand[0]) == 2 and g.deck[0] == [] and g.discard[0] == []
+    assert len(g.hand[0]) == 2 and g.deck[0] == () and g.discard[0] == ()
     assert not g.over and g.decision().seat == 1
-    g.deck[0] = rest  # put the others back, for the inventory
+    g.deck = (rest, g.deck[1])  # put the others back, for the inventory
 
 
 def test_an_entry_without_a_target_does_nothing(table) -> None:

@@ -68,7 +68,7 @@ def test_cards_are_conserved(seed: int, lineup: tuple[str, str]) -> None:
         zones = []
         for seat in (0, 1):
             army = [c for c in g.grid[seat] if c != EMPTY]
-            mine = sorted(g.deck[seat] + g.hand[seat] + g.discard[seat] + army)
+            mine = sorted([*g.deck[seat], *g.hand[seat], *g.discard[seat], *army])
             expected = sorted(c for clan in g.clans[seat] for c in SPEC.clan_cards[clan])
             assert mine == expected, "a card left its owner's deck, hand, army or discard pile"
             zones.append(tuple(mine))
@@ -85,7 +85,8 @@ def swap_inactive(g: rules.Clans) -> rules.Clans:
     copy = g.clone()
     spec = copy.spec
     for seat in (0, 1):
-        for slot, card in enumerate(copy.grid[seat]):
+        grid = list(copy.grid[seat])
+        for slot, card in enumerate(grid):
             if card == EMPTY or (copy.face_up[seat][slot] and copy.captor[seat][slot] == NOBODY):
                 continue
             others = [
@@ -94,7 +95,8 @@ def swap_inactive(g: rules.Clans) -> rules.Clans:
                 and spec.card_clan[c] != spec.card_clan[card]
                 and spec.card_military[c] != spec.card_military[card]
             ]  # fmt: skip
-            copy.grid[seat][slot] = others[slot % len(others)]
+            grid[slot] = others[slot % len(others)]
+        copy.grid = (tuple(grid), copy.grid[1]) if seat == 0 else (copy.grid[0], tuple(grid))
     return copy
 
 

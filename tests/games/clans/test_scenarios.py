@@ -81,12 +81,12 @@ def test_03_troop_costs(table) -> None:
     )
     table.hand(g, 1, "Veil Guard")
     table.play(g, "play Iron Guard in troop column 1")
-    assert g.decision().seat == 1 and g.discard[0] == []  # free: no D4
+    assert g.decision().seat == 1 and g.discard[0] == ()  # free: no D4
     table.play(g, "play Veil Guard in troop column 1", "play Phoenix Guard in troop column 2")
     assert g.decision().kind == "pay"
     assert len(g.decision().options) == 5  # the 5 other cards
     table.play(g, "pay Pyre Lord", "pay Sage Knight")
-    assert g.discard[0] == [table.card("Pyre Lord"), table.card("Sage Knight")]  # public
+    assert g.discard[0] == (table.card("Pyre Lord"), table.card("Sage Knight"))  # public
     assert len(g.hand[0]) == 3
     table.play(g, "draw_small", "play Iron Guard in troop column 3")
     assert g.decision().seat == 1 and len(g.discard[0]) == 2  # free again
@@ -100,7 +100,7 @@ def test_04_face_down_troops(table) -> None:
     shown = table.options(g)
     assert not any(o.startswith("play Iron Wall") for o in shown)
     table.play(g, "play Sage Guard in troop column 3")
-    assert g.decision().seat == 1 and g.hand[0] == [table.card("Iron Wall")] and g.discard[0] == []
+    assert g.decision().seat == 1 and g.hand[0] == (table.card("Iron Wall"),) and g.discard[0] == ()
 
 
 def test_05_immortal_requirement(table) -> None:
@@ -131,7 +131,7 @@ def test_06_shift_cost_and_name(table) -> None:
     )
     table.play(g, "shift Keeper of Keys (immortal column 1) for Storm Sovereign")
     table.pay_any(g, 2)  # 3 - 1 token
-    assert g.hand[0] == [] and g.discard[0][0] == table.card("Keeper of Keys")
+    assert g.hand[0] == () and g.discard[0][0] == table.card("Keeper of Keys")
     assert (g.held[0], g.owned[0]) == (1, 2) and g.tokens[0][10] == 0
     assert g.grid[0][10] == table.card("Storm Sovereign")
     assert g.decision().seat == 0 and g.decision().kind == "action"  # the extra turn
@@ -296,7 +296,7 @@ def test_11_song_for_the_dead(table) -> None:
     assert len(g.hand[0]) == 7 and len(g.hand[1]) == 7
     assert g.held[0] == 3 and g.wonder == NOBODY
     assert g.round == 2 and g.first == 1 and g.decision().seat == 1
-    assert g.known[1] == () and g.discard[1] == [table.card("Scribe")]  # no fetch resolved
+    assert g.known[1] == () and g.discard[1] == (table.card("Scribe"),)  # no fetch resolved
 
 
 def test_12_token_win_mid_effect(table) -> None:

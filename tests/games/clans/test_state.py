@@ -13,7 +13,7 @@ from balance.core.registry import load_game
 from balance.games.clans import effects as fx
 from balance.games.clans import rules
 from balance.games.clans.cards import ClansSpec
-from balance.games.clans.state import draw, recount
+from balance.games.clans.state import draw, recount, replaced
 
 GAME = load_game("clans")
 SPEC: ClansSpec = GAME.load(GAME.config_dir)
@@ -56,10 +56,11 @@ def test_clones_of_clones_draw_the_same_cards(seed: int) -> None:
     b = a.clone()
     drawn = []
     for state in (b, g, a):
-        for seat in (0, 1):
-            state.deck[seat].extend(state.discard[seat])  # enough cards to draw
-            state.discard[seat].clear()
-            state.rng.shuffle(state.deck[seat])
+        for seat in (0, 1):  # enough cards to draw
+            deck = [*state.deck[seat], *state.discard[seat]]
+            state.rng.shuffle(deck)
+            state.deck = replaced(state.deck, seat, tuple(deck))
+            state.discard = replaced(state.discard, seat, ())
         draw(state, 0, 3)
         drawn.append(state.hand[0][-3:])
     assert drawn[0] == drawn[1] == drawn[2]
