@@ -30,7 +30,14 @@ from balance.games.arrows.effects import (
     CardEffect,
     compile_effect,
 )
-from balance.games.arrows.state import COUNTERS, DIRECTIONS, GAME_STATS, ORTHOGONAL, STEPS
+from balance.games.arrows.state import (
+    COUNTERS,
+    DIRECTIONS,
+    GAME_STATS,
+    OPPOSITE,
+    ORTHOGONAL,
+    STEPS,
+)
 
 Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
 Count = Annotated[int, Field(ge=0)]
@@ -166,6 +173,9 @@ class ArrowsSpec:
     neighbor: tuple[tuple[int, ...], ...]  # [cell][direction] -> cell, or -1 off the grid
     orthogonal: tuple[tuple[int, ...], ...]  # [cell] -> the orthogonal neighbours on the grid
     adjacent: tuple[tuple[int, ...], ...]  # [cell] -> the (up to) 8 neighbours on the grid
+    # Cell sets as bit masks (bit `cell`), for the board's occupancy and the evaluation.
+    all_cells: int
+    covered_sides: tuple[int, ...]  # [cell] -> the neighbours an arrow can come from (8 or 4)
     # the card table, by card id
     names: tuple[str, ...]
     cost: tuple[int, ...]
@@ -184,6 +194,13 @@ class ArrowsSpec:
     on_destroyed: tuple[tuple[CardEffect, ...], ...]
     on_turn_end: tuple[tuple[CardEffect, ...], ...]
     plays: tuple[tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...]], ...]
+    # [card][cell] -> (arrow, the cell it points at, the bit of the opposite arrow) for each
+    # fighting arrow that stays on the grid: what conflicts and flips look at (G3).
+    aims: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]
+    aimed: tuple[tuple[int, ...], ...]  # [card][cell] -> the cells of `aims`, as a bit mask
+    # [card][cell] -> the neighbours in the directions without a fighting arrow: where an
+    # opponent's arrow could flip the card from (§10 exposure).
+    open_sides: tuple[tuple[int, ...], ...]
     cost_warnings: tuple[str, ...]
 
 
@@ -270,6 +287,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         for card, effects in zip(card_file.cards, compiled, strict=True)
     )
     n_cards = len(card_file.cards)
+    sides = range(8) if rules.directions == 8 else ORTHOGONAL  # where an arrow can come from
 
     def by_trigger(trigger: int) -> tuple[tuple[CardEffect, ...], ...]:
         return tuple(tuple(e for e in own if e.trigger == trigger) for own in compiled)
@@ -293,6 +311,8 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         neighbor=neighbor,
         orthogonal=tuple(tuple(n[d] for d in ORTHOGONAL if n[d] >= 0) for n in neighbor),
         adjacent=tuple(tuple(c for c in n if c >= 0) for n in neighbor),
+        all_cells=(1 << cells) - 1,
+        covered_sides=tuple(sum(1 << n[d] for d in sides if n[d] >= 0) for n in neighbor),
         names=tuple(card.name for card in card_file.cards),
         cost=tuple(card.cost for card in card_file.cards),
         atk=tuple(card.atk for card in card_file.cards),
@@ -323,6 +343,18 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
                 tuple((card, 1, cell) for cell in range(cells)),
             )
             for card in range(n_cards)
+        ),
+        aims=tuple(
+            tuple(tuple((a, n[a], 1 << OPPOSITE[a]) for a in arrows if n[a] >= 0) for n in neighbor)
+            for arrows in fight_arrows
+        ),
+        aimed=tuple(
+            tuple(sum(1 << n[a] for a in arrows if n[a] >= 0) for n in neighbor)
+            for arrows in fight_arrows
+        ),
+        open_sides=tuple(
+            tuple(sum(1 << n[d] for d in sides if n[d] >= 0 and d not in arrows) for n in neighbor)
+            for arrows in fight_arrows
         ),
         cost_warnings=tuple(warned),
     )

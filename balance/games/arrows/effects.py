@@ -567,7 +567,7 @@ def use_ability(s: ArrowsState, frame: Frame, piece: Piece, option: tuple[int, i
         s.hands[controller].remove(choice)
         cost_due = 0 if effect.free else spec.cost[choice]
         rules.place(s, controller, choice, arrow_cell, False, cost_due, effect.free)
-        s.events.append((s.turn, controller, choice, rules.PLAYED_EVENT, 1))
+        s.log.append((s.turn, controller, choice, rules.PLAYED_EVENT, 1))
     elif op == REVIVE:
         s.graveyards[controller].remove(choice)
         frame.revived += spec.cost[choice]

@@ -123,6 +123,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
         removed=[],
         grid=[None] * spec.cells,
         pieces={},
+        occupied=0,
         up=[0, 0],
         down=[0, 0],
         next_uid=1,
@@ -140,7 +141,8 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
         over=False,
         end_reason="",
         tally=[0] * TALLY_SIZE,
-        events=[],
+        log=[],
+        logged=None,
         pending=None,
     )
     for seat in (first, 1 - first):
@@ -148,7 +150,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
             if state.decks[seat]:
                 card = state.decks[seat].pop()
                 state.hands[seat].append(card)
-                state.events.append((0, seat, card, OPENING, 1))
+                state.log.append((0, seat, card, OPENING, 1))
     advance(state)
     return state
 
@@ -374,15 +376,17 @@ def play(s: ArrowsState, choice: object) -> None:
     s.hands[seat].remove(card)
     s.plays += 1
     s.acted = True
-    s.events.append((s.turn, seat, card, PLAYED_EVENT, 1))
+    s.log.append((s.turn, seat, card, PLAYED_EVENT, 1))
     if mode == ACTIVE:
-        pay(s, seat, s.spec.cost[card])
+        cost = s.spec.cost[card]
+        s.credits[seat] -= cost  # pay
+        s.tally[T_CREDITS_SPENT + seat] += cost
         s.tally[T_ACTIVE_PLAYS + seat] += 1
         piece = place(s, seat, card, cell, True, 0, False)
         queue_activation(s, piece, False, PLAYED)
     else:
         s.tally[T_COVERED_PLAYS + seat] += 1
-        s.events.append((s.turn, seat, card, PLAYED_COVERED, 1))
+        s.log.append((s.turn, seat, card, PLAYED_COVERED, 1))
         place(s, seat, card, cell, False, s.spec.cost[card], False)
 
 
@@ -395,13 +399,8 @@ def resolve_turn_end_effects(s: ArrowsState) -> None:
     """Step 7 begins with the `turn_end` effects of P's face-up cards, in reading order."""
     on_turn_end = s.spec.on_turn_end
     seat = s.active
-    for piece in s.grid:
-        if (
-            piece is not None
-            and on_turn_end[piece.card]
-            and piece.face_up
-            and piece.controller == seat
-        ):
+    for piece in s.pieces.values():  # end_action puts them in reading order
+        if on_turn_end[piece.card] and piece.face_up and piece.controller == seat:
             for effect in on_turn_end[piece.card]:
                 s.triggers.append(trigger_of(s, piece, effect, NO_VIA))
     end_action(s)
@@ -486,10 +485,11 @@ def step_frame(s: ArrowsState, frame: Frame) -> Decision | None:
                 return _NOTHING_TO_USE[s.active]
             return Decision(s.active, "ability", (END_PHASE, *usable))
         if step == S2_CONFLICTS:
-            waiting = [c for c in frame.conflicts if in_conflict(s, piece, c[0], c[1])]
-            frame.conflicts = waiting
-            if waiting:
-                return Decision(s.active, "conflict", tuple(arrow for arrow, _ in waiting))
+            if frame.conflicts:
+                waiting = [c for c in frame.conflicts if in_conflict(s, piece, c[0], c[1])]
+                frame.conflicts = waiting
+                if waiting:
+                    return Decision(s.active, "conflict", tuple(arrow for arrow, _ in waiting))
             frame.step = S3_FLIP
         elif step == S0_TRIGGERS:
             frame.step = S1_ABILITIES
@@ -500,14 +500,16 @@ def step_frame(s: ArrowsState, frame: Frame) -> Decision | None:
                 end_action(s)
                 return None
         elif step == S2_FIND_CONFLICTS:
-            frame.conflicts = find_conflicts(s, piece)
+            if s.spec.aimed[piece.card][piece.cell] & s.occupied:
+                frame.conflicts = find_conflicts(s, piece)
             frame.step = S2_CONFLICTS
         else:  # S3_FLIP
             frame.step = S4_ABILITIES
-            flip(s, piece)
-            end_action(s)
-            if s.batches or s.queued or s.over:
-                return None
+            if s.spec.aimed[piece.card][piece.cell] & s.occupied:  # else nothing to flip
+                flip(s, piece)
+                end_action(s)
+                if s.batches or s.queued or s.over:
+                    return None
 
 
 def use_or_end_phase(s: ArrowsState, choice: object) -> None:
@@ -531,18 +533,17 @@ def fights(spec: ArrowsSpec, card: int, arrow: int) -> bool:
 
 def find_conflicts(s: ArrowsState, piece: Piece) -> list[tuple[int, int]]:
     """R12: the card's arrows at an opponent face-up card with an arrow pointing back."""
-    spec = s.spec
+    grid = s.grid
+    fight_mask = s.spec.fight_mask
+    seat = piece.controller
     found = []
-    for arrow in spec.fight_arrows[piece.card]:
-        cell = spec.neighbor[piece.cell][arrow]
-        if cell < 0:
-            continue
-        defender = s.grid[cell]
+    for arrow, cell, back in s.spec.aims[piece.card][piece.cell]:
+        defender = grid[cell]
         if (
             defender is not None
             and defender.face_up
-            and defender.controller != piece.controller
-            and fights(spec, defender.card, OPPOSITE[arrow])
+            and defender.controller != seat
+            and fight_mask[defender.card] & back
         ):
             found.append((arrow, defender.uid))
     return found
@@ -603,18 +604,17 @@ def flip(s: ArrowsState, piece: Piece) -> None:
     handled by `covered_hit`."""
     spec = s.spec
     seat = piece.controller
+    grid = s.grid
+    fight_mask = spec.fight_mask
     flipped: list[tuple[int, Piece]] = []
     hit: list[Piece] = []
-    for arrow in spec.fight_arrows[piece.card]:
-        cell = spec.neighbor[piece.cell][arrow]
-        if cell < 0:
-            continue
-        target = s.grid[cell]
+    for arrow, cell, back in spec.aims[piece.card][piece.cell]:
+        target = grid[cell]
         if target is None or target.controller == seat:
             continue
         if not target.face_up:
             hit.append(target)
-        elif not fights(spec, target.card, OPPOSITE[arrow]):
+        elif not fight_mask[target.card] & back:
             flipped.append((arrow, target))
     for arrow, target in flipped:
         target = own(s, target)
@@ -689,13 +689,13 @@ def queue_activation(s: ArrowsState, piece: Piece, reactivation: bool, via: int)
     """Queue a (re)activation (G9). A card already on the chain stack or waiting on it is not
     queued again; past the per-card or per-turn cap the trigger is dropped and counted."""
     uid = piece.uid
-    if any(entry[0] == uid for entry in s.queued):
+    if s.queued and any(entry[0] == uid for entry in s.queued):
         return
     for level in s.stack:
-        if isinstance(level, Frame):
+        if type(level) is Frame:
             if level.uid == uid:
                 return
-        elif any(entry[0] == uid for entry in level.entries):
+        elif any(entry[0] == uid for entry in level.entries):  # type: ignore[union-attr]
             return
     spec = s.spec
     if s.activations >= spec.max_activations_per_turn or (
@@ -757,7 +757,7 @@ def start_activation(s: ArrowsState, entry: tuple[int, bool, int]) -> None:
 
 
 def count(s: ArrowsState, piece: Piece, counter: int) -> None:
-    s.events.append((s.turn, piece.owner, piece.card, counter, 1))
+    s.log.append((s.turn, piece.owner, piece.card, counter, 1))
 
 
 def piece_at(s: ArrowsState, cell: int) -> Piece:
@@ -768,6 +768,7 @@ def piece_at(s: ArrowsState, cell: int) -> Piece:
 
 def take_off_board(s: ArrowsState, piece: Piece) -> None:
     s.grid[piece.cell] = None
+    s.occupied &= ~(1 << piece.cell)
     del s.pieces[piece.uid]
     if piece.face_up:
         s.up[piece.controller] -= 1
@@ -781,7 +782,7 @@ def destroy(s: ArrowsState, piece: Piece, by_card: int = -1, by_seat: int = -1) 
     take_off_board(s, piece)
     s.graveyards[piece.owner].append(piece.card)
     if by_card >= 0:
-        s.events.append((s.turn, by_seat, by_card, KILLS, 1))
+        s.log.append((s.turn, by_seat, by_card, KILLS, 1))
     if piece.face_up:
         for effect in s.spec.on_destroyed[piece.card]:
             s.triggers.append(trigger_of(s, piece, effect, NO_VIA))
@@ -825,6 +826,7 @@ def move(s: ArrowsState, piece: Piece, cell: int) -> Piece:
     piece = own(s, piece)
     s.grid[piece.cell] = None
     s.grid[cell] = piece
+    s.occupied ^= (1 << piece.cell) | (1 << cell)
     piece.cell = cell
     piece.moved = True
     s.marked = True
@@ -876,6 +878,7 @@ def place(
                   0, 0, 0, 0, 0, False, 0, s.gen)  # fmt: skip
     s.next_uid += 1
     s.grid[cell] = piece
+    s.occupied |= 1 << cell
     s.pieces[piece.uid] = piece
     if face_up:
         s.up[seat] += 1
@@ -894,7 +897,7 @@ def draw(s: ArrowsState, seat: int, n: int) -> None:
             return
         card = deck.pop()
         s.hands[seat].append(card)
-        s.events.append((s.turn, seat, card, DRAWN, 1))
+        s.log.append((s.turn, seat, card, DRAWN, 1))
 
 
 # -- the end (§8) ------------------------------------------------------------------------------

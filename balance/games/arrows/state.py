@@ -167,6 +167,9 @@ class Trigger(NamedTuple):
 # Every clone takes two fresh generations, one for itself and one for the original: see `own`.
 _GENERATIONS = count(1)
 
+# Frozen events: (the node before, these events), oldest first along the chain.
+Logged = tuple["Logged | None", tuple[Event, ...]]
+
 
 @dataclass(slots=True)
 class ArrowsState:
@@ -199,6 +202,7 @@ class ArrowsState:
     removed: list[int]  # pushed off the grid (G14)
     grid: list[Piece | None]
     pieces: dict[int, Piece]  # uid -> the pieces on the board
+    occupied: int  # the cells holding a piece, as a bit mask (bit `cell`)
     up: list[int]  # per seat, the face-up cards it controls on the board (the G11 score)
     down: list[int]  # per seat, the covered cards it controls on the board
     next_uid: int
@@ -216,8 +220,19 @@ class ArrowsState:
     over: bool
     end_reason: str
     tally: list[int]  # the game's statistics, indexed by the T_* constants
-    events: list[Event]
+    log: list[Event]  # the events since this state was last cloned: `events` is logged + log
+    logged: Logged | None  # the events before that, frozen, shared with clones
     pending: Decision | None  # the decision the state waits on, computed once per apply
+
+    @property
+    def events(self) -> list[Event]:  # type: ignore[override]
+        """Every event of the game so far, in order (a new list on every read)."""
+        chunks = [self.log]
+        node = self.logged
+        while node is not None:
+            chunks.append(node[1])  # type: ignore[arg-type]
+            node = node[0]
+        return [event for chunk in reversed(chunks) for event in chunk]
 
     # -- the contract ------------------------------------------------------------------------
 
@@ -234,19 +249,21 @@ class ArrowsState:
         self.gen = next(_GENERATIONS)  # the pieces are shared from now on: see `own`
         if self.rng is not None:
             self.rng_shared = True
+        if self.log:  # freeze the events so far: the copy shares them instead of copying
+            self.logged = (self.logged, tuple(self.log))
+            self.log = []
         stack = self.stack
         return ArrowsState(
             self.spec, self.rng, self.rng_seed, self.rng is not None, next(_GENERATIONS),
             self.seed, self.first, self.turn, self.active, self.step, self.credits[:],
             [self.decks[0][:], self.decks[1][:]], [self.hands[0][:], self.hands[1][:]],
             [self.graveyards[0][:], self.graveyards[1][:]], self.removed[:], self.grid[:],
-            self.pieces.copy(), self.up[:], self.down[:], self.next_uid, self.scores[:],
+            self.pieces.copy(), self.occupied, self.up[:], self.down[:], self.next_uid, self.scores[:],
             [level.copy() for level in stack] if stack else [],
             [b[:] for b in self.batches] if self.batches else [], self.triggers[:],
             self.queued[:], self.to_reveal[:], self.plays, self.acted, self.stall,
-            self.activations, self.marked, self.over, self.end_reason, self.tally[:],
-            self.events[:],
-            self.pending,
+            self.activations, self.marked, self.over, self.end_reason, self.tally[:], [],
+            self.logged, self.pending,
         )  # fmt: skip
 
     def determinize(self, seat: int, rng: Random) -> ArrowsState:
