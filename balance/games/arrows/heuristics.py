@@ -8,12 +8,14 @@ own hand. `threats` takes the opponent's hand as an argument: a sampled one, fro
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from balance.games.arrows import rules
 from balance.games.arrows.state import (
     OPPOSITE,
     ORTHOGONAL,
+    PLAY,
     ArrowsState,
     Frame,
     Piece,
@@ -21,23 +23,58 @@ from balance.games.arrows.state import (
     current_def,
 )
 
-# Weights of the evaluation: one face-up card is one point of score; the rest is tempo.
-COVERED_WEIGHT = 0.3
-CREDIT_WEIGHT = 0.02
-HAND_WEIGHT = 0.1
-SCALE = 3.0  # x / (|x| + SCALE): a lead of 3 cards reads as 0.5
+# The evaluation is a logistic model of winning: z below is the log-odds that `seat` wins, and
+# evaluate returns 2·P(win) − 1 = tanh(z / 2), so MCTS's reward (value + 1) / 2 is P(win) itself.
+# The weights were fitted (logistic regression, L2 1e-3) to the outcomes of ~127,000 positions
+# from 1,500 games of greedy self-play over every pairing of the shipped decks; the fit leaves a
+# log-loss of 0.550 where a coin gives 0.693 and score lead alone 0.575.
+W_SCORE = 0.093  # per face-up card of lead ...
+W_SCORE_LATE = 0.550  # ... plus this much times the share of the board filled
+W_EXPOSED = (
+    0.098  # per face-up card open to a flip from an empty cell (the other side's minus ours)
+)
+W_EXPOSED_LATE = 0.156  # ... plus this much times the share of the board filled
+W_COVERED = 0.058  # per covered card of lead (revealed next turn, if paid)
+W_CREDITS = 0.0106  # per credit of lead
+W_HAND = 0.086  # per card in hand of lead
+W_TEMPO = 0.162  # the next card placed is ours (its flips come first) ...
+W_LAST = 0.139  # ... and it fills the last empty cell (the game ends, it scores, nothing flips)
+W_LAST_BUT_ONE = 0.180  # ... or there are two left
 
 
 def evaluate(s: ArrowsState, seat: int) -> float:
-    """In [-1, 1]: the terminal score (2·score − 1) at the end, else a squashed weighted sum of
-    score lead, covered cards, credits and hand sizes, all public or the seat's own."""
+    """In [-1, 1]: at the end 2·score − 1 (1 win, 0 draw, −1 loss); before it, 2·P(win) − 1 from
+    the logistic model above. It reads only public counts (face-up and covered cards per side,
+    credits, hand sizes) and the face-up cards' arrows: what any seat may know. Kept cheap, since
+    it scores every option a greedy bot looks at and every MCTS rollout: counters kept by the
+    rules plus one pass over the pieces."""
     other = 1 - seat
     if s.over:
         return 2.0 * rules.final_score(s, seat) - 1.0
-    x = s.up[seat] - s.up[other] + COVERED_WEIGHT * (s.down[seat] - s.down[other])
-    x += CREDIT_WEIGHT * (s.credits[seat] - s.credits[other])
-    x += HAND_WEIGHT * (len(s.hands[seat]) - len(s.hands[other]))
-    return x / (abs(x) + SCALE)
+    spec = s.spec
+    empty = spec.all_cells & ~s.occupied
+    empties = empty.bit_count()
+    filled = 1.0 - empties / spec.cells
+    open_sides = spec.open_sides
+    exposed = [0, 0]  # per seat: face-up cards an arrow from an empty cell would flip
+    for piece in s.pieces.values():
+        if piece.face_up and open_sides[piece.card][piece.cell] & empty:
+            exposed[piece.controller] += 1
+    z = (s.up[seat] - s.up[other]) * (W_SCORE + W_SCORE_LATE * filled)
+    z += (exposed[other] - exposed[seat]) * (W_EXPOSED + W_EXPOSED_LATE * filled)
+    z += W_COVERED * (s.down[seat] - s.down[other])
+    z += W_CREDITS * (s.credits[seat] - s.credits[other])
+    z += W_HAND * (len(s.hands[seat]) - len(s.hands[other]))
+    tempo = W_TEMPO + (W_LAST if empties == 1 else W_LAST_BUT_ONE if empties == 2 else 0.0)
+    z += tempo if next_to_place(s) == seat else -tempo
+    return math.tanh(0.5 * z)
+
+
+def next_to_place(s: ArrowsState) -> int:
+    """The seat whose `play` decision comes next: the active player until it has played."""
+    if s.step <= PLAY and s.plays < s.spec.plays_per_turn:
+        return s.active
+    return 1 - s.active
 
 
 def features(s: ArrowsState, seat: int) -> dict[str, float]:

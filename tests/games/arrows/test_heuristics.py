@@ -82,3 +82,28 @@ def test_evaluate_stays_in_range_and_reads_only_known_cards(spec) -> None:
             assert s.determinize(seat, Random(2)).evaluate(seat) == value
         s.apply(chooser.randrange(len(decision.options)))
     assert s.evaluate(0) in (-1.0, 0.0, 1.0)
+
+
+def test_evaluation_reads_a_lead_an_exposed_card_and_the_stage_of_the_game(table) -> None:
+    safe, exposed = table.new(), table.new()
+    table.put(safe, "A1", "elder_grove", seat=0)  # arrows on every side the corner has
+    table.put(exposed, "C3", "elder_grove", seat=0)  # no NW arrow: B2 could flip it
+    for s in (safe, exposed):
+        table.go(s)
+    assert safe.evaluate(0) > exposed.evaluate(0) > 0
+    assert safe.evaluate(1) == -safe.evaluate(0)
+    late = table.new()
+    for i, cell in enumerate(["B1", "C1", "D1", "E1", "B2", "C2", "D2", "E2"]):
+        table.put(late, cell, "elder_grove", seat=i % 2)
+    table.put(late, "A1", "elder_grove", seat=0)
+    table.go(late)
+    assert late.evaluate(0) > safe.evaluate(0), "a one-card lead counts for more later"
+
+
+def test_evaluation_at_the_end_is_the_result(spec) -> None:
+    s = rules.new_game(spec, ["crossroads", "vanguard"], seed=5)
+    chooser = Random(5)
+    while (decision := s.decision()) is not None:
+        s.apply(chooser.randrange(len(decision.options)))
+    scores = s.result().scores
+    assert [s.evaluate(seat) for seat in (0, 1)] == [2 * x - 1 for x in scores]
