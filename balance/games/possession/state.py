@@ -363,8 +363,11 @@ class Table:
             places.append(copy.limbo)
         hidden = [c for c in places if not known[c] & bit]
         kind = copy.kind = self.kind[:]
-        kinds = [kind[c] for c in hidden]
-        rng.shuffle(kinds)
-        for c, k in zip(hidden, kinds, strict=True):
-            kind[c] = k
+        # Fisher-Yates on random() (Random.shuffle draws bits per swap: twice the cost, and a
+        # search determinizes once per iteration); its bias, below 2**-50, is no concern here.
+        draw = rng.random
+        for i in range(len(hidden) - 1, 0, -1):
+            j = int(draw() * (i + 1))
+            a, b = hidden[i], hidden[j]
+            kind[a], kind[b] = kind[b], kind[a]
         return copy
