@@ -199,6 +199,7 @@ class BeingsSpec:
     titles: tuple[str, ...]
     skills: tuple[tuple[Skill, ...], ...]  # every entry, in listed order
     triggers: tuple[tuple[tuple[Skill, ...], ...], ...]  # [card][trigger] -> entries
+    main_skills: tuple[tuple[Skill, ...], ...]  # [card] -> its `turn/main` entries
     evolutions: tuple[tuple[tuple[int, int, bool, tuple], ...], ...]  # [top] -> (new, cost,
     # skips a level, the option per location)
     discard_gain: tuple[int, ...]  # G6: defence a discarded card adds
@@ -332,6 +333,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         titles=tuple(card.title or card.being for card in cards),
         skills=skills,
         triggers=triggers,
+        main_skills=tuple(entries[TURN_MAIN] for entries in triggers),
         evolutions=tuple(evolutions),
         discard_gain=tuple(math.ceil(card.power / rules.discard_defense_divisor) for card in cards),
         play_options=tuple(tuple(("play", c, name) for name in names) for c in range(len(ids))),

@@ -409,14 +409,18 @@ def main_options(m: Match) -> tuple:
     deck_empty = not m.decks[seat]
     can_equip = gems >= 1 and (deck_empty or not spec.equip_requires_empty_deck)
     per_turn = spec.evolutions_per_being_per_turn
-    for loc, being in enumerate(own):
+    evolutions = spec.evolutions
+    main_skills = spec.main_skills
+    loc = -1
+    for being in own:
+        loc += 1
         if being is None:
             continue
         top = being.stack[-1]
         if (being.evolved != turn or being.evolutions < per_turn) and (
             being.entered != turn or spec.evolve_on_play_turn
         ):
-            for new, price, _, per_loc in spec.evolutions[top]:
+            for new, price, _, per_loc in evolutions[top]:
                 if price <= gems and new in hand:
                     options.append(per_loc[loc])
         if (
@@ -434,15 +438,18 @@ def main_options(m: Match) -> tuple:
                     attacks.append(row[target])
         if can_equip:
             equips.append(spec.equip_options[loc])
-        if being.main_used != turn:
-            for skill in spec.triggers[top][TURN_MAIN]:
+        if main_skills[top] and being.main_used != turn:
+            for skill in main_skills[top]:
                 if skill.cost <= gems:
                     activations.append(("activate", spec.locations[loc], skill.index))
-    options += attacks
+    if attacks:
+        options += attacks
     if not deck_empty and gems >= spec.gem_draw_cost:
         options.append(GEM_DRAW)
-    options += equips
-    options += activations
+    if equips:
+        options += equips
+    if activations:
+        options += activations
     options.append(END_TURN)
     return tuple(options)
 
@@ -817,9 +824,13 @@ def result_of(m: Match) -> Result:
 
 # -- the flow --------------------------------------------------------------------------------------
 
+def resume_main(m: Match) -> None:
+    m.phase = MAIN
+
+
 FLOW = {
     AFTER_SETUP: finish_setup,
-    AFTER_MAIN: lambda m: setattr(m, "phase", MAIN),
+    AFTER_MAIN: resume_main,
     AFTER_ATTACK_SKILLS: after_attack_skills,
     AFTER_BLOCK: after_block,
     AFTER_TURN_END: pass_turn,
@@ -850,9 +861,11 @@ def advance(m: Match) -> None:
         if phase == RUN:
             if m.work:
                 resolve_next(m)
-            else:
+                continue
+            if m.after != AFTER_MAIN:
                 FLOW[m.after](m)
-            continue
+                continue
+            phase = m.phase = MAIN  # the common way on: straight back to the main phase
         if phase == MAIN:
             options = main_options(m)
             seat, kind = m.active, "main"
