@@ -24,7 +24,6 @@ from balance.games.beings.effects import (
     REVIVE,
     SKILL,
     TURN_END,
-    TURN_MAIN,
     TURN_START,
     UNTIL_ATTACK,
     UNTIL_NEXT,
@@ -823,6 +822,7 @@ def result_of(m: Match) -> Result:
 
 
 # -- the flow --------------------------------------------------------------------------------------
+
 
 def resume_main(m: Match) -> None:
     m.phase = MAIN
