@@ -65,6 +65,7 @@ from balance.games.clans.state import (
     FREE_PLAY,
     HAND_LIMIT_DISCARDS,
     HERO_OPEN,
+    MODDERS,
     MULLIGAN,
     MULLIGANS,
     NOBODY,
@@ -120,6 +121,9 @@ NONE_OPTION = (NONE,)
 # Each Great Battle logs: the round's turns, first player, first passer (-1: none), both totals
 # and both Veteran additions (Table.battle_totals).
 ROUND_LOG = 7
+
+# D3 decisions remembered per game (and its copies) before the memo starts afresh
+MEMO_SIZE = 4096
 
 # rule_mod parameters, as indexes of effects.RULE_MOD_PARAMS
 HAND_LIMIT, OFFCLAN_TROOP_COST, SHIFT_DISCOUNT, EXTRA_TURNS_AFTER_PASS = range(4)
@@ -212,6 +216,7 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
         battle_totals=(),
         stuck=0,
         events=[],
+        memo={},
     )
     recount(g)
     if shared in lineup:
@@ -393,13 +398,45 @@ def begin_turn(g: Table, seat: int) -> None:
 
 
 def action_step(g: Table, frame: list) -> Decision:
+    """D3, worked out once per position and shared by a search's copies (`Table.memo`): a
+    determinized world (its decks loose) is cloned once per move tried, and most moves leave
+    the next player's options as they were.
+
+    The options depend on the seat's hand, army, tokens and held tokens, its rule values and the
+    spec, nothing else. Zones are tuples replaced on change, so the objects themselves are the
+    key: the memo keeps them alive, so an id is never reused while its entry is there."""
     seat = frame[1]
-    return Decision(seat, "action", action_options(g, seat))
+    if not g.loose_decks:  # a real game works each position out once: nothing to share
+        return Decision(seat, "action", action_options(g, seat))
+    spec = g.spec
+    board, stride = g.board, spec.board_stride
+    hand, grid, up = g.hand[seat], g.grid[seat], g.face_up[seat]
+    captor, tokens = g.captor[seat], g.tokens[seat]
+    key: tuple = (seat, id(hand), id(grid), id(up), id(captor), id(tokens), g.held[seat], id(spec))
+    if board[MODDERS] or board[stride + MODDERS]:
+        key += (player_rule(g, seat, OFFCLAN_TROOP_COST), player_rule(g, seat, SHIFT_DISCOUNT))
+    memo = g.memo
+    known = memo.get(key)
+    if known is None:
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        options, stuck = _action_options(g, seat)
+        decision = Decision(seat, "action", options)
+        known = memo[key] = (decision, stuck, hand, grid, up, captor, tokens, spec)
+    g.stuck |= known[1]
+    return known[0]
 
 
 def action_options(g: Table, seat: int) -> tuple:
     """D3: every legal Play a Card (R10-R14, G6), Shift (R16, G10), token spend (R17) and pass
-    (R18). A hand card that appears in no play or shift is noted as having no legal play.
+    (R18). A hand card that appears in no play or shift is noted as having no legal play."""
+    options, stuck = _action_options(g, seat)
+    g.stuck |= stuck
+    return options
+
+
+def _action_options(g: Table, seat: int) -> tuple[tuple, int]:
+    """`action_options` and the bits of the hand cards with no legal play (`Table.stuck`).
 
     The army summary (`Table.board`) answers which clans have active Troops and Heroes and
     whether a row has room; the grid is read only for the spaces and cards an option names."""
@@ -475,11 +512,12 @@ def action_options(g: Table, seat: int) -> tuple:
                 for card in same_row:
                     options.append((SHIFT, slot, card))
                 used.update(same_row)
+    stuck = 0
     if len(used) < len(distinct):
         base_id = seat * len(level)
         for card in distinct:
             if card not in used:
-                g.stuck |= 1 << (base_id + card)
+                stuck |= 1 << (base_id + card)
     held = g.held[seat]
     if held >= spec.draw_small.tokens:
         options.append(DRAW_SMALL_OPTION)
@@ -496,7 +534,7 @@ def action_options(g: Table, seat: int) -> tuple:
         # R18 forbids a pass while holding tokens; with draw_small costing more than a player
         # holds and nothing else legal, the pass is the only way on (G12 assumes 1 token)
         options.append(PASS_OPTION)
-    return tuple(options)
+    return tuple(options), stuck
 
 
 def act(g: Table, frame: list, option: tuple) -> None:

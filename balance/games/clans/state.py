@@ -139,6 +139,9 @@ class Table:
     # bit seat * cards + card: in hand at an action with no legal play or shift
     stuck: int
     events: list[Event]
+    # D3 decisions already worked out (rules.action_step): a pure cache, shared by a game and
+    # all its copies
+    memo: dict[tuple, tuple]
     # True while `_rng` may be shared with another state (or is still to be seeded): the next
     # draw first makes a private copy, so whoever draws first pays and a copy that never draws
     # pays nothing.
@@ -239,6 +242,7 @@ class Table:
         new.battle_totals = self.battle_totals
         new.stuck = self.stuck
         new.events = self.events[:]
+        new.memo = self.memo
         return new
 
     def determinize(self, seat: int, rng: Random) -> Self:

@@ -131,3 +131,20 @@ def test_counting_from_the_summary_matches_walking_the_armies(
                     fx.matching(g, sel, controller, src)
                 )
         g.apply(chooser.randrange(len(decision.options)))
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1), lineup=st.sampled_from(LINEUPS))
+def test_remembered_actions_are_what_the_rules_give_now(seed: int, lineup: tuple[str, str]) -> None:
+    """The D3 memo is shared by a game and its copies: copies that try every option of a
+    decision (as a search does) must each get the options their own position has."""
+    g = rules.new_game(SPEC, lineup, seed)
+    chooser = Random(seed)
+    while (decision := g.decision()) is not None:
+        world = g.determinize(decision.seat, Random(seed))
+        for option in range(len(decision.options)):
+            copy = world.clone()
+            copy.apply(option)
+            if (after := copy.decision()) is not None and after.kind == "action":
+                assert after.options == rules._action_options(copy, after.seat)[0]
+        g.apply(chooser.randrange(len(decision.options)))
