@@ -55,13 +55,12 @@ def evaluate(s: ArrowsState, seat: int) -> float:
     empty = spec.all_cells & ~s.occupied
     empties = empty.bit_count()
     filled = 1.0 - empties / spec.cells
-    open_sides = spec.open_sides
-    exposed = [0, 0]  # per seat: face-up cards an arrow from an empty cell would flip
+    exposed = 0  # face-up cards an arrow from an empty cell would flip: the other's minus ours
     for piece in s.pieces.values():
-        if piece.face_up and open_sides[piece.card][piece.cell] & empty:
-            exposed[piece.controller] += 1
+        if piece.sides & empty:
+            exposed += 1 if piece.controller != seat else -1
     z = (s.up[seat] - s.up[other]) * (W_SCORE + W_SCORE_LATE * filled)
-    z += (exposed[other] - exposed[seat]) * (W_EXPOSED + W_EXPOSED_LATE * filled)
+    z += exposed * (W_EXPOSED + W_EXPOSED_LATE * filled)
     z += W_COVERED * (s.down[seat] - s.down[other])
     z += W_CREDITS * (s.credits[seat] - s.credits[other])
     z += W_HAND * (len(s.hands[seat]) - len(s.hands[other]))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import compress
 from random import Random
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from balance.core.contract import DRAWN, FIRST_COUNTER, OPENING, Decision, Result
 from balance.core.contract import PLAYED as PLAYED_EVENT
@@ -306,6 +306,7 @@ def reveal(s: ArrowsState, piece: Piece) -> None:
     piece = own(s, piece)
     piece.cost_due = 0
     piece.face_up = True
+    piece.sides = s.spec.open_sides[piece.card][piece.cell]
     s.down[piece.controller] -= 1
     s.up[piece.controller] += 1
     queue_activation(s, piece, False, REVEALED)
@@ -322,25 +323,26 @@ class PlayDecision(Decision):
     and equality, hashing and repr see them as any Decision's.
     """
 
-    __slots__ = ("_credits", "_grid", "_hand", "_options", "_spec")
+    __slots__ = ("_inputs", "_options")
+    _inputs: tuple[ArrowsSpec, tuple[int, ...], int, tuple[Piece | None, ...]]
+    _options: tuple
 
     def __init__(self, s: ArrowsState) -> None:
-        setattr_ = object.__setattr__  # a frozen dataclass: fields are set once, like its own init
-        setattr_(self, "seat", s.active)
-        setattr_(self, "kind", "play")
-        setattr_(self, "_spec", s.spec)
-        setattr_(self, "_hand", tuple(s.hands[s.active]))
-        setattr_(self, "_credits", s.credits[s.active])
-        setattr_(self, "_grid", tuple(s.grid))
-        setattr_(self, "_options", None)
+        set_field = object.__setattr__  # a frozen dataclass: set once, as its own __init__ does
+        set_field(self, "seat", s.active)
+        set_field(self, "kind", "play")
+        set_field(
+            self, "_inputs", (s.spec, tuple(s.hands[s.active]), s.credits[s.active], tuple(s.grid))
+        )
 
     @property  # type: ignore[override]
     def options(self) -> tuple:
-        options = self._options
-        if options is None:
-            options = play_options(self._spec, self._hand, self._credits, self._grid)
+        try:
+            return self._options
+        except AttributeError:  # the first read
+            options = play_options(*self._inputs)
             object.__setattr__(self, "_options", options)
-        return options
+            return options
 
 
 def play_options(
@@ -365,14 +367,14 @@ def play_options(
     return tuple(options)
 
 
-def play(s: ArrowsState, choice: object) -> None:
+def play(s: ArrowsState, choice: tuple[int, int, int] | str) -> None:
     """Steps 4-6 (R5-R8): an active card is paid and activates; a covered one waits (G7)."""
     seat = s.active
-    if choice == PASS:
+    if isinstance(choice, str):  # PASS
         s.tally[T_PASSES] += 1
         s.step = TURN_END
         return
-    card, mode, cell = cast(tuple[int, int, int], choice)
+    card, mode, cell = choice
     s.hands[seat].remove(card)
     s.plays += 1
     s.acted = True
@@ -522,7 +524,7 @@ def use_or_end_phase(s: ArrowsState, choice: object) -> None:
         else:  # the end of Ability Phase 2 is the end of the sequence
             s.stack.pop()
         return
-    effects.use_ability(s, frame, s.pieces[frame.uid], cast(tuple[int, int, int], choice))
+    effects.use_ability(s, frame, s.pieces[frame.uid], choice)  # type: ignore[arg-type]
     end_action(s)
 
 
@@ -828,6 +830,8 @@ def move(s: ArrowsState, piece: Piece, cell: int) -> Piece:
     s.grid[cell] = piece
     s.occupied ^= (1 << piece.cell) | (1 << cell)
     piece.cell = cell
+    if piece.face_up:
+        piece.sides = s.spec.open_sides[piece.card][cell]
     piece.moved = True
     s.marked = True
     return piece
@@ -837,6 +841,11 @@ def swap(s: ArrowsState, a: Piece, b: Piece) -> tuple[Piece, Piece]:
     a, b = own(s, a), own(s, b)
     s.grid[a.cell], s.grid[b.cell] = b, a
     a.cell, b.cell = b.cell, a.cell
+    open_sides = s.spec.open_sides
+    if a.face_up:
+        a.sides = open_sides[a.card][a.cell]
+    if b.face_up:
+        b.sides = open_sides[b.card][b.cell]
     a.moved = True
     b.moved = True
     s.marked = True
@@ -874,8 +883,9 @@ def place(
 ) -> Piece:
     """A card onto an empty cell. With `board_full_end: immediate` the last cell ends the game
     at once, before anything else happens (G12)."""
+    sides = s.spec.open_sides[card][cell] if face_up else 0
     piece = Piece(s.next_uid, card, seat, seat, cell, face_up, cost_due, placed_free,
-                  0, 0, 0, 0, 0, False, 0, s.gen)  # fmt: skip
+                  0, 0, 0, 0, 0, False, 0, s.gen, sides)  # fmt: skip
     s.next_uid += 1
     s.grid[cell] = piece
     s.occupied |= 1 << cell

@@ -105,12 +105,13 @@ class Piece:
     moved: bool  # changed cell this turn (G6, G9)
     reactivations: int  # this turn (G9 cap)
     gen: int  # the `ArrowsState.gen` of the one state that may change it in place (see `own`)
+    sides: int  # face-up: spec.open_sides[card][cell], the cells it can be flipped from; else 0
 
     def copy(self, gen: int) -> Piece:
         return Piece(
             self.uid, self.card, self.owner, self.controller, self.cell, self.face_up,
             self.cost_due, self.placed_free, self.damage, self.atk_turn, self.def_turn,
-            self.atk_perm, self.def_perm, self.moved, self.reactivations, gen,
+            self.atk_perm, self.def_perm, self.moved, self.reactivations, gen, self.sides,
         )  # fmt: skip
 
 

@@ -39,15 +39,19 @@ def test_changes_to_a_piece_after_a_clone_stay_on_their_side(table) -> None:
     assert not table.at(s, "C3").moved
 
 
-def test_scores_are_kept_as_the_board_changes(spec) -> None:
-    s = rules.new_game(spec, ["crossroads", "undergrowth"], seed=4)
-    chooser = Random(4)
-    while (decision := s.decision()) is not None:
-        for seat in (0, 1):
-            up = sum(p.face_up and p.controller == seat for p in s.pieces.values())
-            down = sum(not p.face_up and p.controller == seat for p in s.pieces.values())
-            assert (s.up[seat], s.down[seat]) == (up, down)
-        s.apply(chooser.randrange(len(decision.options)))
+def test_counts_and_masks_are_kept_as_the_board_changes(spec) -> None:
+    for seed, lineup in enumerate([["crossroads", "undergrowth"], ["undergrowth", "vanguard"]]):
+        s = rules.new_game(spec, lineup, seed=seed)
+        chooser = Random(seed)
+        while (decision := s.decision()) is not None:
+            for seat in (0, 1):
+                up = sum(p.face_up and p.controller == seat for p in s.pieces.values())
+                down = sum(not p.face_up and p.controller == seat for p in s.pieces.values())
+                assert (s.up[seat], s.down[seat]) == (up, down)
+            assert s.occupied == sum(1 << cell for cell, p in enumerate(s.grid) if p is not None)
+            for p in s.pieces.values():
+                assert p.sides == (spec.open_sides[p.card][p.cell] if p.face_up else 0)
+            s.apply(chooser.randrange(len(decision.options)))
 
 
 def test_play_options_are_read_lazily_from_a_snapshot(table) -> None:
