@@ -34,7 +34,7 @@ from balance.games.clans.state import (
 )
 
 if TYPE_CHECKING:
-    from balance.games.clans.cards import ClansSpec, WinPlan
+    from balance.games.clans.cards import ClansSpec
 
 
 # -- battle ----------------------------------------------------------------------------------
@@ -374,12 +374,25 @@ def evaluate(g: Table, seat: int) -> float:
     )
 
     # instant wins, as hazards (most positions are far from any)
-    near = spec.faceup_win - len(HAZARD)
     plans = spec.win_plans
-    plan = plans.get(clans[seat]) or spec.win_plan(clans[seat])
-    h_me = _instant_hazard(g, seat, me, plan) if plan[3] or board[me + ACTIVE_N] > near else 0.0
-    plan = plans.get(clans[opp]) or spec.win_plan(clans[opp])
-    h_opp = _instant_hazard(g, opp, them, plan) if plan[3] or board[them + ACTIVE_N] > near else 0.0
+    h_me = h_opp = 0.0
+    for who, base in ((seat, me), (opp, them)):
+        plan = plans.get(clans[who]) or spec.win_plan(clans[who])
+        nearest = spec.faceup_win - board[base + ACTIVE_N]
+        if plan.any:
+            if plan.gains_tokens:
+                nearest = min(nearest, spec.token_win - g.owned[who])
+            if plan.captures:
+                nearest = min(nearest, plan.captures - board[base + CAPTIVES])
+            if plan.rows:
+                rows = board[base + ROW_N : base + ROW_N + spec.rows]
+                nearest = min(nearest, max(max(rows), plan.rows) * len(rows) - sum(rows))
+        if nearest < len(HAZARD):
+            hazard = HAZARD[nearest] if nearest > 0 else 1.0
+            if who == seat:
+                h_me = hazard
+            else:
+                h_opp = hazard
     if h_me or h_opp:
         win += (1.0 - win) * h_me - win * h_opp
     value = 2.0 * win - 1.0
@@ -453,24 +466,6 @@ def _special_military(
         if entry.conditions and not fx.holds(g, entry.conditions, owner, src):
             continue
         vet[owner] += entry.n * (fx.count_matching(g, entry.per, owner, src) if entry.per else 1)
-
-
-def _instant_hazard(g: Table, seat: int, base: int, plan: WinPlan) -> float:
-    """The chance `seat` reaches an instant win in time: the nearest one, by HAZARD."""
-    spec = g.spec
-    board = g.board
-    nearest = spec.faceup_win - board[base + ACTIVE_N]
-    gains, captures, rows_need = plan.gains_tokens, plan.captures, plan.rows
-    if gains:
-        nearest = min(nearest, spec.token_win - g.owned[seat])
-    if captures:
-        nearest = min(nearest, captures - board[base + CAPTIVES])
-    if rows_need:
-        rows = board[base + ROW_N : base + ROW_N + spec.rows]
-        nearest = min(nearest, max(max(rows), rows_need) * len(rows) - sum(rows))
-    if nearest <= 0:
-        return 1.0
-    return HAZARD[nearest] if nearest < len(HAZARD) else 0.0
 
 
 def _logistic(x: float) -> float:

@@ -98,6 +98,7 @@ from balance.games.clans.state import (
     set_status,
     set_tokens,
     shuffle_deck,
+    swap,
     take_from_hand,
     to_discard,
     to_hand,
@@ -599,9 +600,8 @@ def make_shift(g: Table, seat: int, slot: int, card: int) -> None:
     if cost > 0:
         cost = max(0, cost - player_rule(g, seat, SHIFT_DISCOUNT))
     take_from_hand(g, seat, card)
-    leave_play(g, seat, slot)
+    swap(g, seat, slot, card)
     to_discard(g, seat, out)
-    place(g, seat, slot, card)
     turn = g.turn
     g.events.append((turn, seat, out, SHIFTED_OUT, 1))
     g.events.append((turn, seat, card, PLAYED, 1))

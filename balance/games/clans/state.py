@@ -488,6 +488,16 @@ def _occupy(g: Table, seat: int, slot: int, sign: int) -> None:
 
 def _count_active(g: Table, seat: int, slot: int, card: int, sign: int) -> None:
     """`card` at `slot` became active (sign 1) or stopped being active (-1)."""
+    g.actives = replaced(g.actives, seat, _toggled(g.actives[seat], slot, sign))
+    if g.spec.card_special[card]:
+        g.special_slots = replaced(
+            g.special_slots, seat, _toggled(g.special_slots[seat], slot, sign)
+        )
+    _count_card(g, seat, slot, card, sign)
+
+
+def _count_card(g: Table, seat: int, slot: int, card: int, sign: int) -> None:
+    """The summary's counts for an active `card` at `slot`, added (sign 1) or taken off."""
     spec = g.spec
     board = g.board
     base = seat * spec.board_stride
@@ -498,15 +508,37 @@ def _count_active(g: Table, seat: int, slot: int, card: int, sign: int) -> None:
     board[base + POWER] += sign * power
     board[base + ACTIVE_N] += sign
     board[base + ROW_N + row] += sign
-    g.actives = replaced(g.actives, seat, _toggled(g.actives[seat], slot, sign))
     if spec.card_special[card]:
         board[base + SPECIALS] += sign
-        g.special_slots = replaced(
-            g.special_slots, seat, _toggled(g.special_slots[seat], slot, sign)
-        )
     if spec.ongoing_rule_mods[card]:
         board[base + MODDERS] += sign
     board[base + CLAN_N + row * len(spec.clans) + spec.card_clan[card]] += sign
+
+
+def swap(g: Table, seat: int, slot: int, card: int) -> int:
+    """Shift (G10): `card` replaces the active card at `slot` in its own space, face up, free
+    and without tokens (the old card's token is spent). Returns the old card."""
+    out = g.grid[seat][slot]
+    if not (g.face_up[seat][slot] and g.captor[seat][slot] == NOBODY):
+        leave_play(g, seat, slot)  # not a shift the rules offer; the general way
+        place(g, seat, slot, card)
+        return out
+    set_tokens(g, seat, slot, 0)
+    _count_card(g, seat, slot, out, -1)
+    grid = list(g.grid[seat])
+    grid[slot] = card
+    g.grid = replaced(g.grid, seat, tuple(grid))
+    serial = list(g.serial[seat])
+    serial[slot] += 1
+    g.serial = replaced(g.serial, seat, tuple(serial))
+    _count_card(g, seat, slot, card, 1)
+    special = g.spec.card_special
+    if special[out] != special[card]:
+        sign = 1 if special[card] else -1
+        g.special_slots = replaced(
+            g.special_slots, seat, _toggled(g.special_slots[seat], slot, sign)
+        )
+    return out
 
 
 def _toggled(slots: tuple[int, ...], slot: int, sign: int) -> tuple[int, ...]:
