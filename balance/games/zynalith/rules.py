@@ -407,9 +407,6 @@ def take_options(g: Table) -> list[tuple]:
     options: list[tuple] = []
     for row in (CREATURE_PILE, EXTRA_PILE):
         market = g.market[row]
-        if len(set(market)) == len(market):
-            options.extend(TAKES[row][: len(market)])
-            continue
         for pos, card in enumerate(market):
             if market.index(card) == pos:  # the first copy stands for all
                 options.append(TAKES[row][pos])
@@ -497,7 +494,7 @@ def turn(g: Table, step: tuple) -> None:
         return
     if g.side_actions >= spec.max_side_actions_per_turn:
         cap_hit(g, "max_side_actions_per_turn")
-    g.pending = TurnDecision(seat, g)
+    g.pending = turn_decision(seat, g)
     g.pend_kind = KIND_TURN
     g.pend_ctx = ()
 
@@ -508,26 +505,38 @@ class TurnDecision(Decision):
 
     A search bot applies each option to a copy and mostly reads only who decides next and what
     kind of decision it is; listing every option of that next turn is most of the work of a
-    turn, so it is done only when asked for. A clone shares the decision and its options. The
-    options slot stays empty until then: reading it falls through to `__getattr__`, once."""
+    turn, so it is done only when asked for. Until then the options slot holds the asking state;
+    the first read lists the options into it and turns the object into a plain `Decision`, so
+    later reads cost nothing. A clone shares the decision and its options."""
 
-    __slots__ = ("_state",)
+    __slots__ = ()
 
-    def __init__(self, seat: int, state: Table) -> None:  # frozen: fields are set by hand
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "kind", "turn")
-        object.__setattr__(self, "_state", state)
-
-    def __getattr__(self, name: str) -> tuple:
-        if name != "options":
-            raise AttributeError(name)
-        options = turn_options(self._state, self.seat)
-        object.__setattr__(self, "options", options)
-        object.__setattr__(self, "_state", None)
+    @property  # type: ignore[override]
+    def options(self) -> tuple:
+        options = turn_options(_OPTIONS.__get__(self, None), self.seat)
+        _OPTIONS.__set__(self, options)
+        object.__setattr__(self, "__class__", Decision)
         return options
+
+    def __eq__(self, other: object) -> bool:
+        self.options  # noqa: B018 - now a plain Decision
+        return self == other
+
+    __hash__ = Decision.__hash__
 
     def __reduce__(self) -> tuple:
         return Decision, (self.seat, self.kind, self.options)
+
+
+_SEAT, _KIND, _OPTIONS = Decision.seat, Decision.kind, Decision.options  # the slots
+
+
+def turn_decision(seat: int, g: Table) -> TurnDecision:
+    d = object.__new__(TurnDecision)
+    _SEAT.__set__(d, seat)
+    _KIND.__set__(d, "turn")
+    _OPTIONS.__set__(d, g)
+    return d
 
 
 def turn_options(g: Table, seat: int) -> tuple:
@@ -559,7 +568,7 @@ def turn_options(g: Table, seat: int) -> tuple:
         extend(take_options(g))
     free = n < g.slots
     same_init: dict[int, int] | None = None
-    host_lists: list[list[tuple[int, int]] | None] = [None, None, None]
+    host_lists: list[list[Creature] | None] = [None, None, None]
     plays = spec.plays
     hand = g.hand_open[seat] + g.hand_secret[seat]
     distinct = dict.fromkeys(hand) if len(hand) > 1 else hand
@@ -582,8 +591,9 @@ def turn_options(g: Table, seat: int) -> tuple:
         else:
             found = host_lists[how]
             if found is None:
-                found = host_lists[how] = host_places(g, seat, how)
-            extend([(A_PLAY_HAND, card, owner, uid) for owner, uid in found])
+                found = host_lists[how] = hosts(g, seat, how)
+            for host in found:
+                append((A_PLAY_HAND, card, host.owner, host.uid))
     for row in (CREATURE_PILE, EXTRA_PILE):
         cards_in_row = market[row]
         for pos, card in enumerate(cards_in_row):
@@ -607,8 +617,9 @@ def turn_options(g: Table, seat: int) -> tuple:
             elif cards_in_row.index(card) == pos:
                 found = host_lists[how]
                 if found is None:
-                    found = host_lists[how] = host_places(g, seat, how)
-                extend([(A_PLAY_MARKET, row, pos, owner, uid) for owner, uid in found])
+                    found = host_lists[how] = hosts(g, seat, how)
+                for host in found:
+                    append((A_PLAY_MARKET, row, pos, host.owner, host.uid))
     extend(BANISHES[:n])
     for card in distinct:
         cached = REDRAWS.get(card)
@@ -617,11 +628,6 @@ def turn_options(g: Table, seat: int) -> tuple:
         extend(cached)
     append(PASS)
     return tuple(options)
-
-
-def host_places(g: Table, seat: int, host: int) -> list[tuple[int, int]]:
-    """(owner, uid) of each legal host of an extra card with `host` rule, as `hosts` lists them."""
-    return [(c.owner, c.uid) for c in hosts(g, seat, host)]
 
 
 def init_counts(front: list[Creature]) -> dict[int, int]:
@@ -1557,8 +1563,10 @@ def refresh_pending(g: Table) -> None:
     """Recompute the pending decision's options from the (determinized) state."""
     d = g.pending
     assert d is not None
-    if isinstance(d, TurnDecision):
-        g.pending = TurnDecision(d.seat, g)
+    if type(d) is TurnDecision:  # options not listed yet: list them from this state
+        g.pending = turn_decision(d.seat, g)
+    elif g.pend_kind == KIND_TURN and len(d.options) > 1:
+        g.pending = Decision(d.seat, d.kind, turn_options(g, d.seat))
     elif g.pend_kind == KIND_COUNTER:
         kind, _, subject_kind, _, _, _ = g.pend_ctx
         g.pending = Decision(
