@@ -31,6 +31,7 @@ from balance.games.arrows.state import (
     current_atk,
     current_def,
     own,
+    own_zones,
 )
 
 if TYPE_CHECKING:
@@ -569,6 +570,7 @@ def use_ability(s: ArrowsState, frame: Frame, piece: Piece, option: tuple[int, i
         rules.place(s, controller, choice, arrow_cell, False, cost_due, effect.free)
         s.log.append((s.turn, controller, choice, rules.PLAYED_EVENT, 1))
     elif op == REVIVE:
+        own_zones(s)
         s.graveyards[controller].remove(choice)
         frame.revived += spec.cost[choice]
         revived = rules.place(s, controller, choice, arrow_cell, True, 0, False)

@@ -48,32 +48,32 @@ def evaluate(s: ArrowsState, seat: int) -> float:
     credits, hand sizes) and the face-up cards' arrows: what any seat may know. Kept cheap, since
     it scores every option a greedy bot looks at and every MCTS rollout: counters kept by the
     rules plus one pass over the pieces."""
-    other = 1 - seat
     if s.over:
         return 2.0 * rules.final_score(s, seat) - 1.0
+    other = 1 - seat
     spec = s.spec
     empty = spec.all_cells & ~s.occupied
-    empties = empty.bit_count()
-    filled = 1.0 - empties / spec.cells
     exposed = 0  # face-up cards an arrow from an empty cell would flip: the other's minus ours
     for piece in s.pieces.values():
         if piece.sides & empty:
             exposed += 1 if piece.controller != seat else -1
-    z = (s.up[seat] - s.up[other]) * (W_SCORE + W_SCORE_LATE * filled)
-    z += exposed * (W_EXPOSED + W_EXPOSED_LATE * filled)
-    z += W_COVERED * (s.down[seat] - s.down[other])
-    z += W_CREDITS * (s.credits[seat] - s.credits[other])
-    z += W_HAND * (len(s.hands[seat]) - len(s.hands[other]))
+    empties = empty.bit_count()
+    filled = 1.0 - empties / spec.cells
+    up, down, credits, hands = s.up, s.down, s.credits, s.hands
+    z = (
+        (up[seat] - up[other]) * (W_SCORE + W_SCORE_LATE * filled)
+        + exposed * (W_EXPOSED + W_EXPOSED_LATE * filled)
+        + W_COVERED * (down[seat] - down[other])
+        + W_CREDITS * (credits[seat] - credits[other])
+        + W_HAND * (len(hands[seat]) - len(hands[other]))
+    )
     tempo = W_TEMPO + (W_LAST if empties == 1 else W_LAST_BUT_ONE if empties == 2 else 0.0)
-    z += tempo if next_to_place(s) == seat else -tempo
+    # The next card placed is the active player's until it has played (steps up to PLAY).
+    if s.step <= PLAY and s.plays < spec.plays_per_turn:
+        z += tempo if s.active == seat else -tempo
+    else:
+        z += tempo if s.active != seat else -tempo
     return math.tanh(0.5 * z)
-
-
-def next_to_place(s: ArrowsState) -> int:
-    """The seat whose `play` decision comes next: the active player until it has played."""
-    if s.step <= PLAY and s.plays < s.spec.plays_per_turn:
-        return s.active
-    return 1 - s.active
 
 
 def features(s: ArrowsState, seat: int) -> dict[str, float]:

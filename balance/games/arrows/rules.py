@@ -71,6 +71,7 @@ from balance.games.arrows.state import (
     current_atk,
     current_def,
     own,
+    own_zones,
 )
 
 if TYPE_CHECKING:
@@ -121,6 +122,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
         hands=[[], []],
         graveyards=[[], []],
         removed=[],
+        zones_shared=False,
         grid=[None] * spec.cells,
         pieces={},
         occupied=0,
@@ -299,6 +301,7 @@ def reveal(s: ArrowsState, piece: Piece) -> None:
     s.acted = True
     if s.credits[seat] < piece.cost_due:  # unpaid_reveal: destroy, without activating
         take_off_board(s, piece)
+        own_zones(s)
         s.graveyards[piece.owner].append(piece.card)
         s.tally[T_UNPAID_REVEALS + seat] += 1
         return
@@ -420,6 +423,7 @@ def discard(s: ArrowsState, card: int) -> None:
     """Step 8 (R13, G15): one card per decision, to the graveyard."""
     seat = s.active
     s.hands[seat].remove(card)
+    own_zones(s)
     s.graveyards[seat].append(card)
     s.tally[T_DISCARDS + seat] += 1
 
@@ -782,6 +786,7 @@ def destroy(s: ArrowsState, piece: Piece, by_card: int = -1, by_seat: int = -1) 
     """To the owner's graveyard (G4, G14); a face-up card's `destroyed` effects fire from its
     last cell; a covered one is simply revealed there."""
     take_off_board(s, piece)
+    own_zones(s)
     s.graveyards[piece.owner].append(piece.card)
     if by_card >= 0:
         s.log.append((s.turn, by_seat, by_card, KILLS, 1))
@@ -813,6 +818,7 @@ def push(s: ArrowsState, source: Piece, target: Piece, arrow: int) -> None:
     if landing < 0:
         if spec.push_off_board == "remove":
             take_off_board(s, target)
+            own_zones(s)
             s.removed.append(target.card)
         else:
             destroy(s, target, source.card, source.owner)
@@ -901,6 +907,9 @@ def place(
 
 def draw(s: ArrowsState, seat: int, n: int) -> None:
     """Draw n; an empty deck is skipped without penalty (G13 `deck_out: skip`)."""
+    if not n:
+        return
+    own_zones(s)
     deck = s.decks[seat]
     for _ in range(n):
         if not deck:

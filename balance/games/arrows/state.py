@@ -180,6 +180,8 @@ class ArrowsState:
       them; the original and the copy both take a new `gen`, so neither owns a shared piece any
       more, and every rule that changes a piece first calls `own(s, piece)`, which copies it
       into this state alone. A clone that changes two pieces copies two.
+    - Decks, graveyards and the removed pile change seldom (a draw, a death): a clone shares
+      them, and `own_zones` copies them before the first change.
     - The RNG is copied on first draw. A clone shares the Random object and both sides mark it
       shared; the first to draw (through `game_rng`) takes a private copy first. Determinize
       only leaves a seed, turned into a Random on a first draw. Play after setup never draws
@@ -201,6 +203,7 @@ class ArrowsState:
     hands: list[list[int]]
     graveyards: list[list[int]]
     removed: list[int]  # pushed off the grid (G14)
+    zones_shared: bool  # decks, graveyards and removed are shared with a clone: see own_zones
     grid: list[Piece | None]
     pieces: dict[int, Piece]  # uid -> the pieces on the board
     occupied: int  # the cells holding a piece, as a bit mask (bit `cell`)
@@ -250,6 +253,7 @@ class ArrowsState:
         self.gen = next(_GENERATIONS)  # the pieces are shared from now on: see `own`
         if self.rng is not None:
             self.rng_shared = True
+        self.zones_shared = True
         if self.log:  # freeze the events so far: the copy shares them instead of copying
             self.logged = (self.logged, tuple(self.log))
             self.log = []
@@ -257,8 +261,8 @@ class ArrowsState:
         return ArrowsState(
             self.spec, self.rng, self.rng_seed, self.rng is not None, next(_GENERATIONS),
             self.seed, self.first, self.turn, self.active, self.step, self.credits[:],
-            [self.decks[0][:], self.decks[1][:]], [self.hands[0][:], self.hands[1][:]],
-            [self.graveyards[0][:], self.graveyards[1][:]], self.removed[:], self.grid[:],
+            self.decks, [self.hands[0][:], self.hands[1][:]], self.graveyards, self.removed, True,
+            self.grid[:],
             self.pieces.copy(), self.occupied, self.up[:], self.down[:], self.next_uid, self.scores[:],
             [level.copy() for level in stack] if stack else [],
             [b[:] for b in self.batches] if self.batches else [], self.triggers[:],
@@ -278,6 +282,7 @@ class ArrowsState:
         copy.rng = None
         copy.rng_seed = rng.getrandbits(64)
         copy.rng_shared = False
+        own_zones(copy)
         shuffle(copy.decks[seat], rng)
         spec = self.spec
         other = 1 - seat
@@ -346,6 +351,16 @@ def shuffle(cards: list[int], rng: Random) -> None:
     `Random.shuffle`'s loop in Python, which costs 10x more on a 50-card pool."""
     draw = rng.random
     cards.sort(key=lambda _: draw())
+
+
+def own_zones(s: ArrowsState) -> None:
+    """Make the decks, graveyards and removed pile this state's own before changing them (a
+    clone shares them until then)."""
+    if s.zones_shared:
+        s.decks = [s.decks[0][:], s.decks[1][:]]
+        s.graveyards = [s.graveyards[0][:], s.graveyards[1][:]]
+        s.removed = s.removed[:]
+        s.zones_shared = False
 
 
 def _by_uid(piece: Piece) -> int:

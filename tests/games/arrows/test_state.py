@@ -66,3 +66,15 @@ def test_play_options_are_read_lazily_from_a_snapshot(table) -> None:
     fresh = rules.play_options(table.spec, tuple(copy.hands[0]), copy.credits[0], copy.grid)
     assert decision.options == fresh
     assert hash(decision) == hash(copy.decision())
+
+
+def test_decks_and_graveyards_shared_by_a_clone_are_copied_before_a_change(table) -> None:
+    s = table.new()
+    table.hand(s, 0, *["lancer_pup"] * 9)
+    table.go(s)
+    copy = s.clone()
+    deck, graveyard = list(copy.decks[1]), list(copy.graveyards[0])
+    table.play(s, "pass", "discard lancer_pup")  # P0 discards, then P1 draws
+    assert s.graveyards[0] == [*graveyard, table.card("lancer_pup")]
+    assert len(s.decks[1]) == len(deck) - 1
+    assert copy.graveyards[0] == graveyard and copy.decks[1] == deck
