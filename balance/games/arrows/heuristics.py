@@ -53,15 +53,16 @@ def evaluate(s: ArrowsState, seat: int) -> float:
     other = 1 - seat
     spec = s.spec
     empty = spec.all_cells & ~s.occupied
-    exposed = 0  # face-up cards an arrow from an empty cell would flip: the other's minus ours
-    for piece in s.pieces.values():
-        if piece.sides & empty:
-            exposed += 1 if piece.controller != seat else -1
+    # Face-up cards an arrow from an empty cell would flip, the other's minus ours (in C: a
+    # count of the nonzero `sides & empty` over each seat's face-up cards).
+    mine, theirs = s.up_sides[seat], s.up_sides[other]
+    open_to = empty.__and__
+    exposed = sum(map(bool, map(open_to, theirs))) - sum(map(bool, map(open_to, mine)))
     empties = empty.bit_count()
     filled = 1.0 - empties / spec.cells
-    up, down, credits, hands = s.up, s.down, s.credits, s.hands
+    down, credits, hands = s.down, s.credits, s.hands
     z = (
-        (up[seat] - up[other]) * (W_SCORE + W_SCORE_LATE * filled)
+        (len(mine) - len(theirs)) * (W_SCORE + W_SCORE_LATE * filled)
         + exposed * (W_EXPOSED + W_EXPOSED_LATE * filled)
         + W_COVERED * (down[seat] - down[other])
         + W_CREDITS * (credits[seat] - credits[other])

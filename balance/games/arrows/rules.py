@@ -126,7 +126,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
         grid=[None] * spec.cells,
         pieces={},
         occupied=0,
-        up=[0, 0],
+        up_sides=[[], []],
         down=[0, 0],
         next_uid=1,
         scores=[0, 0],
@@ -311,7 +311,7 @@ def reveal(s: ArrowsState, piece: Piece) -> None:
     piece.face_up = True
     piece.sides = s.spec.open_sides[piece.card][piece.cell]
     s.down[piece.controller] -= 1
-    s.up[piece.controller] += 1
+    s.up_sides[piece.controller].append(piece.sides)
     queue_activation(s, piece, False, REVEALED)
 
 
@@ -415,8 +415,8 @@ def resolve_turn_end_effects(s: ArrowsState) -> None:
 def board_scores(s: ArrowsState) -> list[int]:
     """G11: the face-up cards each player controls (covered ones too with `score_covered`)."""
     if s.spec.score_covered:
-        return [s.up[0] + s.down[0], s.up[1] + s.down[1]]
-    return s.up[:]
+        return [len(s.up_sides[0]) + s.down[0], len(s.up_sides[1]) + s.down[1]]
+    return [len(s.up_sides[0]), len(s.up_sides[1])]
 
 
 def discard(s: ArrowsState, card: int) -> None:
@@ -624,8 +624,8 @@ def flip(s: ArrowsState, piece: Piece) -> None:
             flipped.append((arrow, target))
     for arrow, target in flipped:
         target = own(s, target)
-        s.up[target.controller] -= 1
-        s.up[seat] += 1
+        s.up_sides[target.controller].remove(target.sides)
+        s.up_sides[seat].append(target.sides)
         target.controller = seat
         s.tally[T_FLIPS] += 1
         s.tally[T_FLIPS_BY_ARROW + arrow] += 1
@@ -777,7 +777,7 @@ def take_off_board(s: ArrowsState, piece: Piece) -> None:
     s.occupied &= ~(1 << piece.cell)
     del s.pieces[piece.uid]
     if piece.face_up:
-        s.up[piece.controller] -= 1
+        s.up_sides[piece.controller].remove(piece.sides)
     else:
         s.down[piece.controller] -= 1
 
@@ -837,7 +837,7 @@ def move(s: ArrowsState, piece: Piece, cell: int) -> Piece:
     s.occupied ^= (1 << piece.cell) | (1 << cell)
     piece.cell = cell
     if piece.face_up:
-        piece.sides = s.spec.open_sides[piece.card][cell]
+        resides(s, piece)
     piece.moved = True
     s.marked = True
     return piece
@@ -847,15 +847,22 @@ def swap(s: ArrowsState, a: Piece, b: Piece) -> tuple[Piece, Piece]:
     a, b = own(s, a), own(s, b)
     s.grid[a.cell], s.grid[b.cell] = b, a
     a.cell, b.cell = b.cell, a.cell
-    open_sides = s.spec.open_sides
     if a.face_up:
-        a.sides = open_sides[a.card][a.cell]
+        resides(s, a)
     if b.face_up:
-        b.sides = open_sides[b.card][b.cell]
+        resides(s, b)
     a.moved = True
     b.moved = True
     s.marked = True
     return a, b
+
+
+def resides(s: ArrowsState, piece: Piece) -> None:
+    """A face-up piece changed cell: the cells it can be flipped from change with it."""
+    sides = s.up_sides[piece.controller]
+    sides.remove(piece.sides)
+    piece.sides = s.spec.open_sides[piece.card][piece.cell]
+    sides.append(piece.sides)
 
 
 def after_moves(s: ArrowsState, moved: list[Piece]) -> None:
@@ -897,7 +904,7 @@ def place(
     s.occupied |= 1 << cell
     s.pieces[piece.uid] = piece
     if face_up:
-        s.up[seat] += 1
+        s.up_sides[seat].append(sides)
     else:
         s.down[seat] += 1
     if len(s.pieces) == s.spec.cells and s.spec.board_full_end == "immediate":

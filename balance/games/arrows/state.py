@@ -207,7 +207,9 @@ class ArrowsState:
     grid: list[Piece | None]
     pieces: dict[int, Piece]  # uid -> the pieces on the board
     occupied: int  # the cells holding a piece, as a bit mask (bit `cell`)
-    up: list[int]  # per seat, the face-up cards it controls on the board (the G11 score)
+    # Per seat, one entry per face-up card it controls on the board: that card's `sides`. Its
+    # length is the seat's G11 score; evaluate counts the entries open to an empty cell.
+    up_sides: list[list[int]]
     down: list[int]  # per seat, the covered cards it controls on the board
     next_uid: int
     scores: list[int]  # the last recorded scores (step 7)
@@ -263,7 +265,7 @@ class ArrowsState:
             self.seed, self.first, self.turn, self.active, self.step, self.credits[:],
             self.decks, [self.hands[0][:], self.hands[1][:]], self.graveyards, self.removed, True,
             self.grid[:],
-            self.pieces.copy(), self.occupied, self.up[:], self.down[:], self.next_uid, self.scores[:],
+            self.pieces.copy(), self.occupied, [self.up_sides[0][:], self.up_sides[1][:]], self.down[:], self.next_uid, self.scores[:],
             [level.copy() for level in stack] if stack else [],
             [b[:] for b in self.batches] if self.batches else [], self.triggers[:],
             self.queued[:], self.to_reveal[:], self.plays, self.acted, self.stall,

@@ -47,7 +47,9 @@ def test_counts_and_masks_are_kept_as_the_board_changes(spec) -> None:
             for seat in (0, 1):
                 up = sum(p.face_up and p.controller == seat for p in s.pieces.values())
                 down = sum(not p.face_up and p.controller == seat for p in s.pieces.values())
-                assert (s.up[seat], s.down[seat]) == (up, down)
+                assert (len(s.up_sides[seat]), s.down[seat]) == (up, down)
+                sides = [p.sides for p in s.pieces.values() if p.face_up and p.controller == seat]
+                assert sorted(s.up_sides[seat]) == sorted(sides)
             assert s.occupied == sum(1 << cell for cell, p in enumerate(s.grid) if p is not None)
             for p in s.pieces.values():
                 assert p.sides == (spec.open_sides[p.card][p.cell] if p.face_up else 0)
