@@ -340,9 +340,9 @@ VOCABULARY.selectors.add(
 _players = VOCABULARY.kind("player")
 for _name, _doc in PLAYER_WORDS:
     _players.add(_name, _doc)
-_matches = VOCABULARY.kind("match (for actor: and subject:)")
+_match_kind = VOCABULARY.kind("match (for actor: and subject:)")
 for _name, _doc in MATCH_WORDS:
-    _matches.add(_name, _doc)
+    _match_kind.add(_name, _doc)
 VOCABULARY.conditions.add("actor", "the event's actor matches (a match word)", Match)
 VOCABULARY.conditions.add("subject", "a subject of the event matches (a match word)", Match)
 VOCABULARY.conditions.add(
@@ -980,7 +980,7 @@ def _compare(a: int, op: int, b: int) -> bool:
 
 
 def counter(t: Table, seat: int, card: int, k: int, value: int = 1) -> None:
-    t.events.append((t.turn, seat, card, FIRST_COUNTER + k, value))
+    t.recent.append((t.turn, seat, card, FIRST_COUNTER + k, value))
 
 
 def deal_damage(t: Table, pos: int, amount: int, source: int) -> int:
@@ -1068,7 +1068,7 @@ def flip(t: Table, i: int) -> None:
 def to_hand(t: Table, seat: int, c: int) -> None:
     t.hands[seat].append(c)
     t.known[c] |= 1 << seat
-    t.events.append((t.turn, seat, t.kind[c], DRAWN, 1))
+    t.recent.append((t.turn, seat, t.kind[c], DRAWN, 1))
 
 
 def draw_cards(t: Table, seat: int, count: int) -> int:

@@ -184,7 +184,7 @@ def kill_chances(t: Table, seat: int) -> list[float]:
     else:
         acting = playing = False
     if n == 2:
-        order = (player, 1 - player) if acting else (1 - player, player)
+        order = [player, 1 - player] if acting else [1 - player, player]
     else:
         order = [s % n for s in range(player + 1, player + n) if not removed[s % n]]
         if acting:

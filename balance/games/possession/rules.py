@@ -330,7 +330,8 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         capped=False,
         game_stats=[0] * len(GAME_STATS),
         seat_stats=[0] * (seats * NS),
-        events=[],
+        past=(),
+        recent=[],
         watch=None,
     )
     if len(deck) < spec.setup_size(seats):
@@ -349,7 +350,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
             c = deck.pop()
             t.hands[seat].append(c)
             t.known[c] = 1 << seat
-            t.events.append((0, seat, kind[c], OPENING, 1))
+            t.recent.append((0, seat, kind[c], OPENING, 1))
     t.seat_stats[first * NS + S_FIRST_PLAYER] = 1
     return t
 
@@ -473,7 +474,7 @@ def play(t: Table, seat: int, pos: int, card: int) -> None:
             t.discard.append(old)
     t.occ[pos] = c
     t.known[c] = t.every_seat
-    t.events.append((t.turn, seat, t.kind[c], PLAYED, 1))
+    t.recent.append((t.turn, seat, t.kind[c], PLAYED, 1))
     role = t.role_of[pos]
     stat = (
         S_PLAYS_POSSESSED

@@ -245,7 +245,11 @@ class Table:
     # statistics
     game_stats: list[int]
     seat_stats: list[int]  # seat * NS + k
-    events: list[Event]
+    # The card events (contract.Event) are `past` then `recent`: `past` is an immutable tuple that
+    # clones share, `recent` this state's own list. A clone folds `recent` into `past` first, so
+    # copying a state costs nothing per event already logged (read them as `events`).
+    past: tuple[Event, ...]
+    recent: list[Event]
     watch: list[Any] | None  # tests set a list: each scan records ("log", events), ("queue", ...)
 
     def stream(self) -> Random:
@@ -324,9 +328,22 @@ class Table:
         copy.capped = self.capped
         copy.game_stats = self.game_stats[:]
         copy.seat_stats = self.seat_stats[:]
-        copy.events = self.events[:]
+        if self.recent:
+            self.past += tuple(self.recent)
+            self.recent = []
+        copy.past = self.past
+        copy.recent = []
         copy.watch = None if self.watch is None else self.watch[:]
         return copy
+
+    @property
+    def events(self) -> list[Event]:
+        """Every card event so far, oldest first (a new list: log with `recent.append`)."""
+        return [*self.past, *self.recent]
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        self.past, self.recent = (), list(events)
 
     def inventory(self) -> tuple[int, ...]:
         """Every card id in every zone: deck, hands, positions, discard, glory piles, limbo."""
