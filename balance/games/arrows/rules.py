@@ -128,6 +128,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
         occupied=0,
         up_sides=[[], []],
         down=[0, 0],
+        turn_enders=0,
         next_uid=1,
         scores=[0, 0],
         stack=[],
@@ -312,6 +313,8 @@ def reveal(s: ArrowsState, piece: Piece) -> None:
     piece.sides = s.spec.open_sides[piece.card][piece.cell]
     s.down[piece.controller] -= 1
     s.up_sides[piece.controller].append(piece.sides)
+    if s.spec.on_turn_end[piece.card]:
+        s.turn_enders += 1
     queue_activation(s, piece, False, REVEALED)
 
 
@@ -402,13 +405,14 @@ def pay(s: ArrowsState, seat: int, amount: int) -> None:
 
 def resolve_turn_end_effects(s: ArrowsState) -> None:
     """Step 7 begins with the `turn_end` effects of P's face-up cards, in reading order."""
-    on_turn_end = s.spec.on_turn_end
-    seat = s.active
-    for piece in s.pieces.values():  # end_action puts them in reading order
-        if on_turn_end[piece.card] and piece.face_up and piece.controller == seat:
-            for effect in on_turn_end[piece.card]:
-                s.triggers.append(trigger_of(s, piece, effect, NO_VIA))
-    end_action(s)
+    if s.turn_enders:
+        on_turn_end = s.spec.on_turn_end
+        seat = s.active
+        for piece in s.pieces.values():  # end_action puts them in reading order
+            if on_turn_end[piece.card] and piece.face_up and piece.controller == seat:
+                for effect in on_turn_end[piece.card]:
+                    s.triggers.append(trigger_of(s, piece, effect, NO_VIA))
+        end_action(s)
     s.step = SCORE
 
 
@@ -778,6 +782,8 @@ def take_off_board(s: ArrowsState, piece: Piece) -> None:
     del s.pieces[piece.uid]
     if piece.face_up:
         s.up_sides[piece.controller].remove(piece.sides)
+        if s.spec.on_turn_end[piece.card]:
+            s.turn_enders -= 1
     else:
         s.down[piece.controller] -= 1
 
@@ -905,6 +911,8 @@ def place(
     s.pieces[piece.uid] = piece
     if face_up:
         s.up_sides[seat].append(sides)
+        if s.spec.on_turn_end[card]:
+            s.turn_enders += 1
     else:
         s.down[seat] += 1
     if len(s.pieces) == s.spec.cells and s.spec.board_full_end == "immediate":

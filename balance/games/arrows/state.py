@@ -211,6 +211,7 @@ class ArrowsState:
     # length is the seat's G11 score; evaluate counts the entries open to an empty cell.
     up_sides: list[list[int]]
     down: list[int]  # per seat, the covered cards it controls on the board
+    turn_enders: int  # face-up cards on the board with `turn_end` effects (step 7 looks if any)
     next_uid: int
     scores: list[int]  # the last recorded scores (step 7)
     stack: list[Frame | Queued]  # the chain stack: the top resolves first (R11)
@@ -265,7 +266,8 @@ class ArrowsState:
             self.seed, self.first, self.turn, self.active, self.step, self.credits[:],
             self.decks, [self.hands[0][:], self.hands[1][:]], self.graveyards, self.removed, True,
             self.grid[:],
-            self.pieces.copy(), self.occupied, [self.up_sides[0][:], self.up_sides[1][:]], self.down[:], self.next_uid, self.scores[:],
+            self.pieces.copy(), self.occupied, [self.up_sides[0][:], self.up_sides[1][:]],
+            self.down[:], self.turn_enders, self.next_uid, self.scores[:],
             [level.copy() for level in stack] if stack else [],
             [b[:] for b in self.batches] if self.batches else [], self.triggers[:],
             self.queued[:], self.to_reveal[:], self.plays, self.acted, self.stall,

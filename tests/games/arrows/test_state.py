@@ -51,6 +51,8 @@ def test_counts_and_masks_are_kept_as_the_board_changes(spec) -> None:
                 sides = [p.sides for p in s.pieces.values() if p.face_up and p.controller == seat]
                 assert sorted(s.up_sides[seat]) == sorted(sides)
             assert s.occupied == sum(1 << cell for cell, p in enumerate(s.grid) if p is not None)
+            ends = [p for p in s.pieces.values() if p.face_up and spec.on_turn_end[p.card]]
+            assert s.turn_enders == len(ends)
             for p in s.pieces.values():
                 assert p.sides == (spec.open_sides[p.card][p.cell] if p.face_up else 0)
             s.apply(chooser.randrange(len(decision.options)))
