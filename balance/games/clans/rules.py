@@ -13,6 +13,7 @@ the same name are one option (copies share a card id, and names are unique per d
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from math import ceil, floor
 from random import Random
 
@@ -1086,41 +1087,58 @@ def game_result(g: Table) -> Result:
 def game_stats(g: Table) -> dict[str, float]:
     """Result.stats (spec §9): the keys of Catalog.game_stats that this game has values for."""
     spec = g.spec
-    declared = spec.game_stat_keys
     stats: dict[str, float] = {
         "rounds": float(min(g.round, spec.max_rounds)),
         "capped_rounds": float(g.capped_rounds),
         "capped_decisions": float(g.capped_decisions),
     }
     tally = g.tally
-    for i, name in enumerate(STATS):
-        for seat in (0, 1):
-            stats[f"{name}_{seat}"] = float(tally[i * 2 + seat])
+    for key, index in TALLY_KEYS:
+        stats[key] = float(tally[index])
     stats["wonder_ties"] = stats["wonder_tie_wins_0"] + stats["wonder_tie_wins_1"]
     stats["shared_ties"] = stats["shared_ties_0"]
     log = g.battle_totals
-    for r in range(len(log) // ROUND_LOG):
-        turns, first, passer, t0, t1, v0, v1 = log[ROUND_LOG * r : ROUND_LOG * r + ROUND_LOG]
-        stats[f"turns_r{r + 1}"] = float(turns)
-        stats[f"first_player_r{r + 1}"] = float(first)
-        stats[f"first_passer_r{r + 1}"] = float(passer)
-        stats[f"battle_r{r + 1}_0"] = float(t0)
-        stats[f"battle_r{r + 1}_1"] = float(t1)
-        stats[f"veteran_r{r + 1}_0"] = float(v0)
-        stats[f"veteran_r{r + 1}_1"] = float(v1)
+    for r in range(min(len(log) // ROUND_LOG, spec.max_rounds)):
+        for key, value in zip(_round_keys(r + 1), log[ROUND_LOG * r : ROUND_LOG * r + ROUND_LOG]):
+            stats[key] = float(value)
     for seat in (0, 1):
         grid = g.grid[seat]
-        stats[f"supremacy_{seat}"] = float(g.supremacy[seat])
-        stats[f"owned_tokens_{seat}"] = float(g.owned[seat])
-        stats[f"army_{seat}"] = float(len(grid) - grid.count(EMPTY))
-        stats[f"faceup_{seat}"] = float(active_count(g, seat))
+        stats[SEAT_KEYS[seat][0]] = float(g.supremacy[seat])
+        stats[SEAT_KEYS[seat][1]] = float(g.owned[seat])
+        stats[SEAT_KEYS[seat][2]] = float(len(grid) - grid.count(EMPTY))
+        stats[SEAT_KEYS[seat][3]] = float(active_count(g, seat))
     picks = {clan: k + 1 for k, (clan, _) in enumerate(g.picks)}
-    for index, clan in enumerate(spec.clans):
-        mask = (1 if index in g.clans[0] else 0) + (2 if index in g.clans[1] else 0)
-        stats[f"clan_{clan.id}"] = float(mask)
-        stats[f"flipped_{clan.id}"] = float(index in g.flipped)
-        stats[f"pick_{clan.id}"] = float(picks.get(index, 0))
-    return {key: value for key, value in stats.items() if key in declared}  # declared: a frozenset
+    for index, (fielded, flipped, picked) in enumerate(spec.clan_stat_keys):
+        stats[fielded] = float(
+            (1 if index in g.clans[0] else 0) + (2 if index in g.clans[1] else 0)
+        )
+        stats[flipped] = float(index in g.flipped)
+        stats[picked] = float(picks.get(index, 0))
+    return stats
+
+
+# Result.stats keys, spelled once (the order is the order game_stats fills them in)
+TALLY_KEYS = tuple(
+    (f"{name}_{seat}", i * 2 + seat) for i, name in enumerate(STATS) for seat in (0, 1)
+)
+SEAT_KEYS = tuple(
+    (f"supremacy_{seat}", f"owned_tokens_{seat}", f"army_{seat}", f"faceup_{seat}")
+    for seat in (0, 1)
+)
+
+
+@cache
+def _round_keys(r: int) -> tuple[str, ...]:
+    """The keys of round r's ROUND_LOG numbers, in Table.battle_totals order."""
+    return (
+        f"turns_r{r}",
+        f"first_player_r{r}",
+        f"first_passer_r{r}",
+        f"battle_r{r}_0",
+        f"battle_r{r}_1",
+        f"veteran_r{r}_0",
+        f"veteran_r{r}_1",
+    )
 
 
 # -- words -----------------------------------------------------------------------------------
