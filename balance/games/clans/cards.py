@@ -246,7 +246,6 @@ class ClansSpec:
     setups: Mapping[str, tuple[tuple[int, ...], tuple[int, ...]]]  # fixed_setups by name
     shared_setup: str  # the shared deck: "draft", or the fixed_setup's name
     bot_clan_ratings: tuple[float, ...]
-    game_stat_keys: frozenset[str]  # Catalog.game_stats, for quick membership
     clan_stat_keys: tuple[tuple[str, str, str], ...]  # per clan: its clan_, flipped_, pick_ keys
     # the rules of every flipped set an army pairing or the draft can give, compiled at load:
     # flipped clans -> (the spec they were made from, the spec with their modifiers)
@@ -625,7 +624,6 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         setups=setups,
         shared_setup=shared,
         bot_clan_ratings=tuple(ratings),
-        game_stat_keys=frozenset(catalog.game_stats),
         clan_stat_keys=tuple((f"clan_{c.id}", f"flipped_{c.id}", f"pick_{c.id}") for c in clans),
         effective={},
         rule_mod_base=(),
