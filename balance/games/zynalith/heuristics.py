@@ -11,20 +11,20 @@ import math
 from typing import Any
 
 from balance.games.zynalith.cards import TYPE_CREATURE
-from balance.games.zynalith.effects import PIERCE, clockwise, defence_of
+from balance.games.zynalith.effects import LIFESTEAL, PIERCE, clockwise, defence_of
 from balance.games.zynalith.state import ATK, DEF, HP, INIT, Creature, Table
 
-# The weights of `evaluate`, in victory points (VP). A player's standing is what they would score
-# now, plus what their hit points, board and hand are worth for the combats still to come.
-HP_VALUE = 0.3  # a hit point: the damage race decides most games (elimination)
-BOARD_VALUE = 0.12  # a point of creature strength, per combat still to come after the next
-# Silver buys about one point of strength per silver: until the last round it is worth this share
-# of that strength (so a creature is worth buying when its strength per silver is higher), and
-# never less than what it scores at the end. A player who has passed spends it a round later.
-SILVER_STRENGTH = 0.5
-HAND_VALUE = 0.5  # a hand card: this share of what its strength beyond its price is worth
+# The weights of `evaluate`, in victory points (VP). A player's standing is the VP they would
+# score if the fronts as they stand fought every combat still to come (projected gains discounted
+# per combat, as the other players will answer), plus what their silver, hand and hit points
+# are worth.
+DECAY = 0.75  # weight of what the projection sees one combat further ahead
+HP_VALUE = 0.15  # a hit point left after the projected combats
+SILVER_VALUE = 0.12  # a silver, per (discounted) combat still to come; at least its final VP
+HAND_VALUE = 0.12  # a hand card's strength beyond its price, per (discounted) combat to come
 HIDDEN_CARD_VALUE = 1.0  # an opponent's unseen hand card, in strength beyond its price
-KILL_VALUE = 12.0  # the next combat eliminates the player
+SILVER_STRENGTH = 0.8  # strength one silver buys, to price a hand card
+KILL_VALUE = 15.0  # the projection eliminates the player (discounted by when)
 SCALE = 8.0  # the standing difference (VP) that gives tanh(1)
 
 
@@ -64,61 +64,64 @@ def evaluate(g: Table, seat: int) -> float:
 
 
 def standings(g: Table, seat: int) -> list[float]:
-    """Each living seat's standing in VP, as `seat` sees it: printed VP in the front + bonus VP
-    + Z + silver (see SILVER_STRENGTH) + HP + the front's strength for the combats after the
-    next + the next combat as if the fronts fought as they stand (Z won, HP lost, creatures lost
-    with their printed VP and refunded, an elimination; no triggers or counters) + the hand.
+    """Each living seat's standing in VP, as `seat` sees it.
+
+    The fronts as they stand (positions kept, no triggers, counters or new cards) fight every
+    combat still to come (`project`): Z won, creatures lost (refunded) and damage taken, each
+    combat's gains weighted DECAY times less than the one before; an elimination costs
+    KILL_VALUE the same way. Then: bonus VP + Z now + printed VP of the creatures still standing
+    + HP left + silver and the hand for what they will buy (less once the player has passed).
 
     Only what `seat` may know is read: another seat's cards drawn from a pile count as average
     cards, so the value is the same on every determinization. This runs once per option of
-    every greedy decision and at every search leaf: one pass over the fronts, no calls."""
+    every greedy decision and at every search leaf."""
     spec = g.spec
-    vps, surplus = _tables(spec)
+    vps, surplus, rules_key = _tables(spec)
     seats = g.seats
     alive = g.alive
-    later = spec.rounds - g.round if g.round else spec.rounds - 1  # combats after the next
-    board = BOARD_VALUE * later
+    combats = spec.rounds - g.round + 1 if g.round else spec.rounds
+    horizon = (1.0 - DECAY**combats) / (1.0 - DECAY)  # discounted combats to come
     per_vp = 1.0 / spec.silver_per_vp
-    silver_value = SILVER_STRENGTH * board
-    silver_value = max(silver_value, per_vp)
-    silver_late = SILVER_STRENGTH * BOARD_VALUE * (later - 1)
-    silver_late = max(silver_late, per_vp)
-    hand_value = HAND_VALUE * board
-    by_cost = spec.open_defence_by_cost
+    silver_value = max(per_vp, SILVER_VALUE * horizon)
+    silver_late = max(per_vp, SILVER_VALUE * (horizon - 1.0))  # after passing: next round on
+    hand_value = HAND_VALUE * horizon
     value = [0.0] * seats
-    hp_lost = [0] * seats
     defence = [0] * seats
     attackers: list[list[tuple]] = []
-    depth = 0
+    by_cost = spec.open_defence_by_cost
+    offset = spec.refund_offset
     for s in range(seats):
         mine: list[tuple] = []
         attackers.append(mine)
         if not alive[s]:
             continue
-        total = float(g.bonus_vp[s] + g.zyn[s]) + HP_VALUE * g.hp[s]
+        total = float(g.bonus_vp[s] + g.zyn[s])
         total += g.silver[s] * (silver_late if g.passed[s] else silver_value)
         defenders = 0
         for c in g.front[s]:
-            total += vps[c.card]
+            vp = vps[c.card]
             for a in c.attachments:
-                total += vps[a[1]]
-            # stats never go below 0: conditionals are cheaper than max() here
-            init, atk, dfc, hp = c.cur
-            atk = atk if atk > 0 else 0  # noqa: FURB136
-            dfc = dfc if dfc > 0 else 0  # noqa: FURB136
-            left = (hp if hp > 0 else 0) - c.damage  # noqa: FURB136
-            power = atk + 0.5 * dfc + 0.5 * left
-            if c.kw or c.kw_round:
-                power += 1.0
+                vp += vps[a[1]]
+            total += vp  # lost again below if the projection kills it
             if c.attack:
-                mine.append((atk, init, dfc, left, power, c))
+                # (ATK, INIT, DEF, HP left, owner, VP, refund, keywords); stats never below 0
+                init, atk, dfc, health = c.cur
+                mine.append(
+                    (
+                        atk if atk > 0 else 0,  # noqa: FURB136
+                        init,
+                        dfc if dfc > 0 else 0,  # noqa: FURB136
+                        (health if health > 0 else 0) - c.damage,  # noqa: FURB136
+                        s,
+                        vp,
+                        c.cost - offset,
+                        c.kw | c.kw_round,
+                    )
+                )
             else:
                 defenders += 1
-                total += board * power
         if defenders:
             defence[s] = defence_of(g, s) if by_cost else defenders * spec.defence_per_defender
-        if len(mine) > depth:  # noqa: PLR1730 - cheaper than max() here
-            depth = len(mine)
         hand = 0.0
         for card in g.hand_open[s]:
             hand += surplus[card]
@@ -128,95 +131,152 @@ def standings(g: Table, seat: int) -> list[float]:
         else:
             hand += HIDDEN_CARD_VALUE * len(g.hand_secret[s])
         value[s] = total + hand_value * hand
-    # the next combat, line by line (a line's members: each seat's k-th attacker)
-    per_win = spec.zynalith_per_line_win
-    offset = spec.refund_offset
-    unopposed = spec.unopposed_attack
-    no_tie_winner = spec.atk_tie_no_winner
-    two = seats == 2
-    for k in range(depth):
-        if two:  # the common case, without the general list
-            first, second = attackers
-            members = [first[k], second[k]] if k < len(first) and k < len(second) else None
-            if members is None:
-                members = [first[k] if k < len(first) else second[k]]
-        else:
-            members = [a[k] for a in attackers if k < len(a)]
-        if len(members) == 1:
-            atk, _, _, _, power, c = members[0]
-            owner = c.owner
-            value[owner] += board * power
-            if unopposed and atk:
-                pierce = (c.kw | c.kw_round) & PIERCE
-                for s in range(seats):
-                    if s != owner and alive[s]:
-                        d = atk if pierce else atk - defence[s]
-                        if d > 0:
-                            hp_lost[s] += d
-            continue
-        top = max(m[0] for m in members)
-        best = [m for m in members if m[0] == top]
-        if len(best) > 1:  # ties: INIT, DEF, HP left, then the RNG
-            key = max((m[1], m[2], m[3]) for m in best)
-            best = [m for m in best if (m[1], m[2], m[3]) == key]
-        if len(best) > 1:  # the RNG decides: a share of the Z each, no damage forecast
-            for m in members:
-                value[m[5].owner] += board * m[4]
-            if not no_tie_winner:
-                for m in best:
-                    value[m[5].owner] += per_win / len(best)
-            continue
-        winner = best[0]
-        w = winner[5]
-        value[w.owner] += per_win + board * winner[4]
-        pierce = (w.kw | w.kw_round) & PIERCE
-        for m in members:
-            if m is winner:
-                continue
-            x = m[5]
-            d = top - m[2]
-            d = d if d > 0 else 0  # noqa: FURB136
-            left = m[3]
-            if d < left:
-                value[x.owner] += board * (m[4] - 0.5 * d)
-                continue
-            # dies: its printed VP go, its refund comes, the overflow hits its player
-            owner = x.owner
-            lost = vps[x.card]
-            for a in x.attachments:
-                lost += vps[a[1]]
-            back = x.cost - offset
-            value[owner] -= lost - (back * silver_value if back > 0 else 0.0)
-            over = d - left if pierce else d - left - defence[owner]
-            if over > 0:
-                hp_lost[owner] += over
+    # the same fronts recur in many positions (every option that buys or takes nothing): the
+    # projection is remembered by everything it reads
+    key = (
+        tuple(map(tuple, attackers)),
+        tuple(defence),
+        tuple(g.hp),
+        tuple(alive),
+        combats,
+        silver_value,
+        DECAY,
+        KILL_VALUE,
+        rules_key,
+    )
+    outcome = _PROJECTIONS.get(key)
+    if outcome is None:
+        if len(_PROJECTIONS) >= 100_000:
+            _PROJECTIONS.clear()
+        hp = [h if a else 0 for h, a in zip(g.hp, alive)]
+        gains = [0.0] * seats
+        project(
+            g, [list(map(list, a)) for a in attackers], defence, hp, gains, combats, silver_value
+        )
+        outcome = _PROJECTIONS[key] = tuple(
+            gain + HP_VALUE * (h if h > 0 else 0)  # noqa: FURB136
+            for gain, h in zip(gains, hp)
+        )
     for s in range(seats):
-        lost = hp_lost[s]
-        if lost:
-            value[s] -= HP_VALUE * lost
-            if lost >= g.hp[s]:
-                value[s] -= KILL_VALUE
+        if alive[s]:
+            value[s] += outcome[s]
     return value
 
 
-_TABLES: dict[int, tuple[Any, tuple[int, ...], tuple[float, ...]]] = {}
+_PROJECTIONS: dict[tuple, tuple[float, ...]] = {}
 
 
-def _tables(spec: Any) -> tuple[tuple[int, ...], tuple[float, ...]]:
-    """Per card: printed VP, and a hand card's strength beyond its price (see `card_surplus`)."""
+def project(
+    g: Table,
+    attackers: list[list[list]],
+    defence: list[int],
+    hp: list[int],
+    value: list[float],
+    combats: int,
+    silver_value: float,
+) -> None:
+    """Fight `combats` combats with the attackers as they stand (see `standings`), adding to
+    `value` and taking from `hp`. A line: each seat's k-th living attacker; the highest ATK wins
+    (ties by INIT, DEF, HP left, then a shared Z and no damage), every other member takes ATK -
+    DEF and dies at 0 HP left, the overflow (less the defence, unless pierce) hits its player; a
+    lone member hits each opponent with its ATK. Lifesteal heals what its player is dealt."""
+    spec = g.spec
+    seats = g.seats
+    per_win = spec.zynalith_per_line_win
+    unopposed = spec.unopposed_attack
+    no_tie_winner = spec.atk_tie_no_winner
+    start_hp = spec.start_hp
+    weight = 1.0
+    living = [s for s in range(seats) if g.alive[s]]
+    for _ in range(combats):
+        depth = max(len(a) for a in attackers)
+        if not depth:
+            return
+        dead = False
+        for k in range(depth):
+            members = [a[k] for a in attackers if k < len(a) and a[k][3] > 0]
+            if not members:
+                continue
+            if len(members) == 1:
+                m = members[0]
+                if not unopposed or not m[0]:
+                    continue
+                owner = m[4]
+                for s in living:
+                    if s != owner:
+                        d = m[0] if m[7] & PIERCE else m[0] - defence[s]
+                        if d > 0:
+                            hp[s] -= d
+                            if m[7] & LIFESTEAL:
+                                hp[owner] = min(start_hp, hp[owner] + d)
+                            if hp[s] <= 0:
+                                dead = True
+                continue
+            top = max(m[0] for m in members)
+            best = [m for m in members if m[0] == top]
+            if len(best) > 1:  # ties: INIT, DEF, HP left, then the RNG
+                key = max((m[1], m[2], m[3]) for m in best)
+                best = [m for m in best if (m[1], m[2], m[3]) == key]
+            if len(best) > 1:  # the RNG decides: a share of the Z each, no damage foreseen
+                if not no_tie_winner:
+                    for m in best:
+                        value[m[4]] += weight * per_win / len(best)
+                continue
+            w = best[0]
+            value[w[4]] += weight * per_win
+            for m in members:
+                if m is w:
+                    continue
+                d = top - m[2]
+                if d < m[3]:
+                    if d > 0:
+                        m[3] -= d
+                    continue
+                owner = m[4]
+                over = d - m[3]
+                m[3] = 0  # dies: its printed VP go, its refund comes
+                value[owner] -= m[5] - (m[6] * silver_value if m[6] > 0 else 0.0)
+                if w[7] & PIERCE == 0:
+                    over -= defence[owner]
+                if over > 0:
+                    hp[owner] -= over
+                    if w[7] & LIFESTEAL:
+                        hp[w[4]] = min(start_hp, hp[w[4]] + over)
+                    if hp[owner] <= 0:
+                        dead = True
+        if dead:
+            out = [s for s in living if hp[s] <= 0]
+            for s in out:
+                value[s] -= weight * KILL_VALUE
+            living = [s for s in living if hp[s] > 0]
+            if len(living) <= 1:
+                return
+        attackers = [[m for m in a if m[3] > 0] for a in attackers]
+        weight *= DECAY
+
+
+_TABLES: dict[int, tuple] = {}
+
+
+def _tables(spec: Any) -> tuple[tuple[int, ...], tuple[float, ...], tuple]:
+    """Per card: printed VP, and a hand card's strength beyond its price (see `card_surplus`);
+    and the rule numbers the projection reads (part of its memo's key)."""
     entry = _TABLES.get(id(spec))
-    if entry is None or entry[0] is not spec or SILVER_STRENGTH != _TABLES_MADE_WITH[0]:
+    if entry is None or entry[0] is not spec or entry[4] != SILVER_STRENGTH:
         entry = (
             spec,
             tuple(cd.vp for cd in spec.cards),
             tuple(card_surplus(cd) for cd in spec.cards),
+            (
+                spec.zynalith_per_line_win,
+                spec.unopposed_attack,
+                spec.atk_tie_no_winner,
+                spec.start_hp,
+            ),
+            SILVER_STRENGTH,
         )
         _TABLES[id(spec)] = entry
-        _TABLES_MADE_WITH[0] = SILVER_STRENGTH
-    return entry[1], entry[2]
-
-
-_TABLES_MADE_WITH = [SILVER_STRENGTH]
+    return entry[1], entry[2], entry[3]
 
 
 def card_surplus(cd: Any) -> float:
