@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from balance.core.registry import load_game
 from balance.games.clans import effects as fx
-from balance.games.clans import rules
+from balance.games.clans import heuristics, rules
 from balance.games.clans.cards import ClansSpec
 from balance.games.clans.state import draw, recount, replaced
 
@@ -147,4 +147,19 @@ def test_remembered_actions_are_what_the_rules_give_now(seed: int, lineup: tuple
             copy.apply(option)
             if (after := copy.decision()) is not None and after.kind == "action":
                 assert after.options == rules._action_options(copy, after.seat)[0]
+        g.apply(chooser.randrange(len(decision.options)))
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1), lineup=st.sampled_from(LINEUPS))
+def test_a_kept_evaluation_is_never_stale(seed: int, lineup: tuple[str, str]) -> None:
+    """Clans.evaluate keeps its last value until the next apply: asked again, before and after
+    applies, of clones and of determinized copies, it is always what heuristics work out now."""
+    g = rules.new_game(SPEC, lineup, seed)
+    chooser = Random(seed)
+    while (decision := g.decision()) is not None:
+        world = g.determinize(decision.seat, Random(seed))
+        for state in (g, g.clone(), world):
+            for seat in (0, 1, 1, 0):
+                assert state.evaluate(seat) == heuristics.evaluate(state, seat)
         g.apply(chooser.randrange(len(decision.options)))
