@@ -3,6 +3,13 @@
 Everything here reads only what a seat may know: face-up creatures, counts, Glory and discard
 piles, and the seat's own hand. Hidden cards (the deck, other hands, a face-down Wild that entered
 unseen) are never looked at, so `evaluate` is unchanged by `determinize`.
+
+The evaluation turns on one fact of the rules: the Glory goes to whoever deals the last blow, so
+a seat that brings the Defender within the next seat's reach (its Might, or a hand card's played
+onto its Possessed) hands that seat the Glory. Against a full hand that reach is nearly certain
+(a hand of 3 holds a card of Might 2 or more 98% of the time in `starter`), so good players wait
+for a kill of their own; between two of them most games reach the round cap, decided by the
+tiebreak, which the evaluation takes over in the last rounds.
 """
 
 from __future__ import annotations
