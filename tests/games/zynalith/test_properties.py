@@ -117,3 +117,73 @@ def test_determinize_deals_only_what_a_hand_may_hold(shipped_spec, seats, seed):
                 assert len(world.hand_secret[seat]) == len(g.hand_secret[seat])
         g.apply(chooser.randrange(len(d.options)))
         step += 1
+
+
+def test_a_clone_and_its_original_draw_the_same_numbers_independently(shipped_spec):
+    """clone() shares the RNG until one of the two draws (copy-on-first-draw): each then draws
+    on from the shared state, whoever drew first, and neither moves the other's stream."""
+    g = rules.new_game(shipped_spec, ["standard"] * 2, 7)
+    copy = g.clone()
+    assert copy.rng is g.rng  # shared: nothing was copied yet
+    first = [g.draws().random() for _ in range(5)]
+    assert copy.rng is not g.rng
+    assert [copy.draws().random() for _ in range(5)] == first
+    again = copy.clone()
+    assert [again.draws().random() for _ in range(3)] == [copy.draws().random() for _ in range(3)]
+    assert g.draws().random() != first[0]  # the original went on from where it stood
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seats=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+def test_playing_a_clone_never_moves_the_original(shipped_spec, seats, seed):
+    """Clones share creatures, the RNG and the pending decision with their original: clones and
+    determinizations played on elsewhere must leave the original's game exactly as it would be."""
+    choices = []
+    chooser = Random(seed)
+    g = rules.new_game(shipped_spec, ["standard"] * seats, seed)
+    while (d := g.decision()) is not None:
+        choices.append(chooser.randrange(len(d.options)))
+        g.apply(choices[-1])
+    other = Random(seed + 1)
+    h = rules.new_game(shipped_spec, ["standard"] * seats, seed)
+    for step, choice in enumerate(choices):
+        d = h.decision()
+        copy = h.clone() if step % 2 else h.determinize(d.seat, other)
+        for _ in range(30):
+            if (e := copy.decision()) is None:
+                break
+            copy.apply(other.randrange(len(e.options)))
+        h.apply(choice)
+    assert h.events == g.events and h.result() == g.result()
+
+
+def test_a_turn_lists_its_options_only_when_read(shipped_spec):
+    g = rules.new_game(shipped_spec, ["standard"] * 2, 3)
+    while (d := g.decision()) is not None and d.kind != "turn":
+        g.apply(0)
+    assert type(d) is rules.TurnDecision  # not listed yet
+    copy = g.clone()
+    assert copy.decision() is d
+    options = copy.decision().options  # listed from the state that asked, for both
+    assert type(d) is not rules.TurnDecision and d.options is options
+    assert options == rules.turn_options(g, d.seat)
+    assert d == g.decision() and hash(d) == hash(rules.Decision(d.seat, d.kind, options))
+
+
+@PROPERTY
+@given(seats=st.integers(2, 5), seed=st.integers(0, 2**32 - 1))
+def test_evaluate_stays_in_bounds_and_ignores_what_the_seat_cannot_see(shipped_spec, seats, seed):
+    g = rules.new_game(shipped_spec, ["standard"] * seats, seed)
+    chooser = Random(seed)
+    step = 0
+    while (d := g.decision()) is not None:
+        if step % 10 == 0:
+            for seat in range(seats):
+                value = g.evaluate(seat)
+                assert -1.0 <= value <= 1.0
+                assert g.determinize(seat, Random(step)).evaluate(seat) == value
+        g.apply(chooser.randrange(len(d.options)))
+        step += 1
+    assert g.evaluate(0) == 2.0 * (g.result().scores[0]) - 1.0
