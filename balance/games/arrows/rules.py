@@ -325,12 +325,12 @@ class PlayDecision(Decision):
     the next player's `play` decision is pending, without reading its options (a look-ahead
     stops when another seat decides): building 100+ option tuples there was ~15% of the cost of
     such a copy. The decision keeps a snapshot of all its options depend on (the hand, the
-    credits, which cells are empty), so its options never change whichever state holds it,
-    and equality, hashing and repr see them as any Decision's.
+    credits, the occupied cells), so its options never change whichever state holds it, and
+    equality, hashing and repr see them as any Decision's.
     """
 
     __slots__ = ("_inputs", "_options")
-    _inputs: tuple[ArrowsSpec, tuple[int, ...], int, tuple[Piece | None, ...]]
+    _inputs: tuple[ArrowsSpec, tuple[int, ...], int, int]
     _options: tuple
 
     def __init__(self, s: ArrowsState) -> None:
@@ -338,7 +338,7 @@ class PlayDecision(Decision):
         set_field(self, "seat", s.active)
         set_field(self, "kind", "play")
         set_field(
-            self, "_inputs", (s.spec, tuple(s.hands[s.active]), s.credits[s.active], tuple(s.grid))
+            self, "_inputs", (s.spec, tuple(s.hands[s.active]), s.credits[s.active], s.occupied)
         )
 
     @property  # type: ignore[override]
@@ -351,17 +351,12 @@ class PlayDecision(Decision):
             return options
 
 
-def play_options(
-    spec: ArrowsSpec, hand: Sequence[int], credits: int, grid: Sequence[Piece | None]
-) -> tuple:
+def play_options(spec: ArrowsSpec, hand: Sequence[int], credits: int, occupied: int) -> tuple:
     """`pass`, and every (card, active|covered, cell) on an empty cell (§4 steps 4-6):
     `mode=active` needs credits >= cost, `mode=covered` is always legal."""
     if not hand:
         return (PASS,)
-    empty = [piece is None for piece in grid]
-    if spec.placement_requires_adjacency and not all(empty):
-        adjacent = spec.adjacent
-        empty = [e and any(grid[n] is not None for n in adjacent[c]) for c, e in enumerate(empty)]
+    empty = open_cells(spec, occupied)
     options: list = [PASS]
     cost = spec.cost
     plays = spec.plays
@@ -371,6 +366,27 @@ def play_options(
             options += compress(active_row, empty)
         options += compress(covered_row, empty)
     return tuple(options)
+
+
+# (cells, adjacency rule, occupied cells) -> per cell, whether a card may be placed there. Few
+# boards recur across many games, so the cache is simply cleared when it grows large.
+_OPEN_CELLS: dict[tuple[int, bool, int], list[bool]] = {}
+
+
+def open_cells(spec: ArrowsSpec, occupied: int) -> list[bool]:
+    """Per cell, whether a card may be played there: empty (and next to a card, with
+    `placement_requires_adjacency`, once the board holds one)."""
+    key = (spec.cells, spec.placement_requires_adjacency, occupied)
+    flags = _OPEN_CELLS.get(key)
+    if flags is None:
+        if len(_OPEN_CELLS) >= 50_000:
+            _OPEN_CELLS.clear()
+        flags = [not (occupied >> cell) & 1 for cell in range(spec.cells)]
+        if spec.placement_requires_adjacency and occupied:
+            near = [any((occupied >> n) & 1 for n in spec.adjacent[c]) for c in range(spec.cells)]
+            flags = [f and n for f, n in zip(flags, near, strict=True)]
+        _OPEN_CELLS[key] = flags
+    return flags
 
 
 def play(s: ArrowsState, choice: tuple[int, int, int] | str) -> None:

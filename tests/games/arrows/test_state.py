@@ -67,7 +67,7 @@ def test_play_options_are_read_lazily_from_a_snapshot(table) -> None:
     s.apply(1)  # the original plays on; the copy's decision still reads the old position
     assert decision.kind == "play" and len(decision.options) == 1 + 2 * 2 * 25
     assert copy.decision() == decision and copy.decision().options == decision.options
-    fresh = rules.play_options(table.spec, tuple(copy.hands[0]), copy.credits[0], copy.grid)
+    fresh = rules.play_options(table.spec, tuple(copy.hands[0]), copy.credits[0], copy.occupied)
     assert decision.options == fresh
     assert hash(decision) == hash(copy.decision())
 
