@@ -257,6 +257,9 @@ class ClansSpec:
     ]  # clan -> (0 captures | 1 rows, min, immediate)
     # a seat's clans -> its WinPlan (`win_plan`), worked out once
     win_plans: dict[tuple[int, ...], WinPlan]
+    # the fewest captures any clan's immediate win_if needs (no such win: more than an army
+    # holds; an immediate rows_equal win: 0), so most instant checks end at a glance
+    instant_captures: int
 
     def win_plan(self, clans: tuple[int, ...]) -> WinPlan:
         """The wins open to a seat fielding `clans`, beyond Supremacy and face-up cards."""
@@ -320,7 +323,17 @@ def _derive(spec: ClansSpec) -> ClansSpec:
             continue
         need = clan.win_min if isinstance(clan.win_min, int) else getattr(spec, clan.win_min)
         wins.append((0 if clan.win_kind == "captured_by_self" else 1, need, clan.win_immediate))
-    return replace(spec, rule_mod_base=base, clan_win=tuple(wins), win_plans={})
+    immediate = [win for win in wins if win is not None and win[2]]
+    captures = min((need for kind, need, _ in immediate if kind == 0), default=spec.rows * 99)
+    if any(kind != 0 for kind, _, _ in immediate):
+        captures = 0
+    return replace(
+        spec,
+        rule_mod_base=base,
+        clan_win=tuple(wins),
+        win_plans={},
+        instant_captures=captures,
+    )
 
 
 def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -> ClansSpec:
@@ -629,6 +642,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         rule_mod_base=(),
         clan_win=(),
         win_plans={},
+        instant_captures=0,
     )
     spec = _derive(spec)
     for flipped in _flipped_sets(spec):

@@ -1002,6 +1002,16 @@ def check_instant(g: Table) -> None:
     spec = g.spec
     token_win, faceup_win = spec.token_win, spec.faceup_win
     board, stride = g.board, spec.board_stride
+    owned, captures = g.owned, spec.instant_captures
+    if (
+        owned[0] < token_win
+        and owned[1] < token_win
+        and board[ACTIVE_N] < faceup_win
+        and board[stride + ACTIVE_N] < faceup_win
+        and board[CAPTIVES] < captures
+        and board[stride + CAPTIVES] < captures
+    ):
+        return  # nobody is at any instant win
     met = ["", ""]
     for seat in (0, 1):
         if g.owned[seat] >= token_win:
