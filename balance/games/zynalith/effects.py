@@ -912,6 +912,7 @@ def apply_op(g: Table, t: tuple, fx: Fx, targets: list) -> None:
             elif resource == 1:
                 g.zyn[seat] = max(0, g.zyn[seat] + fx.amount)
             else:
+                g.bonus_vp = g.bonus_vp[:]  # shared with clones: replaced, not changed
                 g.bonus_vp[seat] = max(0, g.bonus_vp[seat] + fx.amount)
     elif op == O_DRAW:
         if fx.pile == ROW_CHOICE:
@@ -951,7 +952,7 @@ def apply_op(g: Table, t: tuple, fx: Fx, targets: list) -> None:
             g.stack.append((S_LINE_COMBAT, c.uid))
     elif op == O_NEGATE:
         if g.windows:
-            g.negated.add(g.windows[-1])
+            g.negated = g.negated | {g.windows[-1]}  # shared with clones: replaced
     elif op == O_COPY:
         for c in targets:
             if c.uid not in g.by_uid:

@@ -365,7 +365,7 @@ def new_ctx(g: Table) -> int:
 
 
 def cap_hit(g: Table, name: str) -> None:
-    g.cap_hits.append(name)
+    g.cap_hits = [*g.cap_hits, name]  # shared with clones: replaced, never changed in place
 
 
 # -- round 0: the draft ------------------------------------------------------------------------
@@ -455,7 +455,7 @@ def begin_round(g: Table, step: tuple) -> None:
     r = step[1]
     g.round = r
     g.slots = spec.slots_by_round[r - 1]
-    g.ghosts.clear()
+    g.ghosts = {}
     for seat in range(g.seats):
         if g.alive[seat]:
             g.silver[seat] += spec.income_per_round
@@ -710,7 +710,7 @@ def banish(g: Table, c: Creature) -> None:
     seat = c.owner
     g.front[seat].remove(c)
     del g.by_uid[c.uid]
-    g.removed.append(c.card)
+    g.removed = [*g.removed, c.card]  # shared with clones: replaced, never changed in place
     g.discards[EXTRA_PILE].extend(a[1] for a in c.attachments)
     refund(g, c)
     g.tally[seat][T_BANISHED] += 1
@@ -792,8 +792,7 @@ def play_enter(g: Table, step: tuple) -> None:
         creature = Creature(uid, card, seat, attack, cd.stats, cd.keywords, cd.silver)
         front.insert(before + min(a, same), creature)
         g.by_uid[uid] = creature
-        if g.owned is not None:
-            g.owned.add(uid)
+        g.adopt(uid)
         g.limbo.remove(card)
         g.entering = uid
         self_uid = src = uid
@@ -872,11 +871,11 @@ def any_counter_in_reach(g: Table, counters: frozenset[int]) -> bool:
 
 
 def window_open(g: Table, step: tuple) -> None:
-    g.windows.append(step[1])
+    g.windows = [*g.windows, step[1]]  # shared with clones: replaced, never changed in place
 
 
 def window_close(g: Table, step: tuple) -> None:
-    g.windows.pop()
+    g.windows = g.windows[:-1]
 
 
 def window(g: Table, step: tuple) -> None:
@@ -1382,13 +1381,15 @@ def die(g: Table, dead: list[Creature]) -> None:
     """Refund to the owner, card to its discard, attachments to the extra discard; queue Tod
     (the creature and its attachments), then Trauer."""
     spec = g.spec
+    ghosts = dict(g.ghosts)
     for c in dead:
         row = g.front[c.owner]
         i = row.index(c)
         left = row[i - 1].uid if i > 0 else -1
         right = row[i + 1].uid if i + 1 < len(row) else -1
         enemies = tuple(u for u, _ in line_members(g, c) if u != c.uid)
-        g.ghosts[c.uid] = Ghost(c, left, right, enemies)
+        ghosts[c.uid] = Ghost(c, left, right, enemies)
+    g.ghosts = ghosts  # shared with clones: replaced, never changed in place
     for c in dead:
         g.front[c.owner].remove(c)
         del g.by_uid[c.uid]
@@ -1410,6 +1411,8 @@ def die(g: Table, dead: list[Creature]) -> None:
 
 def eliminate(g: Table, out: list[int]) -> None:
     """Players at 0 HP are out; their cards leave the game without triggers or refunds."""
+    # shared with clones: made this state's own before they change
+    g.alive, g.final_vp, g.removed = g.alive[:], g.final_vp[:], g.removed[:]
     before = {s: victory_points(g, s)[0] for s in out}
     for s in out:
         g.alive[s] = False
@@ -1515,6 +1518,7 @@ def finish(g: Table, reason: str, winners: tuple[int, ...]) -> None:
     g.stack.clear()
     g.queue.clear()
     cards = g.spec.cards
+    g.final_vp = g.final_vp[:]  # shared with clones
     for seat in range(g.seats):
         if not g.alive[seat]:
             continue

@@ -238,6 +238,10 @@ class Ghost:
     line_enemies: tuple[int, ...]  # uids of the other players' members of its line then
 
 
+_copy_list = list.copy
+NOTHING_OWNED: frozenset[int] = frozenset()  # a clone's `owned` until it changes a creature
+
+
 @dataclass(slots=True)
 class Table:
     """Every zone and counter of a game of Zynalith."""
@@ -298,7 +302,7 @@ class Table:
     rng_shared: bool = False  # `rng` is also another state's: copy it before the next draw
     # Creatures are shared with clones and copied on their first change (`own`): the uids this
     # state has made its own since it was last cloned; None: never cloned, all are its own.
-    owned: set[int] | None = None
+    owned: set[int] | frozenset[int] | None = None
 
     def clone(self) -> Any:
         """An exact copy: zones, creatures, pending work, decision and RNG state.
@@ -311,12 +315,15 @@ class Table:
         return copy
 
     def _copy(self) -> Any:
-        """The copy of everything but the RNG (`clone` shares it, `determinize` reseeds it)."""
-        front = [row[:] for row in self.front]
+        """The copy of everything but the RNG (`clone` shares it, `determinize` reseeds it).
+
+        Zones that change rarely (alive, bonus_vp, final_vp, removed, windows, negated, ghosts,
+        lines, cap_hits) are shared: the rules replace them instead of changing them in place.
+        Lists of two (piles, discards, market rows) are copied without a loop."""
         # from now on both share every creature: whoever changes one first copies it
-        self.owned = set()
+        self.owned = NOTHING_OWNED
         copy = object.__new__(type(self))
-        copy.owned = set()
+        copy.owned = NOTHING_OWNED
         copy.spec = self.spec
         copy.seats = self.seats
         copy.setup = self.setup
@@ -327,19 +334,22 @@ class Table:
         copy.hp = self.hp[:]
         copy.silver = self.silver[:]
         copy.zyn = self.zyn[:]
-        copy.bonus_vp = self.bonus_vp[:]
-        copy.alive = self.alive[:]
+        copy.bonus_vp = self.bonus_vp
+        copy.alive = self.alive
         copy.passed = self.passed[:]
         copy.main_actions = self.main_actions[:]
         copy.side_actions = self.side_actions
-        copy.hand_open = [h[:] for h in self.hand_open]
-        copy.hand_secret = [h[:] for h in self.hand_secret]
-        copy.front = front
+        copy.hand_open = list(map(_copy_list, self.hand_open))
+        copy.hand_secret = list(map(_copy_list, self.hand_secret))
+        copy.front = list(map(_copy_list, self.front))
         copy.slots = self.slots
-        copy.piles = [p[:] for p in self.piles]
-        copy.discards = [d[:] for d in self.discards]
-        copy.market = [m[:] for m in self.market]
-        copy.removed = self.removed[:]
+        a, b = self.piles
+        copy.piles = [a[:], b[:]]
+        a, b = self.discards
+        copy.discards = [a[:], b[:]]
+        a, b = self.market
+        copy.market = [a[:], b[:]]
+        copy.removed = self.removed
         copy.limbo = self.limbo[:]
         copy.by_uid = self.by_uid.copy()
         copy.next_uid = self.next_uid
@@ -349,11 +359,11 @@ class Table:
         copy.chain = self.chain
         copy.draw_depth = self.draw_depth
         copy.event_chain = self.event_chain
-        copy.windows = self.windows[:]
-        copy.negated = set(self.negated)
+        copy.windows = self.windows
+        copy.negated = self.negated
         copy.next_ctx = self.next_ctx
-        copy.lines = None if self.lines is None else self.lines[:]
-        copy.ghosts = dict(self.ghosts)  # ghosts are never changed
+        copy.lines = self.lines  # replaced whole at each combat
+        copy.ghosts = self.ghosts  # ghosts are never changed
         copy.entering = self.entering
         copy.pending = self.pending  # immutable
         copy.pend_kind = self.pend_kind
@@ -364,9 +374,9 @@ class Table:
         copy.end_reason = self.end_reason
         copy.capped = self.capped
         copy.winners = self.winners
-        copy.final_vp = self.final_vp[:]
-        copy.cap_hits = self.cap_hits[:]
-        copy.tally = [t[:] for t in self.tally]
+        copy.final_vp = self.final_vp
+        copy.cap_hits = self.cap_hits
+        copy.tally = list(map(_copy_list, self.tally))
         copy.gtally = self.gtally[:]
         copy.events = self.events[:]
         return copy
@@ -377,12 +387,22 @@ class Table:
         owned = self.owned
         if owned is None or c.uid in owned:
             return c
+        if owned is NOTHING_OWNED:
+            owned = self.owned = set()
         mine = c.copy()
         row = self.front[c.owner]
         row[row.index(c)] = mine
         self.by_uid[c.uid] = mine
         owned.add(c.uid)
         return mine
+
+    def adopt(self, uid: int) -> None:
+        """A creature new in play is this state's own (no clone shares it)."""
+        owned = self.owned
+        if owned is not None:
+            if owned is NOTHING_OWNED:
+                owned = self.owned = set()
+            owned.add(uid)
 
     def draws(self) -> Random:
         """The state's RNG, made its own first if a clone still shares it (copy-on-first-draw):
