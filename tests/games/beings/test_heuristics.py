@@ -1,0 +1,75 @@
+"""beings' evaluation (spec §10): what it sees in a position, and the greedy play it leads to.
+
+Positions are set with the kit's `table`; values are compared, never pinned, so that the weights
+can be retuned without rewriting these tests.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from beings_kit import P1, P2, being, play, table, words
+
+from balance.bots.greedy import GreedyBot
+from balance.games.beings.rules import BeingsMatch
+
+
+def value(m: BeingsMatch, seat: int = P1) -> float:
+    return m.evaluate(seat)
+
+
+def test_the_value_is_in_range_and_zero_sum_in_sign() -> None:
+    m = table(
+        p1={"hand": ["ember_fox_1", "sky_roc_3"], "field": {"C": being("sky_roc_1")}},
+        p2={"hand": ["tide_oracle_1"], "life": 1},
+    )
+    mine, theirs = value(m, P1), value(m, P2)
+    assert -1.0 < theirs < 0.0 < mine < 1.0
+
+
+def test_more_life_power_and_hand_are_better() -> None:
+    base = {"hand": ["ember_fox_1"], "field": {"C": being("sky_roc_1")}}
+    even = value(table(p1=base, p2=base))
+    assert value(table(p1=base, p2={**base, "life": 2})) > even
+    assert (
+        value(table(p1={**base, "field": {"C": being("sky_roc_1", "sky_roc_2")}}, p2=base)) > even
+    )
+    assert value(table(p1={**base, "hand": ["ember_fox_1", "glacier_wyrm_1"]}, p2=base)) > even
+
+
+def test_a_rested_being_in_reach_of_a_stronger_one_is_a_liability() -> None:
+    p2 = {"field": {"C": being("glacier_wyrm_1", "glacier_wyrm_2")}}  # Ice, 8
+    active = table(turn=6, p1={"field": {"L": being("thorn_dryad_1")}}, p2=p2)
+    rested = table(turn=6, p1={"field": {"L": being("thorn_dryad_1", rested=True)}}, p2=p2)
+    assert value(rested) < value(active)
+
+
+def test_an_attack_that_must_win_is_worth_the_game() -> None:
+    """P2 at 0 life with an empty hand and no blocker: attacking life ends the game."""
+    m = table(
+        p1={"field": {"C": being("reef_leviathan_1")}},
+        p2={"life": 0, "hand": [], "gems": 0, "field": {"L": being("ember_fox_1", rested=True)}},
+    )
+    bot = GreedyBot()
+    choice = bot.choose(m, m.decision(), Random(0))
+    assert m.describe(choice) == "attack life with reef_leviathan_1 at C"
+    play(m, "attack life with reef_leviathan_1 at C")
+    assert m.decision() is None and m.result().winner == P1
+
+
+def test_greedy_defends_with_the_cheapest_card_that_holds() -> None:
+    """Stone Warden (2, +2 on block) blocks Iron Golem (4): defence 4 against 4 needs 1 more;
+    a 1-power card holds it, and greedy discards that one rather than a 4."""
+    m = table(
+        p1={"field": {"C": being("iron_golem_1")}},
+        p2={
+            "hand": ["cinder_drake_1", "grave_moth_2"],
+            "gems": 0,
+            "field": {"R": being("stone_warden_1")},
+        },
+    )
+    play(m, "attack life with iron_golem_1 at C")
+    play(m, "block with stone_warden_1 at R")
+    assert m.decision().kind == "defend"
+    choice = GreedyBot().choose(m, m.decision(), Random(0))
+    assert m.describe(choice) == "discard grave_moth_2 (+1)", words(m)
