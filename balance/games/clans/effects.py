@@ -7,8 +7,8 @@ game state: selectors find cards, conditions are tested when an entry would reso
 either acts at once or pushes a pending frame whose choices are decisions (spec §4 D4-D9).
 
 "Controller" is the owner of the source card. Military totals and per-player rule values read
-the active cards' `ongoing` entries continuously (G9); nothing is cached, so a copy of a state
-can never disagree with it.
+the active cards' `ongoing` entries continuously (G9), from the army summary (`Table.board`,
+kept up to date by every army move) and the active special cards; nothing else is cached.
 """
 
 from __future__ import annotations

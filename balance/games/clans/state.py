@@ -1,14 +1,20 @@
 """clans' state: each player's deck, hand, discard pile and 3 x 5 army, plus the round's counters.
 
-The state is plain data (lists and ints) with a hand-written `clone()`, the one door to hidden
-information (`determinize`), and the few zone moves every rule shares (draw, place a card, a card
-leaving play). Everything a rule decides lives in `rules.py` and `effects.py`.
+The state is plain data with a hand-written `clone()`, the one door to hidden information
+(`determinize`), and the few zone moves every rule shares (draw, place a card, a card leaving
+play). Everything a rule decides lives in `rules.py` and `effects.py`.
 
-The army of seat s is `grid[s]`, a list of `rows * row_spaces` slots: slot = row * row_spaces +
-column, row 0 the Troop row (bottom), row 1 the Hero row, row 2 the Immortal row. Parallel lists
+Search bots copy a state once per move they try, so a copy must be cheap: every per-seat value is
+a pair of immutable tuples, replaced (never changed) when it changes, and a copy shares them; the
+game's RNG is shared until either copy draws. Only the frames, the army summary, the tallies and
+the events are copied.
+
+The army of seat s is `grid[s]`, a tuple of `rows * row_spaces` slots: slot = row * row_spaces +
+column, row 0 the Troop row (bottom), row 1 the Hero row, row 2 the Immortal row. Parallel tuples
 keep each slot's face (`face_up`), its captor (`captor`, NOBODY when free) and its Activation
 Tokens (`tokens`). `serial` counts the cards that ever entered a slot, so an effect can tell its
-own source card from a later card in the same space.
+own source card from a later card in the same space. `board` sums up both armies (military,
+active cards per row and clan, free spaces...) and is kept up to date by the army moves below.
 
 Pending work is a stack of frames (plain lists, `[kind, ...]`, kinds below): the turn's end,
 an effect's entries still to resolve, a target or a discard still to choose. Every choice inside
