@@ -9,6 +9,7 @@ is posed by `ask` with the task that takes its answer, so play stops and resumes
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any
@@ -271,6 +272,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
     copies = len(kind)
     every = (1 << seats) - 1
     role_of = (POSSESSED,) * seats + (WILD,) * n + (2, SUPPORT)
+    mights = sorted(spec.might[k] for k in kind)
     t = Possession(
         spec=spec,
         rng=rng,
@@ -287,7 +289,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
             tuple(card[EFFECT_ROLE[role]] for card in spec.effects) for role in role_of
         ),
         deck_size=len(kind) - spec.setup_size(seats),
-        weaker=tuple(sum(spec.might[k] < x for k in kind) / len(kind) for x in range(11)),
+        weaker=tuple(bisect_left(mights, x) / copies for x in range(11)),
         kind=kind,
         known=[0] * copies,
         deck=deck,
