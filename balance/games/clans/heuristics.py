@@ -8,6 +8,7 @@ deck's order, so `evaluate` is the same on every `determinize(seat, ...)` copy.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from math import exp
 from typing import TYPE_CHECKING
@@ -226,7 +227,7 @@ def flipped_value(spec: ClansSpec, clan: int) -> int:
     return len(spec.clans[clan].flipped)
 
 
-def draft_score(spec: ClansSpec, picks: list[tuple[int, int]], seat: int, clan: int) -> float:
+def draft_score(spec: ClansSpec, picks: Sequence[tuple[int, int]], seat: int, clan: int) -> float:
     """A pick's value for `seat` after `picks` ((clan, seat) so far): its rating, and its synergy
     with the clans `seat` already picked."""
     mine = [c for c, s in picks if s == seat]
@@ -327,7 +328,7 @@ def evaluate(g: Table, seat: int) -> float:
     board, stride = g.board, spec.board_stride
     me, them = seat * stride, opp * stride
     mine, theirs = board[me + POWER], board[them + POWER]
-    margin = mine - theirs
+    margin: float = mine - theirs
     if board[me + SPECIALS] or board[them + SPECIALS]:
         mil, vet = [board[POWER], board[stride + POWER]], [0, 0]
         _specials(g, mil, vet)
@@ -340,6 +341,8 @@ def evaluate(g: Table, seat: int) -> float:
     # what each side can still add before this round's battle
     stack = g.stack
     bottom = stack[0][0] if stack else BATTLE
+    plays_me: float
+    plays_opp: float
     if bottom == END_TURN:  # a round under way
         passed = g.passed
         if passed[seat]:
@@ -419,7 +422,7 @@ def _hand_potential(g: Table, seat: int, plays: float) -> float:
     immortal_share = 1.0 if board[me + IMMORTAL_OPEN] else 0.4
     mil_of, level, clan_of = spec.card_military, spec.card_level, spec.card_clan
     bonus = spec.immortal_military_bonus
-    values = []
+    values: list[float] = []
     add = values.append
     for card in hand:
         lv = level[card]

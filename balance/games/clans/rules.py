@@ -271,7 +271,7 @@ def deal_hand(g: Table, seat: int) -> None:
         to_hand(g, seat, top_card(g, seat))
 
 
-def troops_in(g: Table, cards: list[int]) -> int:
+def troops_in(g: Table, cards: Sequence[int]) -> int:
     level = g.spec.card_level
     return sum(1 for card in cards if level[card] == 1)
 

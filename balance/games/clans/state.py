@@ -457,13 +457,13 @@ def set_status(g: Table, seat: int, slot: int, face_up: bool, captor: int) -> No
     if was_up == face_up and was_captor == captor:
         return
     if was_up != face_up:
-        row = list(g.face_up[seat])
-        row[slot] = face_up
-        g.face_up = replaced(g.face_up, seat, tuple(row))
+        faces = list(g.face_up[seat])
+        faces[slot] = face_up
+        g.face_up = replaced(g.face_up, seat, tuple(faces))
     if was_captor != captor:
-        row = list(g.captor[seat])
-        row[slot] = captor
-        g.captor = replaced(g.captor, seat, tuple(row))
+        captors = list(g.captor[seat])
+        captors[slot] = captor
+        g.captor = replaced(g.captor, seat, tuple(captors))
     card = g.grid[seat][slot]
     if card == EMPTY:
         return
