@@ -76,50 +76,36 @@ def standings(g: Table, seat: int) -> list[float]:
     cards, so the value is the same on every determinization. This runs once per option of
     every greedy decision and at every search leaf."""
     spec = g.spec
-    vps, surplus, rules_key = _tables(spec)
+    entry = _TABLES.get(id(spec))
+    if entry is None or entry[0] is not spec:
+        entry = _tables(spec)
+    _, vps, surplus, rules_key, per_combats = entry
     seats = g.seats
     alive = g.alive
     combats = spec.rounds - g.round + 1 if g.round else spec.rounds
-    horizon = (1.0 - DECAY**combats) / (1.0 - DECAY)  # discounted combats to come
-    per_vp = 1.0 / spec.silver_per_vp
-    silver_value = max(per_vp, SILVER_VALUE * horizon)
-    silver_late = max(per_vp, SILVER_VALUE * (horizon - 1.0))  # after passing: next round on
-    hand_value = HAND_VALUE * horizon
+    silver_value, silver_late, hand_value = per_combats[combats]
     value = [0.0] * seats
     defence = [0] * seats
-    attackers: list[list[tuple]] = []
+    attackers: list[tuple] = []
     by_cost = spec.open_defence_by_cost
-    offset = spec.refund_offset
     for s in range(seats):
-        mine: list[tuple] = []
-        attackers.append(mine)
         if not alive[s]:
+            attackers.append(())
             continue
+        mine: list[tuple] = []
         total = float(g.bonus_vp[s] + g.zyn[s])
         total += g.silver[s] * (silver_late if g.passed[s] else silver_value)
         defenders = 0
         for c in g.front[s]:
-            vp = vps[c.card]
-            for a in c.attachments:
-                vp += vps[a[1]]
-            total += vp  # lost again below if the projection kills it
+            view = c.view
+            if view is None:
+                view = c.view = creature_view(c, vps, spec.refund_offset)
+            total += view[5]  # its printed VP: lost again below if the projection kills it
             if c.attack:
-                # (ATK, INIT, DEF, HP left, owner, VP, refund, keywords); stats never below 0
-                init, atk, dfc, health = c.cur
-                mine.append(
-                    (
-                        atk if atk > 0 else 0,  # noqa: FURB136
-                        init,
-                        dfc if dfc > 0 else 0,  # noqa: FURB136
-                        (health if health > 0 else 0) - c.damage,  # noqa: FURB136
-                        s,
-                        vp,
-                        c.cost - offset,
-                        c.kw | c.kw_round,
-                    )
-                )
+                mine.append(view)
             else:
                 defenders += 1
+        attackers.append(tuple(mine))
         if defenders:
             defence[s] = defence_of(g, s) if by_cost else defenders * spec.defence_per_defender
         hand = 0.0
@@ -134,7 +120,7 @@ def standings(g: Table, seat: int) -> list[float]:
     # the same fronts recur in many positions (every option that buys or takes nothing): the
     # projection is remembered by everything it reads
     key = (
-        tuple(map(tuple, attackers)),
+        tuple(attackers),
         tuple(defence),
         tuple(g.hp),
         tuple(alive),
@@ -150,9 +136,8 @@ def standings(g: Table, seat: int) -> list[float]:
             _PROJECTIONS.clear()
         hp = [h if a else 0 for h, a in zip(g.hp, alive)]
         gains = [0.0] * seats
-        project(
-            g, [list(map(list, a)) for a in attackers], defence, hp, gains, combats, silver_value
-        )
+        fighters = [list(map(list, a)) for a in attackers]
+        project(g, fighters, defence, hp, gains, combats, silver_value)
         outcome = _PROJECTIONS[key] = tuple(
             gain + HP_VALUE * (h if h > 0 else 0)  # noqa: FURB136
             for gain, h in zip(gains, hp)
@@ -255,28 +240,69 @@ def project(
         weight *= DECAY
 
 
+def creature_view(c: Creature, vps: tuple[int, ...], offset: int) -> tuple:
+    """(ATK, INIT, DEF, HP left, owner, printed VP with its extra cards, refund, keywords), as
+    `standings` reads a creature (stats never below 0); kept on the creature until it changes."""
+    init, atk, dfc, health = c.cur
+    vp = vps[c.card]
+    for a in c.attachments:
+        vp += vps[a[1]]
+    return (
+        atk if atk > 0 else 0,  # noqa: FURB136
+        init,
+        dfc if dfc > 0 else 0,  # noqa: FURB136
+        (health if health > 0 else 0) - c.damage,  # noqa: FURB136
+        c.owner,
+        vp,
+        c.cost - offset,
+        c.kw | c.kw_round,
+    )
+
+
 _TABLES: dict[int, tuple] = {}
 
 
-def _tables(spec: Any) -> tuple[tuple[int, ...], tuple[float, ...], tuple]:
-    """Per card: printed VP, and a hand card's strength beyond its price (see `card_surplus`);
-    and the rule numbers the projection reads (part of its memo's key)."""
-    entry = _TABLES.get(id(spec))
-    if entry is None or entry[0] is not spec or entry[4] != SILVER_STRENGTH:
-        entry = (
-            spec,
-            tuple(cd.vp for cd in spec.cards),
-            tuple(card_surplus(cd) for cd in spec.cards),
+def _tables(spec: Any) -> tuple:
+    """(spec, per card printed VP, per card `card_surplus`, the rule numbers the projection
+    reads (part of its memo's key), per number of combats to come the value of a silver, of a
+    passed player's silver and of a hand card's surplus), made once per spec and weights."""
+    per_vp = 1.0 / spec.silver_per_vp
+    per_combats = []
+    for combats in range(spec.rounds + 2):
+        horizon = (1.0 - DECAY**combats) / (1.0 - DECAY)  # discounted combats to come
+        per_combats.append(
             (
-                spec.zynalith_per_line_win,
-                spec.unopposed_attack,
-                spec.atk_tie_no_winner,
-                spec.start_hp,
-            ),
-            SILVER_STRENGTH,
+                max(per_vp, SILVER_VALUE * horizon),
+                max(per_vp, SILVER_VALUE * (horizon - 1.0)),  # after passing: next round on
+                HAND_VALUE * horizon,
+            )
         )
-        _TABLES[id(spec)] = entry
-    return entry[1], entry[2], entry[3]
+    entry = (
+        spec,
+        tuple(cd.vp for cd in spec.cards),
+        tuple(card_surplus(cd) for cd in spec.cards),
+        (
+            spec.zynalith_per_line_win,
+            spec.unopposed_attack,
+            spec.atk_tie_no_winner,
+            spec.start_hp,
+            spec.refund_offset,
+        ),
+        tuple(per_combats),
+    )
+    _TABLES[id(spec)] = entry
+    return entry
+
+
+def set_weights(**weights: float) -> None:
+    """Change weights of `evaluate` (for tuning experiments): the tables made from them and the
+    remembered projections are dropped."""
+    for name, value in weights.items():
+        if name not in globals() or not name.isupper():
+            raise KeyError(name)
+        globals()[name] = value
+    _TABLES.clear()
+    _PROJECTIONS.clear()
 
 
 def card_surplus(cd: Any) -> float:

@@ -159,6 +159,7 @@ class Creature:
         "rnd",
         "rndx",
         "uid",
+        "view",
     )
 
     def __init__(
@@ -187,6 +188,7 @@ class Creature:
         self.attachments: list[tuple[int, int, int]] = []  # (instance uid, card, controller)
         self.doomed = False  # destroyed: dies at the next state check
         self.cost = cost  # printed silver cost (refunds, defence brackets)
+        self.view: tuple | None = None  # what bots last read of it (heuristics); None: changed
 
     def copy(self) -> Creature:
         c = Creature.__new__(Creature)
@@ -207,6 +209,7 @@ class Creature:
         c.attachments = self.attachments
         c.doomed = self.doomed
         c.cost = self.cost
+        c.view = None
         return c
 
     # Stats never go below 0 (4.4). These run on every option list and combat step: a
@@ -386,6 +389,7 @@ class Table:
         through here (copy-on-write; a clone shares the creatures it was made with)."""
         owned = self.owned
         if owned is None or c.uid in owned:
+            c.view = None  # about to change
             return c
         if owned is NOTHING_OWNED:
             owned = self.owned = set()
