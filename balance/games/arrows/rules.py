@@ -40,7 +40,6 @@ from balance.games.arrows.state import (
     S1_ABILITIES,
     S2_CONFLICTS,
     S2_FIND_CONFLICTS,
-    S3_FLIP,
     S4_ABILITIES,
     SCORE,
     SKIP,
@@ -176,13 +175,16 @@ def advance(s: ArrowsState) -> None:
         elif s.queued:
             queued = s.queued
             s.queued = []
-            if len(queued) == 1:  # a group of one: it starts at once if still P's face-up card
-                piece = s.pieces.get(queued[0][0])
-                if piece is not None and piece.face_up and piece.controller == s.active:
-                    start_activation(s, queued[0])
-            else:
+            if len(queued) > 1:
                 s.stack.append(Queued(queued))
-            continue
+                continue
+            # A group of one starts at once if still P's face-up card, and runs (nothing else
+            # can be pending: starting fires nothing).
+            piece = s.pieces.get(queued[0][0])
+            if piece is None or not piece.face_up or piece.controller != s.active:
+                continue
+            start_activation(s, queued[0])
+            decision = step_frame(s, s.stack[-1])  # type: ignore[arg-type]
         elif s.stack:
             top = s.stack[-1]
             if type(top) is Queued:
@@ -298,7 +300,7 @@ def still_covered(s: ArrowsState, uid: int) -> bool:
 def reveal(s: ArrowsState, piece: Piece) -> None:
     """Step 3 (R4, G7): pay the deferred cost and activate, or go to the graveyard unpaid."""
     seat = s.active
-    s.to_reveal.remove(piece.uid)
+    s.to_reveal = [uid for uid in s.to_reveal if uid != piece.uid]  # shared with clones
     s.acted = True
     if s.credits[seat] < piece.cost_due:  # unpaid_reveal: destroy, without activating
         take_off_board(s, piece)
@@ -494,48 +496,51 @@ _NOTHING_TO_USE = (Decision(0, "ability", (END_PHASE,)), Decision(1, "ability", 
 
 
 def step_frame(s: ArrowsState, frame: Frame) -> Decision | None:
-    """The top frame's steps, up to a Decision, or until a step fires triggers or queues
-    activations (they resolve first). A card that left the board, or is no longer P's face-up
-    card, ends its sequence at once (G4)."""
-    while True:
-        piece = s.pieces.get(frame.uid)
-        if piece is None or not piece.face_up or piece.controller != s.active:
-            s.stack.pop()
+    """The top frame's steps in order (S0 ... S4), up to a Decision, or until a step fires
+    triggers or queues activations (they resolve first). A card that left the board, or is no
+    longer P's face-up card, ends its sequence at once (G4). Between two returns nothing but
+    the steps themselves runs, and none of them changes the card itself."""
+    piece = s.pieces.get(frame.uid)
+    if piece is None or not piece.face_up or piece.controller != s.active:
+        s.stack.pop()
+        return None
+    step = frame.step
+    if step == S0_TRIGGERS:
+        step = frame.step = S1_ABILITIES
+        card_effects = s.spec.on_reactivate if frame.reactivation else s.spec.on_activate
+        if card_effects[piece.card]:
+            for effect in card_effects[piece.card]:
+                s.triggers.append(trigger_of(s, piece, effect, frame.via))
+            end_action(s)
             return None
-        step = frame.step
-        if step == S1_ABILITIES or step == S4_ABILITIES:
-            usable = (
-                effects.ability_options(s, frame, piece) if s.spec.abilities[piece.card] else ()
-            )
-            if not usable:
-                return _NOTHING_TO_USE[s.active]
-            return Decision(s.active, "ability", (END_PHASE, *usable))
-        if step == S2_CONFLICTS:
-            if frame.conflicts:
-                waiting = [c for c in frame.conflicts if in_conflict(s, piece, c[0], c[1])]
-                frame.conflicts = waiting
-                if waiting:
-                    return Decision(s.active, "conflict", tuple(arrow for arrow, _ in waiting))
-            frame.step = S3_FLIP
-        elif step == S0_TRIGGERS:
-            frame.step = S1_ABILITIES
-            card_effects = s.spec.on_reactivate if frame.reactivation else s.spec.on_activate
-            if card_effects[piece.card]:
-                for effect in card_effects[piece.card]:
-                    s.triggers.append(trigger_of(s, piece, effect, frame.via))
-                end_action(s)
-                return None
-        elif step == S2_FIND_CONFLICTS:
-            if s.spec.aimed[piece.card][piece.cell] & s.occupied:
-                frame.conflicts = find_conflicts(s, piece)
-            frame.step = S2_CONFLICTS
-        else:  # S3_FLIP
-            frame.step = S4_ABILITIES
-            if s.spec.aimed[piece.card][piece.cell] & s.occupied:  # else nothing to flip
-                flip(s, piece)
-                end_action(s)
-                if s.batches or s.queued or s.over:
-                    return None
+    if step == S1_ABILITIES or step == S4_ABILITIES:
+        return ability_decision(s, frame, piece)
+    aimed = s.spec.aimed[piece.card][piece.cell] & s.occupied  # else no conflict, no flip
+    if step == S2_FIND_CONFLICTS:
+        if aimed:
+            frame.conflicts = find_conflicts(s, piece)
+        step = frame.step = S2_CONFLICTS
+    if step == S2_CONFLICTS and frame.conflicts:
+        waiting = [c for c in frame.conflicts if in_conflict(s, piece, c[0], c[1])]
+        frame.conflicts = waiting
+        if waiting:
+            return Decision(s.active, "conflict", tuple(arrow for arrow, _ in waiting))
+    # S3_FLIP
+    frame.step = S4_ABILITIES
+    if aimed:
+        flip(s, piece)
+        end_action(s)
+        if s.batches or s.queued or s.over:
+            return None
+    return ability_decision(s, frame, piece)
+
+
+def ability_decision(s: ArrowsState, frame: Frame, piece: Piece) -> Decision:
+    """Ability Phase 1 or 2: `end_phase` and every usable unused ability."""
+    usable = effects.ability_options(s, frame, piece) if s.spec.abilities[piece.card] else ()
+    if not usable:
+        return _NOTHING_TO_USE[s.active]
+    return Decision(s.active, "ability", (END_PHASE, *usable))
 
 
 def use_or_end_phase(s: ArrowsState, choice: object) -> None:

@@ -182,6 +182,7 @@ class ArrowsState:
       into this state alone. A clone that changes two pieces copies two.
     - Decks, graveyards and the removed pile change seldom (a draw, a death): a clone shares
       them, and `own_zones` copies them before the first change.
+    - `scores` and `to_reveal` are only ever replaced, never changed in place: shared as they are.
     - The RNG is copied on first draw. A clone shares the Random object and both sides mark it
       shared; the first to draw (through `game_rng`) takes a private copy first. Determinize
       only leaves a seed, turned into a Random on a first draw. Play after setup never draws
@@ -213,12 +214,12 @@ class ArrowsState:
     down: list[int]  # per seat, the covered cards it controls on the board
     turn_enders: int  # face-up cards on the board with `turn_end` effects (step 7 looks if any)
     next_uid: int
-    scores: list[int]  # the last recorded scores (step 7)
+    scores: list[int]  # the last recorded scores (step 7); replaced, never changed in place
     stack: list[Frame | Queued]  # the chain stack: the top resolves first (R11)
     batches: list[list[Trigger]]  # triggered effects to resolve, each batch reversed
     triggers: list[Trigger]  # fired by the action in progress
     queued: list[tuple[int, bool, int]]  # activations queued by the action in progress
-    to_reveal: list[int]  # uids still covered from the start of step 3 (G7)
+    to_reveal: list[int]  # uids still covered from the start of step 3 (G7); replaced likewise
     plays: int  # cards played this turn (G2)
     acted: bool  # a card was played or revealed this turn (the stall counter)
     stall: int
@@ -267,10 +268,10 @@ class ArrowsState:
             self.decks, [self.hands[0][:], self.hands[1][:]], self.graveyards, self.removed, True,
             self.grid[:],
             self.pieces.copy(), self.occupied, [self.up_sides[0][:], self.up_sides[1][:]],
-            self.down[:], self.turn_enders, self.next_uid, self.scores[:],
+            self.down[:], self.turn_enders, self.next_uid, self.scores,
             [level.copy() for level in stack] if stack else [],
             [b[:] for b in self.batches] if self.batches else [], self.triggers[:],
-            self.queued[:], self.to_reveal[:], self.plays, self.acted, self.stall,
+            self.queued[:], self.to_reveal, self.plays, self.acted, self.stall,
             self.activations, self.marked, self.over, self.end_reason, self.tally[:], [],
             self.logged, self.pending,
         )  # fmt: skip
