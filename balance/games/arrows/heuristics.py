@@ -26,10 +26,11 @@ from balance.games.arrows.state import (
 # The evaluation is a logistic model of winning: z below is the log-odds that `seat` wins, and
 # evaluate returns 2·P(win) − 1 = tanh(z / 2), so MCTS's reward (value + 1) / 2 is P(win) itself.
 # The weights were fitted (logistic regression, L2 1e-3) to the outcomes of ~127,000 positions
-# (a random third of the decisions of 1,500 games over every pairing of the shipped decks, played by greedy on an
-# earlier hand-weighted version of these features); the fit leaves a log-loss of 0.550 where a
-# coin gives 0.693 and the score lead alone 0.575. "Exposed": a face-up card with an empty
-# neighbour in a direction it has no arrow, from where a card played next could flip it.
+# (a random third of the decisions of 1,500 games over every pairing of the shipped decks,
+# played by greedy on an earlier hand-weighted version of these features); the fit leaves a
+# log-loss of 0.550 where a coin gives 0.693 and the score lead alone 0.575. "Exposed": a
+# face-up card with an empty neighbour in a direction it has no arrow, from where a card played
+# next could flip it.
 W_SCORE = 0.093  # per face-up card of lead ...
 W_SCORE_LATE = 0.550  # ... plus this much times the share of the board filled
 W_EXPOSED = 0.098  # per exposed card, the other side's minus ours ...
