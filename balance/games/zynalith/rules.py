@@ -137,6 +137,7 @@ from balance.games.zynalith.state import (
     Creature,
     Ghost,
     Table,
+    shuffle,
 )
 
 # Options of a `turn` (and `draft_pick`) decision: (ACTION, args...). Side actions come first.
@@ -197,7 +198,7 @@ class Zynalith(Table):
                     if cards[card].pile == pile:
                         places.append((other, i))
                         pool.append(card)
-            rng.shuffle(pool)
+            shuffle(pool, rng)
             # events never wait in a hand: deal the hand places from the pool's other cards
             for other, i in places:
                 for j in range(len(pool) - 1, -1, -1):
@@ -240,8 +241,8 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
         )
     rng = Random(seed)
     creature_pile, extra_pile = (list(p) for p in spec.setups[setup])
-    rng.shuffle(creature_pile)
-    rng.shuffle(extra_pile)
+    shuffle(creature_pile, rng)
+    shuffle(extra_pile, rng)
     first = spec.first_player
     if first < 0:
         first = rng.randrange(seats)
@@ -953,7 +954,7 @@ def draw_top(g: Table, pile: int) -> int:
             return -1
         cards.extend(discard)
         discard.clear()
-        g.draws().shuffle(cards)
+        shuffle(cards, g.draws())
         g.gtally[G_RESHUFFLES] += 1
     return cards.pop()
 

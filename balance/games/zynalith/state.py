@@ -241,6 +241,19 @@ class Ghost:
     line_enemies: tuple[int, ...]  # uids of the other players' members of its line then
 
 
+def shuffle(cards: list[int], rng: Random) -> None:
+    """`rng.shuffle(cards)` exactly (the same order from the same stream: CPython's
+    Random.shuffle with its _randbelow written inline), without two calls per card."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        cards[i], cards[r] = cards[r], cards[i]
+
+
 _copy_list = list.copy
 NOTHING_OWNED: frozenset[int] = frozenset()  # a clone's `owned` until it changes a creature
 
