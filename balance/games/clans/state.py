@@ -233,7 +233,13 @@ class Table:
         new.in_turn = self.in_turn
         new.veteran_bonus = self.veteran_bonus
         new.mulligans = self.mulligans
-        new.stack = [frame[:] for frame in self.stack]
+        stack = self.stack  # frames change in place: each is copied (two or three, mostly)
+        if len(stack) == 2:
+            new.stack = [stack[0][:], stack[1][:]]
+        elif len(stack) == 3:
+            new.stack = [stack[0][:], stack[1][:], stack[2][:]]
+        else:
+            new.stack = [frame[:] for frame in stack]
         new.pending = self.pending
         new.decisions = self.decisions
         new.over = self.over
