@@ -259,6 +259,7 @@ class Table:
         rng = self.rng
         if rng is None:
             rng = self.rng = Random(self.rng_seed)
+            self.rng_shared = False
         elif self.rng_shared:
             private = Random.__new__(Random)  # not Random(): seeding from the OS is wasted work
             private.setstate(rng.getstate())
