@@ -85,6 +85,7 @@ from balance.games.zynalith.state import (
     G_TIED,
     G_UNOPPOSED,
     GAME_TALLIES,
+    HP,
     INIT,
     RESOLVE_STEP,
     S_CHARGE,
@@ -975,11 +976,13 @@ def fill_row(g: Table, step: tuple) -> None:
     spec = g.spec
     cards = spec.cards
     market = g.market[row]
+    pile = g.piles[row]
+    chain_cap = spec.max_event_chain
     while remaining > 0:
-        if g.event_chain >= spec.max_event_chain:
+        if g.event_chain >= chain_cap:
             cap_hit(g, "max_event_chain")
             return
-        card = draw_top(g, row)
+        card = pile.pop() if pile else draw_top(g, row)  # draw_top reshuffles into `pile`
         if card < 0:
             return
         if cards[card].type == TYPE_EVENT:
@@ -1357,7 +1360,8 @@ def state_check(g: Table) -> None:
     dying = False
     for row in g.front:
         for c in row:
-            if (c.doomed or c.hp_left() <= 0) and c.uid != entering:
+            health = c.cur[HP]  # hp_left() <= 0, inline: this runs after every effect
+            if (c.doomed or (health if health > 0 else 0) <= c.damage) and c.uid != entering:  # noqa: FURB136
                 dying = True
                 break
     if dying:
@@ -1371,11 +1375,11 @@ def state_check(g: Table) -> None:
             ],
         )
     hp = g.hp
-    alive = g.alive
-    for s in range(g.seats):
-        if alive[s] and hp[s] <= 0:
-            eliminate(g, [s for s in range(g.seats) if alive[s] and hp[s] <= 0])
-            return
+    if min(hp) <= 0:
+        alive = g.alive
+        out = [s for s in range(g.seats) if alive[s] and hp[s] <= 0]
+        if out:
+            eliminate(g, out)
 
 
 def die(g: Table, dead: list[Creature]) -> None:
