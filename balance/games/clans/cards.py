@@ -224,6 +224,7 @@ class ClansSpec:
     card_shift: tuple[int, ...]
     card_military: tuple[int, ...]
     card_slot: tuple[bool, ...]  # token_slot
+    card_info: tuple[tuple[int, int, int], ...]  # (level, clan, military), for the bots
     on_play: tuple[tuple[Entry, ...], ...]
     on_activate: tuple[tuple[Entry, ...], ...]
     on_veteran: tuple[tuple[Entry, ...], ...]
@@ -607,6 +608,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         card_shift=tuple(card.shift_cost for card in cards),
         card_military=tuple(card.military for card in cards),
         card_slot=tuple(card.token_slot for card in cards),
+        card_info=tuple((card.level, clan_index[card.clan], card.military) for card in cards),
         on_play=tuple(es[fx.PLAY] for es in compiled),
         on_activate=tuple(es[fx.ACTIVATE] for es in compiled),
         on_veteran=tuple(es[fx.VETERAN] for es in compiled),

@@ -420,22 +420,20 @@ def _hand_potential(g: Table, seat: int, plays: float) -> float:
     hero_share = 1.0 if board[me + HERO_OPEN] else 0.5
     hero_later = 0.5 if troop_space else 0.3
     immortal_share = 1.0 if board[me + IMMORTAL_OPEN] else 0.4
-    mil_of, level, clan_of = spec.card_military, spec.card_level, spec.card_clan
     bonus = spec.immortal_military_bonus
+    info = spec.card_info
     values: list[float] = []
     add = values.append
     for card in hand:
-        lv = level[card]
+        lv, clan, mil = info[card]
         if lv == 1:
-            add(mil_of[card] * troop_share)
+            add(mil * troop_share)
         elif lv == 2:
-            add(mil_of[card] * (hero_share if board[troops + clan_of[card]] else hero_later))
+            add(mil * (hero_share if board[troops + clan] else hero_later))
+        elif not board[troops + clan]:
+            add((mil + bonus) * 0.2)
         else:
-            clan = clan_of[card]
-            if not board[troops + clan]:
-                add((mil_of[card] + bonus) * 0.2)
-            else:
-                add((mil_of[card] + bonus) * (immortal_share if board[heroes + clan] else 0.4))
+            add((mil + bonus) * (immortal_share if board[heroes + clan] else 0.4))
     if len(values) > k:
         values.sort(reverse=True)
         return PLAY_LATER * sum(values[:k]) + HAND_REST * sum(values[k:])
