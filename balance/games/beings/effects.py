@@ -28,7 +28,6 @@ from balance.games.beings.state import (
     gain_gems,
     game_rng,
     leave_play,
-    note,
     own_being,
     power,
     to_hand,
@@ -428,7 +427,7 @@ def answer(m: Match, option: tuple) -> None:
         elif skill.op == RECOVER:
             m.abysses[who].remove(card)
             to_hand(m, who, card)
-            note(m, who, card, DRAWN)
+            m.log.append((m.turn, who, card, DRAWN, 1))
         else:  # REVIVE: the card is chosen; the location comes next
             task[COUNT] = card
             task[STAGE] = ST_REVIVE_LOC
@@ -447,7 +446,7 @@ def _ask(m: Match, seat: int, kind: str, options: tuple) -> None:
 
 
 def _count(m: Match, task: list, skill: Skill) -> None:
-    note(m, task[SEAT], skill.card, K_SKILLS)
+    m.log.append((m.turn, task[SEAT], skill.card, K_SKILLS, 1))
 
 
 def _order_next(m: Match, task: list) -> None:
@@ -584,7 +583,7 @@ def _apply_to_being(m: Match, task: list, skill: Skill, side: int, loc: int) -> 
     elif op == REST:
         own_being(m, side, loc).rested = True
     elif op == DEFEAT:
-        note(m, side, being.stack[-1], K_TIMES_DEFEATED)
+        m.log.append((m.turn, side, being.stack[-1], K_TIMES_DEFEATED, 1))
         m.tally[side][S_LOST] += 1
         leave_play(m, side, loc)
 

@@ -106,7 +106,6 @@ from balance.games.beings.state import (
     game_rng,
     leave_play,
     mods_total,
-    note,
     own_being,
     pay,
     power,
@@ -262,7 +261,8 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         winner=NOBODY,
         end_reason="",
         capped=False,
-        log=None,
+        log=[],
+        frozen=None,
         tally=[[0] * len(SEAT_STATS) for _ in range(SEATS)],
         totals=[0] * len(GAME_STATS),
         hand_defence=[0, 0],
@@ -304,7 +304,7 @@ def mulligan(m: Match, option: tuple) -> None:
         m.hands[seat].append(deck.pop())
     game_rng(m).shuffle(deck)
     for card in back:
-        note(m, seat, card, K_MULLIGAN_RETURNED)  # turn 0: setup
+        m.log.append((0, seat, card, K_MULLIGAN_RETURNED, 1))
     m.recount()  # the hand changed under the running sums
     m.returned[seat] = len(back)
     m.tally[seat][S_MULLIGAN] = len(back)
@@ -324,7 +324,7 @@ def finish_setup(m: Match) -> None:
     spec = m.spec
     for seat in (m.first, 1 - m.first):
         for card in m.hands[seat]:
-            note(m, seat, card, OPENING)  # turn 0: setup
+            m.log.append((0, seat, card, OPENING, 1))
         deck = m.decks[seat]
         for _ in range(spec.life_cards):
             if deck:
@@ -498,8 +498,8 @@ def summon(m: Match, seat: int, card: int, loc: int) -> None:
         m.totals[G_REPLACED] += 1
     m.field[seat][loc] = Being(m.next_uid, card, spec.power[card], m.turn, m.token)
     m.next_uid += 1
-    note(m, seat, card, PLAYED)
-    note(m, seat, card, K_SUMMONED)
+    m.log.append((m.turn, seat, card, PLAYED, 1))
+    m.log.append((m.turn, seat, card, K_SUMMONED, 1))
     if spec.triggers[card][PLAY]:
         push_skills(m, seat, loc, PLAY, VIA_SUMMON)
     m.after = AFTER_MAIN
@@ -527,8 +527,8 @@ def evolve(m: Match, seat: int, card: int, loc: int, in_defence: bool) -> None:
         being.evolutions = 1
     being.attacked = -1  # R14: a newly evolved Being is a new card
     being.main_used = -1  # `turn/main` skills are once per turn per top card
-    note(m, seat, card, PLAYED)
-    note(m, seat, card, K_SKIPPED_ONTO if skips else K_EVOLVED_ONTO)
+    m.log.append((m.turn, seat, card, PLAYED, 1))
+    m.log.append((m.turn, seat, card, K_SKIPPED_ONTO if skips else K_EVOLVED_ONTO, 1))
     m.totals[G_SKIPS if skips else G_EVOLUTIONS] += 1
     a = m.attack
     if in_defence and a is not None and a.defending < 0:
@@ -585,7 +585,7 @@ def declare_attack(m: Match, loc: int, target_name: str) -> None:
     top = being.stack[-1]
     m.attack = Attack(seat, loc, being.uid, top, target, target_uid)
     m.totals[G_ATTACKS] += 1
-    note(m, seat, top, K_ATTACKS)
+    m.log.append((m.turn, seat, top, K_ATTACKS, 1))
     if spec.triggers[top][ATTACK]:
         push_skills(m, seat, loc, ATTACK)
     m.after = AFTER_ATTACK_SKILLS
@@ -694,7 +694,7 @@ def defend(m: Match, option: tuple) -> None:
         a.counter += gain
         m.tally[seat][S_DEFENCE_CARDS] += 1
         m.tally[seat][S_DEFENCE_POWER] += gain
-        note(m, seat, card, K_DEFENCE_POWER, gain)
+        m.log.append((m.turn, seat, card, K_DEFENCE_POWER, gain))
     else:  # evolve in defence (R23); its play skills resolve, then the defend step goes on
         m.phase = RUN
         m.after = AFTER_BLOCK
@@ -735,7 +735,7 @@ def resolve_attack(m: Match) -> None:
     if a.defending < 0 and a.target == LIFE and m.lives[defender]:
         take_life(m, defender)  # R30: no defend step at >= 1 life
         m.totals[G_LIFE_HITS] += 1
-        note(m, seat, top, K_LIFE_TAKEN)
+        m.log.append((m.turn, seat, top, K_LIFE_TAKEN, 1))
         end_attack(m)
         return
     defending = None
@@ -757,8 +757,8 @@ def resolve_attack(m: Match) -> None:
             m.winner = seat
             m.end_reason = ZERO_LIFE_DEFENSE_FAILED
     elif not held:
-        note(m, seat, top, K_BEINGS_DEFEATED)
-        note(m, defender, defending.stack[-1], K_TIMES_DEFEATED)
+        m.log.append((m.turn, seat, top, K_BEINGS_DEFEATED, 1))
+        m.log.append((m.turn, defender, defending.stack[-1], K_TIMES_DEFEATED, 1))
         m.tally[seat][S_DEFEATS] += 1
         m.tally[defender][S_LOST] += 1
         leave_play(m, defender, a.defending)

@@ -250,7 +250,7 @@ class Match:
 
     Cloning is cheap because clones share what they have not changed yet: Beings (copied by the
     first match that changes one, see `own_being`), the RNG (copied by the first that draws, see
-    `game_rng`) and the event log (a persistent chain `(earlier, event)`, see `note`).
+    `game_rng`) and the events logged before the clone (frozen chunks, see `events`).
     """
 
     spec: BeingsSpec
@@ -287,7 +287,10 @@ class Match:
     winner: int
     end_reason: str
     capped: bool
-    log: tuple | None  # the events, newest first: (earlier log, event), None when empty
+    # The events: `log` holds this match's own since its last clone; `frozen`, the earlier ones
+    # as a chain of chunks `(earlier chain, (event, ...))` that clones share.
+    log: list[Event]
+    frozen: tuple | None
     tally: list[list[int]]  # per seat, SEAT_STATS order
     totals: list[int]  # GAME_STATS order
     # Running sums for the evaluation (kept by `to_hand` / `from_hand`, checked by `recount`):
@@ -296,26 +299,27 @@ class Match:
 
     @property
     def events(self) -> list[Event]:
-        """Every event so far, oldest first (built from the log: read it at the end of a game,
-        not in a loop)."""
-        out: list[Event] = []
-        node = self.log
+        """Every event so far, oldest first (a new list: read it at the end of a game, not in a
+        loop)."""
+        chunks = [self.log]
+        node = self.frozen
         while node is not None:
-            node, event = node
-            out.append(event)
-        out.reverse()
+            node, chunk = node
+            chunks.append(chunk)
+        out: list[Event] = []
+        for chunk in reversed(chunks):
+            out += chunk
         return out
 
     @events.setter
     def events(self, events: list[Event]) -> None:
-        node: tuple | None = None
-        for event in events:
-            node = (node, event)
-        self.log = node
+        self.frozen = None
+        self.log = list(events)
 
     def clone(self) -> Match:
         """An exact copy, the RNG state and hidden zones included. What the copy shares with
-        this match (Beings, the RNG, the event log) is copied by whichever changes it first."""
+        this match (Beings, the RNG) is copied by whichever changes it first; the events so far
+        become a frozen chunk both keep."""
         new = Match.__new__(type(self))
         self.rng_shared = new.rng_shared = self.rng is not None
         self.token = object()  # the Beings now belong to neither match
@@ -353,7 +357,11 @@ class Match:
         new.winner = self.winner
         new.end_reason = self.end_reason
         new.capped = self.capped
-        new.log = self.log
+        if self.log:  # this match's events so far join the frozen chain both now share
+            self.frozen = (self.frozen, tuple(self.log))
+            self.log = []
+        new.frozen = self.frozen
+        new.log = []
         new.tally = [self.tally[0][:], self.tally[1][:]]
         new.totals = self.totals[:]
         new.hand_defence = self.hand_defence[:]
@@ -397,11 +405,6 @@ def own_being(m: Match, seat: int, loc: int) -> Being:
     return being
 
 
-def note(m: Match, seat: int, card: int, event: int, value: int = 1) -> None:
-    """Log one event `(turn, seat, card, event, value)`."""
-    m.log = (m.log, (m.turn, seat, card, event, value))
-
-
 # -- zone moves shared by the rules and the card effects ----------------------------------------
 
 
@@ -434,7 +437,7 @@ def draw(m: Match, seat: int, n: int) -> int:
         card = deck.pop()
         hand.append(card)
         m.hand_defence[seat] += m.spec.discard_gain[card]
-        note(m, seat, card, DRAWN)
+        m.log.append((m.turn, seat, card, DRAWN, 1))
         drawn += 1
     if drawn and not deck and not m.tally[seat][S_DECK_OUT_TURN]:
         m.tally[seat][S_DECK_OUT_TURN] = m.turn
@@ -446,7 +449,7 @@ def take_life(m: Match, seat: int) -> None:
     card = m.lives[seat].pop()
     m.hands[seat].append(card)
     m.hand_defence[seat] += m.spec.discard_gain[card]
-    note(m, seat, card, DRAWN)
+    m.log.append((m.turn, seat, card, DRAWN, 1))
     if not m.lives[seat] and not m.tally[seat][S_ZERO_LIFE_TURN]:
         m.tally[seat][S_ZERO_LIFE_TURN] = m.turn
 

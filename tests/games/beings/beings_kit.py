@@ -44,7 +44,7 @@ def table(
     """A match in the main phase of `turn`, each side given as {hand, life, deck, abyss, gems,
     gem_deck, field: {loc: being(...)}} (life and deck as a count of filler cards or a list)."""
     m = new_game(spec, ["primal", "tempest"], 0)
-    m.log = None  # no events from the dealt setup
+    m.events = []  # no events from the dealt setup
     m.turn = turn
     m.active = P1 if turn % 2 else P2
     for seat, side in enumerate((p1 or {}, p2 or {})):
