@@ -377,8 +377,10 @@ def pass_turn(m: Match) -> None:
 
 def expire_mods(m: Match, until: int, controller: int) -> None:
     """Drop the mods of kind `until` (for UNTIL_NEXT: only those `controller`'s effects made)."""
-    for seat, side in enumerate(m.field):
-        for loc, being in enumerate(side):
+    for seat in (0, 1):
+        side = m.field[seat]
+        for loc in range(len(side)):
+            being = side[loc]
             if being is not None and being.mods:
                 kept = [
                     mod

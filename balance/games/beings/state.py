@@ -370,10 +370,11 @@ class Match:
 
     def recount(self) -> None:
         """Set the running sums from the zones (after a setup or a test laid them by hand)."""
-        gain = self.spec.discard_gain
-        self.hand_defence = [sum(gain[c] for c in hand) for hand in self.hands]
+        gain = self.spec.discard_gain.__getitem__
+        self.hand_defence = [sum(map(gain, hand)) for hand in self.hands]
         self.hidden_defence = [
-            sum(gain[c] for c in self.decks[s] + self.lives[s] + self.hands[s]) for s in (0, 1)
+            sum(map(gain, self.decks[s])) + sum(map(gain, self.lives[s])) + self.hand_defence[s]
+            for s in (0, 1)
         ]
 
 
