@@ -23,6 +23,9 @@ HP_VALUE = 0.15  # a hit point left after the projected combats
 SILVER_VALUE = 0.12  # a silver, per (discounted) combat still to come; at least its final VP
 HAND_VALUE = 0.12  # a hand card's strength beyond its price, per (discounted) combat to come
 HIDDEN_CARD_VALUE = 1.0  # an opponent's unseen hand card, in strength beyond its price
+EXTRA_SURPLUS = 1.0  # an extra card in hand, in strength beyond its price
+PASSED_DELAY = 1.0  # combats a passed player's silver waits before it can buy anything
+PASS_BONUS = 0.0  # having passed (so that nothing beats passing but a real gain)
 SILVER_STRENGTH = 0.8  # strength one silver buys, to price a hand card
 KILL_VALUE = 15.0  # the projection eliminates the player (discounted by when)
 SCALE = 8.0  # the standing difference (VP) that gives tanh(1)
@@ -79,7 +82,7 @@ def standings(g: Table, seat: int) -> list[float]:
     entry = _TABLES.get(id(spec))
     if entry is None or entry[0] is not spec:
         entry = _tables(spec)
-    _, vps, surplus, rules_key, per_combats = entry
+    _, vps, surplus, per_combats, projections = entry
     seats = g.seats
     alive = g.alive
     combats = spec.rounds - g.round + 1 if g.round else spec.rounds
@@ -94,7 +97,10 @@ def standings(g: Table, seat: int) -> list[float]:
             continue
         mine: list[tuple] = []
         total = float(g.bonus_vp[s] + g.zyn[s])
-        total += g.silver[s] * (silver_late if g.passed[s] else silver_value)
+        if g.passed[s]:
+            total += g.silver[s] * silver_late + PASS_BONUS
+        else:
+            total += g.silver[s] * silver_value
         defenders = 0
         for c in g.front[s]:
             view = c.view
@@ -119,26 +125,17 @@ def standings(g: Table, seat: int) -> list[float]:
         value[s] = total + hand_value * hand
     # the same fronts recur in many positions (every option that buys or takes nothing): the
     # projection is remembered by everything it reads
-    key = (
-        tuple(attackers),
-        tuple(defence),
-        tuple(g.hp),
-        tuple(alive),
-        combats,
-        silver_value,
-        DECAY,
-        KILL_VALUE,
-        rules_key,
-    )
-    outcome = _PROJECTIONS.get(key)
+    # (one memo per spec and weights: the rule numbers and the silver value are fixed by them)
+    key = (tuple(attackers), tuple(defence), tuple(g.hp), tuple(alive), combats)
+    outcome = projections.get(key)
     if outcome is None:
-        if len(_PROJECTIONS) >= 100_000:
-            _PROJECTIONS.clear()
+        if len(projections) >= 100_000:
+            projections.clear()
         hp = [h if a else 0 for h, a in zip(g.hp, alive)]
         gains = [0.0] * seats
         fighters = [list(map(list, a)) for a in attackers]
         project(g, fighters, defence, hp, gains, combats, silver_value)
-        outcome = _PROJECTIONS[key] = tuple(
+        outcome = projections[key] = tuple(
             gain + HP_VALUE * (h if h > 0 else 0)  # noqa: FURB136
             for gain, h in zip(gains, hp)
         )
@@ -146,9 +143,6 @@ def standings(g: Table, seat: int) -> list[float]:
         if alive[s]:
             value[s] += outcome[s]
     return value
-
-
-_PROJECTIONS: dict[tuple, tuple[float, ...]] = {}
 
 
 def project(
@@ -263,9 +257,9 @@ _TABLES: dict[int, tuple] = {}
 
 
 def _tables(spec: Any) -> tuple:
-    """(spec, per card printed VP, per card `card_surplus`, the rule numbers the projection
-    reads (part of its memo's key), per number of combats to come the value of a silver, of a
-    passed player's silver and of a hand card's surplus), made once per spec and weights."""
+    """(spec, per card printed VP, per card `card_surplus`, per number of combats to come the
+    value of a silver, of a passed player's silver and of a hand card's surplus, the memo of
+    projections), made once per spec and weights."""
     per_vp = 1.0 / spec.silver_per_vp
     per_combats = []
     for combats in range(spec.rounds + 2):
@@ -273,7 +267,7 @@ def _tables(spec: Any) -> tuple:
         per_combats.append(
             (
                 max(per_vp, SILVER_VALUE * horizon),
-                max(per_vp, SILVER_VALUE * (horizon - 1.0)),  # after passing: next round on
+                max(per_vp, SILVER_VALUE * (horizon - PASSED_DELAY)),  # after passing
                 HAND_VALUE * horizon,
             )
         )
@@ -281,15 +275,11 @@ def _tables(spec: Any) -> tuple:
         spec,
         tuple(cd.vp for cd in spec.cards),
         tuple(card_surplus(cd) for cd in spec.cards),
-        (
-            spec.zynalith_per_line_win,
-            spec.unopposed_attack,
-            spec.atk_tie_no_winner,
-            spec.start_hp,
-            spec.refund_offset,
-        ),
         tuple(per_combats),
+        {},
     )
+    if len(_TABLES) >= 16:  # specs made and dropped (tests, sweeps): keep the memo small
+        _TABLES.clear()
     _TABLES[id(spec)] = entry
     return entry
 
@@ -302,7 +292,6 @@ def set_weights(**weights: float) -> None:
             raise KeyError(name)
         globals()[name] = value
     _TABLES.clear()
-    _PROJECTIONS.clear()
 
 
 def card_surplus(cd: Any) -> float:
@@ -312,7 +301,7 @@ def card_surplus(cd: Any) -> float:
         st = cd.stats
         value = st[ATK] + 0.5 * st[DEF] + 0.5 * st[HP] + (1.0 if cd.keywords else 0.0)
         return max(0.0, value - SILVER_STRENGTH * cd.silver)
-    return 1.0
+    return EXTRA_SURPLUS
 
 
 def game_score(g: Table, seat: int) -> float:
