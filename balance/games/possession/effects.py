@@ -990,6 +990,7 @@ def deal_damage(t: Table, pos: int, amount: int, source: int) -> int:
     ward = t.ward[c]
     if ward:
         absorbed = min(amount, ward)
+        t.own_rare()
         t.ward[c] = ward - absorbed
         amount -= absorbed
     if amount <= 0:
@@ -1017,10 +1018,12 @@ def clear(t: Table, c: int) -> None:
     t.epoch[c] += 1
     t.last_hit[c] = -1
     t.damage[c] = 0
-    t.ward[c] = 0
-    t.mod_might[c] = 0
-    t.mod_endure[c] = 0
-    t.mod_nurture[c] = 0
+    if t.ward[c] or t.mod_might[c] or t.mod_endure[c] or t.mod_nurture[c]:
+        t.own_rare()
+        t.ward[c] = 0
+        t.mod_might[c] = 0
+        t.mod_endure[c] = 0
+        t.mod_nurture[c] = 0
 
 
 def leave(t: Table, pos: int) -> int:
@@ -1225,9 +1228,11 @@ def do_step(t: Table, index: int, chosen: tuple[int, ...]) -> None:
                 if healed:
                     counter(t, ctrl, card, K_EFFECT_HEALING, healed)
             elif amount > 0:
+                t.own_rare()
                 t.ward[t.occ[pos]] += amount
         return
     if op == MODIFY:
+        t.own_rare()
         mods = (t.mod_might, t.mod_endure, t.mod_nurture)[step.stat]
         for pos in targets:
             c = t.occ[pos]

@@ -307,6 +307,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         epoch=[0] * copies,
         last_hit=[-1] * copies,
         turn_mods=[],
+        rare_shared=False,
         removed=[False] * seats,
         removal_order=[],
         first_seat=first,
@@ -570,13 +571,15 @@ def turn_end_step(t: Table, task: tuple[Any, ...]) -> None:
 
 def end_turn(t: Table, task: tuple[Any, ...]) -> None:
     """`turn` modifiers expire, the round cap is checked (§8), the next remaining seat plays."""
-    epoch = t.epoch
-    mods = (t.mod_might, t.mod_endure, t.mod_nurture)
-    for c, when, stat, amount in t.turn_mods:
-        if epoch[c] == when:
-            mods[stat][c] -= amount
-            t.dirty = True
-    t.turn_mods.clear()
+    if t.turn_mods:
+        t.own_rare()
+        epoch = t.epoch
+        mods = (t.mod_might, t.mod_endure, t.mod_nurture)
+        for c, when, stat, amount in t.turn_mods:
+            if epoch[c] == when:
+                mods[stat][c] -= amount
+                t.dirty = True
+        t.turn_mods.clear()
     occ, kind = t.occ, t.kind
     for seat in range(t.seats):
         if not t.removed[seat] and occ[seat] != EMPTY:
@@ -769,6 +772,7 @@ def escape(t: Table, collected: list[int]) -> None:
         leave(t, pos)
         t.known[c] = t.every_seat
         if pos == defender:
+            t.own_rare()
             t.glory[glory_seat].append(c)
         else:
             t.discard.append(c)
@@ -901,6 +905,7 @@ def refill_support(t: Table, task: tuple[Any, ...]) -> None:
 def remove(t: Table, seat: int) -> None:
     """§4.5, G12: the player's hand and Possessed go to the discard pile, their pending triggers
     are cancelled (at their turn in the queue), and the last player left wins."""
+    t.own_rare()
     t.removed[seat] = True
     t.removal_order.append(seat)
     t.game_stats[G_REMOVALS] += 1

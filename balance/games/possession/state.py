@@ -171,7 +171,9 @@ COUNTERS = (
 
 @dataclass(slots=True)
 class Table:
-    """Everything on the table. Lists are owned by one state; tuples are shared freely."""
+    """Everything on the table. Lists are owned by one state; tuples are shared freely. The
+    rarely written lists (Glory piles, ward, modifiers, removals: `own_rare`) are shared with
+    clones until one of them writes: every write to them goes through `own_rare` first."""
 
     spec: PossessionSpec
     # The game's own stream, read only through `stream()`: it may be shared with clones until
@@ -198,22 +200,25 @@ class Table:
     occ: list[int]  # position -> copy or EMPTY
     face_down: int  # ring index of the face-down Wild
     discard: list[int]
-    glory: list[list[int]]  # per seat: the glory pile (escaped Defenders)
+    glory: list[list[int]]  # per seat: the glory pile (escaped Defenders) (rare)
     limbo: int  # a hand card chosen to become the Defender (§4.3 step 2) until it enters
 
     # creatures, per copy
     damage: list[int]
-    ward: list[int]
-    mod_might: list[int]
-    mod_endure: list[int]
-    mod_nurture: list[int]
+    ward: list[int]  # (rare)
+    mod_might: list[int]  # (rare)
+    mod_endure: list[int]  # (rare)
+    mod_nurture: list[int]  # (rare)
     epoch: list[int]
     last_hit: list[int]  # owner of the Possessed that dealt its latest damage, or -1
-    turn_mods: list[tuple[int, int, int, int]]  # (copy, epoch, stat, amount) to undo at turn end
+    turn_mods: list[
+        tuple[int, int, int, int]
+    ]  # (copy, epoch, stat, amount) to undo at turn end (rare)
+    rare_shared: bool  # the rare lists may be shared with a clone: copy them before writing
 
     # players and turns
-    removed: list[bool]
-    removal_order: list[int]
+    removed: list[bool]  # (rare)
+    removal_order: list[int]  # (rare)
     first_seat: int
     turn_seat: int  # whose turn it is
     turn_player: int  # who makes the Turn Player's choices (G12: the next one after a removal)
@@ -294,18 +299,19 @@ class Table:
         copy.occ = self.occ[:]
         copy.face_down = self.face_down
         copy.discard = self.discard[:]
-        copy.glory = [pile[:] for pile in self.glory]
+        copy.glory = self.glory  # and the other rare lists: shared until written (own_rare)
         copy.limbo = self.limbo
         copy.damage = self.damage[:]
-        copy.ward = self.ward[:]
-        copy.mod_might = self.mod_might[:]
-        copy.mod_endure = self.mod_endure[:]
-        copy.mod_nurture = self.mod_nurture[:]
+        copy.ward = self.ward
+        copy.mod_might = self.mod_might
+        copy.mod_endure = self.mod_endure
+        copy.mod_nurture = self.mod_nurture
         copy.epoch = self.epoch[:]
         copy.last_hit = self.last_hit[:]
-        copy.turn_mods = self.turn_mods[:]
-        copy.removed = self.removed[:]
-        copy.removal_order = self.removal_order[:]
+        copy.turn_mods = self.turn_mods
+        self.rare_shared = copy.rare_shared = True
+        copy.removed = self.removed
+        copy.removal_order = self.removal_order
         copy.first_seat = self.first_seat
         copy.turn_seat = self.turn_seat
         copy.turn_player = self.turn_player
@@ -336,6 +342,19 @@ class Table:
         copy.recent = []
         copy.watch = None if self.watch is None else self.watch[:]
         return copy
+
+    def own_rare(self) -> None:
+        """Take private copies of the rare lists before writing one of them (see the class)."""
+        if self.rare_shared:
+            self.glory = [pile[:] for pile in self.glory]
+            self.ward = self.ward[:]
+            self.mod_might = self.mod_might[:]
+            self.mod_endure = self.mod_endure[:]
+            self.mod_nurture = self.mod_nurture[:]
+            self.turn_mods = self.turn_mods[:]
+            self.removed = self.removed[:]
+            self.removal_order = self.removal_order[:]
+            self.rare_shared = False
 
     @property
     def events(self) -> list[Event]:

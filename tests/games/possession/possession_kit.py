@@ -129,6 +129,7 @@ def deck(t: Possession, top: list[str] | int) -> None:
 
 
 def glory(t: Possession, seat: int, n: int) -> None:
+    t.own_rare()  # Glory piles may be shared with a clone until written
     for _ in range(n):
         t.glory[seat].append(spare(t))
 

@@ -3,9 +3,15 @@ determinization) and is still exact and independent of its original."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from random import Random
 
+import pytest
+from possession_kit import begin, make_spec, put, table
+
 from balance.core.registry import load_game
+from balance.games.possession.effects import might
 from balance.games.possession.rules import new_game
 
 GAME = load_game("possession")
@@ -47,3 +53,45 @@ def test_a_determinization_reseeds_from_the_bots_stream_and_leaves_the_original_
     assert sample.stream().random() == Random(seed).random()
     assert t.stream().getstate() == before
     assert sample.kind is not t.kind, "a determinization changes card ids on its own list"
+
+
+def snapshot(t) -> dict:
+    """Every field of the table but the spec, deep-copied."""
+    return {
+        name: copy.deepcopy(getattr(t, name))
+        for name in (f.name for f in dataclasses.fields(t))
+        if name not in ("spec", "rng", "rng_shared", "rare_shared", "past", "recent")
+    } | {"events": t.events}
+
+
+@pytest.mark.parametrize("seats, deck", [(2, "no_vanilla"), (3, "no_vanilla"), (4, "starter_big")])
+def test_a_clone_never_sees_what_its_original_writes_afterwards(seats, deck) -> None:
+    """Shared lists (the rare ones, the card ids, the RNG) stay the clone's own: at each step a
+    clone is kept, the original plays on, and the clone must read exactly as it did. These
+    games see Glory, removals, ward and modifiers."""
+    for seed in range(3):
+        t = new_game(SPEC, [deck] * seats, seed)
+        chooser = Random(seed)
+        while (decision := t.decision()) is not None:
+            kept = t.clone()
+            before = snapshot(kept)
+            t.apply(chooser.randrange(len(decision.options)))
+            assert snapshot(kept) == before, f"seed {seed}: a clone changed with its original"
+
+
+def test_a_modifier_for_the_turn_expires_on_the_original_only(tmp_path) -> None:
+    spec = make_spec(
+        tmp_path,
+        """\
+  - {id: booster, name: Booster, might: 1, endure: 12, nurture: 0, effects: [
+      {role: possessed, on: turn_start, if: {turn: mine}, do: modify, target: self,
+       stat: might, amount: 2, duration: turn}]}
+""",
+    )
+    t = table(spec)
+    c = put(t, "P0", "booster")
+    begin(t)
+    kept = t.clone()
+    while t.turn_seat == 0:
+        t.apply(0)
+    assert might(t, c) == 1 and might(kept, c) == 3
