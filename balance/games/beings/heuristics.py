@@ -36,11 +36,11 @@ def evaluate(m: Match, seat: int) -> float:
 
     Each side's assets are Beings (power and presence), hand (defence and options, with the best
     evolution its active gems can pay in a defend step), life and gems, less what its rested
-    Beings stand to lose to the opposing Beings in reach. An attack
-    under way is scored as it will likely end: a life card taken, a Being defeated or saved by
-    discards, or the game lost at 0 life. A side at 0 life whose hand cannot answer the opposing
-    Beings' next attacks is in danger. The opponent's hand counts as its size times the mean
-    defence of the cards `seat` cannot see (deck, life and hand), which determinize() keeps.
+    Beings stand to lose to the opposing Beings in reach. An attack under way is scored as it
+    will likely end: a life card taken, a Being defeated or saved by discards, or the game lost
+    at 0 life. A side at 0 life whose hand cannot answer the opposing Beings' next attacks is in
+    danger. The opponent's hand counts as its size times the mean defence of the cards `seat`
+    cannot see (deck, life and hand), which determinize() keeps.
     """
     spec = m.spec
     other = 1 - seat
@@ -51,8 +51,9 @@ def evaluate(m: Match, seat: int) -> float:
     if unseen:
         defence[other] = len(hands[other]) * m.hidden_defence[other] / unseen
     value = [0.0, 0.0]
-    seen: list[list[Seen]] = [[], []]
-    rested = [0, 0]
+    exposed: list[list[Exposed]] = [[], []]
+    threats: list[list[Threat]] = [[], []]
+    blockers = [0, 0]
     equip = spec.equip_power
     type_of = spec.type_of
     turn = m.turn
@@ -65,7 +66,6 @@ def evaluate(m: Match, seat: int) -> float:
         )
         own_turn = m.active == side
         haste = not life and spec.zero_life_haste
-        row = seen[side]
         loc = -1
         for being in m.field[side]:
             loc += 1
@@ -78,15 +78,18 @@ def evaluate(m: Match, seat: int) -> float:
                     mods += mod[0]
             p = max(0, base + mods)
             total += BEING_PP * p + SLOT_PP + GEM_PP * being.equipped
+            if being.rested:
+                exposed[side].append((loc, p, type_of[being.stack[-1]]))
+            else:
+                blockers[side] += 1
             # It threatens if it may attack before the other side refreshes: on the other
             # side's turn every Being (all refresh first), on its own those still able now.
-            threat = not own_turn or (
+            if not own_turn or (
                 not being.rested
                 and being.attacked != turn
                 and (haste or (being.entered != turn and being.evolved != turn))
-            )
-            row.append((loc, p, base, mods, type_of[being.stack[-1]], being.rested, threat))
-            rested[side] += being.rested
+            ):
+                threats[side].append((loc, p, base, mods, type_of[being.stack[-1]]))
         value[side] = total
     a = m.attack
     if a is not None:
@@ -95,22 +98,22 @@ def evaluate(m: Match, seat: int) -> float:
             return 1.0 if a.seat == seat else -1.0
         value[1 - a.seat] -= lost
     for side in (0, 1):
-        theirs = seen[1 - side]
-        if not theirs:
+        against = threats[1 - side]
+        if not against:
             continue
-        if rested[side]:
-            value[side] -= EXPOSED * _exposure(spec, seen[side], theirs, defence[side])
+        if exposed[side]:
+            value[side] -= EXPOSED * _exposure(spec, exposed[side], against, defence[side])
         if not m.lives[side]:
-            blockers = len(seen[side]) - rested[side]
-            value[side] -= _danger(spec, theirs, blockers, defence[side])
+            value[side] -= _danger(spec, against, blockers[side], defence[side])
     return math.tanh((value[seat] - value[other]) / SCALE)
 
 
 WIN = 1e9  # _attack_outcome's answer when the attack wins the game
 
-# A Being as the evaluation reads it: (location, power, attack base, mods, type, rested, and
-# whether it may attack before the other side's Beings next refresh).
-Seen = tuple[int, int, int, int, int, bool, bool]
+# Beings as the evaluation reads them: a rested one (location, power, type), and one that may
+# attack before the other side's Beings next refresh (location, power, attack base, mods, type).
+Exposed = tuple[int, int, int]
+Threat = tuple[int, int, int, int, int]
 
 
 def _hit(spec: BeingsSpec, attacker: Being, defending: Being | None) -> int:
@@ -155,7 +158,7 @@ def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
     return HAND_PP * need if held >= need else WIN
 
 
-def _exposure(spec: BeingsSpec, mine: list[Seen], theirs: list[Seen], held: float) -> float:
+def _exposure(spec: BeingsSpec, mine: list[Exposed], theirs: list[Threat], held: float) -> float:
     """What my rested Beings stand to lose to the threatening opposing Beings that reach them
     (pp): each is saved by discards if the hand can and that costs less than the Being."""
     reach = spec.reach
@@ -163,16 +166,13 @@ def _exposure(spec: BeingsSpec, mine: list[Seen], theirs: list[Seen], held: floa
     margin = spec.defense_margin
     double, resist = spec.double_multiplier, spec.resist_divisor
     total = 0.0
-    for loc, own, _, _, kind, rested, _ in mine:
-        if not rested:
-            continue
+    for loc, own, kind in mine:
         worst = 0
-        for at, _, base, mods, attacker_kind, _, threat in theirs:
-            if threat and loc in reach[at]:
+        for at, _, base, mods, attacker_kind in theirs:
+            if loc in reach[at]:
                 factor = multiplier[attacker_kind][kind]
                 hit = base * double if factor == DOUBLE else -(-base // resist) if factor else base
-                need = hit + mods + margin - own
-                worst = max(worst, need)
+                worst = max(worst, hit + mods + margin - own)
         if worst > 0:
             worth = BEING_PP * own + SLOT_PP
             total += min(worth, HAND_PP * worst) if held >= worst else worth
@@ -195,11 +195,11 @@ def _best_evolution(m: Match, seat: int) -> int:
     return best
 
 
-def _danger(spec: BeingsSpec, theirs: list[Seen], blockers: int, held: float) -> float:
+def _danger(spec: BeingsSpec, theirs: list[Threat], blockers: int, held: float) -> float:
     """I am at 0 life: the threatening opposing Beings' attacks on my life, less those my
     active Beings can block, against what my hand can discard."""
     margin = spec.defense_margin
-    need = [p + margin for _, p, _, _, _, _, threat in theirs if threat]
+    need = [p + margin for _, p, _, _, _ in theirs]
     if blockers:
         if blockers >= len(need):
             return 0.0
