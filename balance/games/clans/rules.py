@@ -1066,13 +1066,12 @@ def end_game(g: Table, winner: int, win_type: str) -> None:
     g.stack.clear()
     g.pending = None
     cards = len(g.spec.card_level)
-    stuck, key = g.stuck, 0
-    while stuck:
-        if stuck & 1:
-            seat, card = divmod(key, cards)
-            g.events.append((g.turn, seat, card, NO_LEGAL_PLAY, 1))
-        stuck >>= 1
-        key += 1
+    stuck = g.stuck
+    while stuck:  # its set bits, lowest first
+        low = stuck & -stuck
+        seat, card = divmod(low.bit_length() - 1, cards)
+        g.events.append((g.turn, seat, card, NO_LEGAL_PLAY, 1))
+        stuck ^= low
 
 
 def stop_at_decision_cap(g: Table) -> None:
