@@ -573,14 +573,8 @@ def play_card(g: Table, seat: int, card: int, slot: int) -> None:
     spec = g.spec
     cost = 0
     if spec.card_level[card] == 1:
-        clan = spec.card_clan[card]
-        grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
-        clans = {
-            spec.card_clan[grid[s]]
-            for s in range(spec.row_spaces)
-            if grid[s] != EMPTY and up[s] and captor[s] == NOBODY
-        }
-        if clans and clan not in clans:
+        base = seat * spec.board_stride  # active Troops, and those of the card's clan
+        if g.board[base + ROW_N] and not g.board[base + CLAN_N + spec.card_clan[card]]:
             cost = player_rule(g, seat, OFFCLAN_TROOP_COST)
     take_from_hand(g, seat, card)
     place(g, seat, slot, card)
