@@ -23,9 +23,11 @@ HP_VALUE = 0.15  # a hit point left after the projected combats
 SILVER_VALUE = 0.12  # a silver, per (discounted) combat still to come; at least its final VP
 HAND_VALUE = 0.12  # a hand card's strength beyond its price, per (discounted) combat to come
 HIDDEN_CARD_VALUE = 1.0  # an opponent's unseen hand card, in strength beyond its price
-EXTRA_SURPLUS = 1.0  # an extra card in hand, in strength beyond its price
-PASSED_DELAY = 1.0  # combats a passed player's silver waits before it can buy anything
-PASS_BONUS = 0.0  # having passed (so that nothing beats passing but a real gain)
+# An extra card in hand, in strength beyond its price. Kept small, and silver is worth the same
+# after passing, so that taking a card for a silver or throwing one away for a redraw is no
+# better than passing: greedy games take 114 decisions instead of 156, and that greedy beat the
+# one with 1.0 and a passed player's silver a round later 58% (100 deals).
+EXTRA_SURPLUS = 0.3
 SILVER_STRENGTH = 0.8  # strength one silver buys, to price a hand card
 KILL_VALUE = 15.0  # the projection eliminates the player (discounted by when)
 SCALE = 8.0  # the standing difference (VP) that gives tanh(1)
@@ -73,7 +75,7 @@ def standings(g: Table, seat: int) -> list[float]:
     combat still to come (`project`): Z won, creatures lost (refunded) and damage taken, each
     combat's gains weighted DECAY times less than the one before; an elimination costs
     KILL_VALUE the same way. Then: bonus VP + Z now + printed VP of the creatures still standing
-    + HP left + silver and the hand for what they will buy (less once the player has passed).
+    + HP left + silver and the hand for what they will buy.
 
     Only what `seat` may know is read: another seat's cards drawn from a pile count as average
     cards, so the value is the same on every determinization. This runs once per option of
@@ -86,7 +88,7 @@ def standings(g: Table, seat: int) -> list[float]:
     seats = g.seats
     alive = g.alive
     combats = spec.rounds - g.round + 1 if g.round else spec.rounds
-    silver_value, silver_late, hand_value = per_combats[combats]
+    silver_value, hand_value = per_combats[combats]
     value = [0.0] * seats
     defence = [0] * seats
     attackers: list[tuple] = []
@@ -97,10 +99,7 @@ def standings(g: Table, seat: int) -> list[float]:
             continue
         mine: list[tuple] = []
         total = float(g.bonus_vp[s] + g.zyn[s])
-        if g.passed[s]:
-            total += g.silver[s] * silver_late + PASS_BONUS
-        else:
-            total += g.silver[s] * silver_value
+        total += g.silver[s] * silver_value
         defenders = 0
         for c in g.front[s]:
             view = c.view
@@ -258,7 +257,7 @@ _TABLES: dict[int, tuple] = {}
 
 def _tables(spec: Any) -> tuple:
     """(spec, per card printed VP, per card `card_surplus`, per number of combats to come the
-    value of a silver, of a passed player's silver and of a hand card's surplus, the memo of
+    value of a silver and of a hand card's surplus, the memo of
     projections), made once per spec and weights."""
     per_vp = 1.0 / spec.silver_per_vp
     per_combats = []
@@ -267,7 +266,6 @@ def _tables(spec: Any) -> tuple:
         per_combats.append(
             (
                 max(per_vp, SILVER_VALUE * horizon),
-                max(per_vp, SILVER_VALUE * (horizon - PASSED_DELAY)),  # after passing
                 HAND_VALUE * horizon,
             )
         )
