@@ -185,9 +185,7 @@ class Zynalith(Table):
     def determinize(self, seat: int, rng: Random) -> Zynalith:
         """A copy in which what `seat` cannot see is reshuffled (4.5): each pile's order together
         with the opponents' hand cards drawn from that pile (sizes kept); the RNG is reseeded."""
-        copy = self._copy()
-        copy.rng = Random(rng.getrandbits(64))
-        copy.rng_shared = False
+        copy = self.clone(Random(rng.getrandbits(64)))
         cards = self.spec.cards
         for pile in (CREATURE_PILE, EXTRA_PILE):
             pool = copy.piles[pile][:]
@@ -211,8 +209,7 @@ class Zynalith(Table):
             refresh_pending(copy)  # an opponent's options must not show their true hand
         return copy
 
-    def evaluate(self, seat: int) -> float:
-        return heuristics.evaluate(self, seat)
+    evaluate = heuristics.evaluate  # (self, seat): called once per option of a greedy decision
 
     def describe(self, option: int) -> str:
         return describe(self, option)

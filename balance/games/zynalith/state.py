@@ -320,25 +320,24 @@ class Table:
     # state has made its own since it was last cloned; None: never cloned, all are its own.
     owned: set[int] | frozenset[int] | None = None
 
-    def clone(self) -> Any:
-        """An exact copy: zones, creatures, pending work, decision and RNG state.
+    def clone(self, rng: Random | None = None) -> Any:
+        """An exact copy: zones, creatures, pending work, decision and RNG state (or, given
+        `rng`, that RNG instead: determinize's reseeded one).
 
         The RNG is shared until one of the two draws from it (see `draws`): most copies made by
-        search bots never draw, and copying a Random's state costs more than the rest."""
-        copy = self._copy()
-        copy.rng = self.rng
-        copy.rng_shared = self.rng_shared = True
-        return copy
-
-    def _copy(self) -> Any:
-        """The copy of everything but the RNG (`clone` shares it, `determinize` reseeds it).
-
+        search bots never draw, and copying a Random's state costs more than the rest.
         Zones that change rarely (alive, bonus_vp, final_vp, removed, windows, negated, ghosts,
         lines, cap_hits) are shared: the rules replace them instead of changing them in place.
         Lists of two (piles, discards, market rows) are copied without a loop."""
         # from now on both share every creature: whoever changes one first copies it
         self.owned = NOTHING_OWNED
         copy = object.__new__(type(self))
+        if rng is None:
+            copy.rng = self.rng
+            copy.rng_shared = self.rng_shared = True
+        else:
+            copy.rng = rng
+            copy.rng_shared = False
         copy.owned = NOTHING_OWNED
         copy.spec = self.spec
         copy.seats = self.seats
