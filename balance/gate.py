@@ -34,14 +34,14 @@ from balance.core.yamlio import load_yaml
 from balance.sim.records import CardTally
 from balance.sim.runner import play_range, resolve_jobs
 from balance.sim.schedule import Schedule, make_schedule
-from balance.stats.intervals import Z95, difference_interval, mean_interval, wilson
+from balance.stats.intervals import Z95, bounded_mean_interval, difference_interval, wilson
 from balance.stats.sequential import (
     Band,
     band_verdict_bernoulli,
     band_verdict_normal,
     fixed_sample_verdict,
 )
-from balance.stats.units import deal_units
+from balance.stats.units import deal_units, unit_bounds
 
 ROUNDS_PER_STEP = 25  # deals of every lineup played between two looks at the SPRTs
 
@@ -253,7 +253,9 @@ def _measure(
             continue
         n = len(values)
         a.estimate = float(values.mean())
-        a.ci_low, a.ci_high = mean_interval(float(values.sum()), float((values**2).sum()), n)
+        a.ci_low, a.ci_high = bounded_mean_interval(
+            float(values.sum()), float((values**2).sum()), n, *unit_bounds(a.name, schedule.seats)
+        )
         a.std_error = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
         a.units = n
     if t.cards is not None:

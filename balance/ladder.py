@@ -21,8 +21,8 @@ from balance.bots import make_bot
 from balance.core.registry import load_game
 from balance.sim.runner import play_range, resolve_jobs
 from balance.sim.schedule import Lineup, Schedule, lineup_decks
-from balance.stats.intervals import mean_interval
-from balance.stats.units import deal_units
+from balance.stats.intervals import bounded_mean_interval
+from balance.stats.units import deal_units, unit_bounds
 
 
 @dataclass
@@ -73,11 +73,12 @@ def ladder(
             bot = label.removeprefix("self-play ")
             for name, values in deal_units(table, seats).items():
                 if name == "seat advantage" or name.startswith("deck "):
-                    level_rows.append({"bot": bot, "measure": name, **_mean(values)})
+                    bounds = unit_bounds(name, seats)
+                    level_rows.append({"bot": bot, "measure": name, **_mean(values, bounds)})
         else:
             first, second = label.split(" vs ")
             values = _bot_units(table, first, seats)
-            row = _mean(values)
+            row = _mean(values, (0.0, 1.0))
             pair_rows.append({"bot": first, "opponent": second, **row})
             # the other seats share the rest: their mean score is (1 - first's) / (seats - 1)
             others = seats - 1
@@ -106,6 +107,7 @@ def _bot_units(table: pd.DataFrame, bot: str, seats: int) -> pd.Series:
     return scores.groupby("seed")["score"].mean()
 
 
-def _mean(values: pd.Series) -> dict[str, Any]:
-    low, high = mean_interval(float(values.sum()), float((values**2).sum()), len(values))
+def _mean(values: pd.Series, bounds: tuple[float, float]) -> dict[str, Any]:
+    total, total_sq = float(values.sum()), float((values**2).sum())
+    low, high = bounded_mean_interval(total, total_sq, len(values), *bounds)
     return {"deals": len(values), "estimate": float(values.mean()), "ci_low": low, "ci_high": high}

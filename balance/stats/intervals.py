@@ -43,7 +43,7 @@ def difference_interval(
     )
 
 
-def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tuple[float, float]:
+def mean_interval(total: float, total_sq: float, n: float, z: float = Z95) -> tuple[float, float]:
     """A normal-approximation interval for a mean, from its sum and sum of squares."""
     if n < 2:
         return math.nan, math.nan
@@ -51,3 +51,21 @@ def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tupl
     variance = max(0.0, (total_sq - n * mean * mean) / (n - 1))
     half = z * math.sqrt(variance / n)
     return mean - half, mean + half
+
+
+def bounded_mean_interval(
+    total: float, total_sq: float, n: int, low: float = 0.0, high: float = 1.0, z: float = Z95
+) -> tuple[float, float]:
+    """An interval for the mean of values known to lie in [low, high] (a win rate per deal).
+
+    The normal interval alone says [1, 1] after 200 deals all won, which no designer should
+    believe. As Agresti and Coull do for a proportion, z²/2 pseudo-values are added at each
+    bound, which keeps the interval honest at the edges; it is then clipped to the bounds.
+    """
+    if n < 1:
+        return math.nan, math.nan
+    pseudo = z * z / 2
+    total += pseudo * (low + high)
+    total_sq += pseudo * (low * low + high * high)
+    lo, hi = mean_interval(total, total_sq, n + 2 * pseudo, z)
+    return max(low, lo), min(high, hi)

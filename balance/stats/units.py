@@ -41,3 +41,12 @@ def deal_units(games: pd.DataFrame, seats: int) -> dict[str, pd.Series]:
         for (a, b), rows in pairs.groupby(["deck", "deck_other"]):
             out[f"matchup {a} vs {b}"] = rows.set_index("seed")["score"]
     return out
+
+
+def unit_bounds(name: str, seats: int) -> tuple[float, float]:
+    """The range a unit's values lie in: a score's, or seat 0's score less its fair share."""
+    if name == "seat advantage":
+        return -1.0 / seats, 1.0 - 1.0 / seats
+    if name == "turns":
+        return 0.0, float("inf")
+    return 0.0, 1.0

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from balance.stats.intervals import mean_interval, wilson
+from balance.stats.intervals import bounded_mean_interval, wilson
 
 
 def finished(games: pd.DataFrame) -> pd.DataFrame:
@@ -113,6 +113,8 @@ def seat_advantage(games: pd.DataFrame) -> dict[str, float]:
     per_deal = played.groupby("seed")["score_0"].agg(["count", "mean"])
     complete = per_deal[per_deal["count"] == seats]["mean"] - 1.0 / seats
     n = len(complete)
-    low, high = mean_interval(float(complete.sum()), float((complete**2).sum()), n)
+    low, high = bounded_mean_interval(
+        float(complete.sum()), float((complete**2).sum()), n, -1.0 / seats, 1.0 - 1.0 / seats
+    )
     value = float(complete.mean()) if n else math.nan
     return {"value": value, "ci_low": low, "ci_high": high, "deals": n}

@@ -3,7 +3,12 @@
 import numpy as np
 import pytest
 
-from balance.stats.intervals import difference_interval, mean_interval, wilson
+from balance.stats.intervals import (
+    bounded_mean_interval,
+    difference_interval,
+    mean_interval,
+    wilson,
+)
 
 
 @pytest.mark.parametrize(
@@ -45,3 +50,22 @@ def test_mean_interval_is_the_normal_interval() -> None:
     low, high = mean_interval(values.sum(), (values**2).sum(), len(values))
     half = 1.959963984540054 * values.std(ddof=1) / np.sqrt(len(values))
     assert (low, high) == pytest.approx((values.mean() - half, values.mean() + half))
+
+
+def test_a_bounded_mean_never_leaves_its_bounds_nor_collapses_at_them() -> None:
+    all_won = np.ones(208)
+    low, high = bounded_mean_interval(all_won.sum(), (all_won**2).sum(), len(all_won))
+    assert high == 1.0
+    # close to Wilson's interval for 208 wins out of 208, not the normal interval's [1, 1]
+    assert low == pytest.approx(wilson(208, 208)[0], abs=0.01)
+    assert low < 0.99
+    nearly_lost = np.array([0.0] * 256 + [0.5])
+    low, high = bounded_mean_interval(nearly_lost.sum(), (nearly_lost**2).sum(), 257)
+    assert low == 0.0 and 0.0 < high < 0.03
+
+
+def test_a_bounded_mean_in_the_middle_is_close_to_the_normal_interval() -> None:
+    values = np.random.default_rng(3).uniform(0.3, 0.7, 400)
+    plain = mean_interval(values.sum(), (values**2).sum(), len(values))
+    bounded = bounded_mean_interval(values.sum(), (values**2).sum(), len(values))
+    assert bounded == pytest.approx(plain, abs=0.01)
