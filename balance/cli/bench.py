@@ -71,7 +71,8 @@ def bench(
         "game",
         "bot",
         "games/s",
-        "decisions/s (min-max)",
+        "decisions/s",
+        "min-max",
         "µs/decision",
         "clone µs",
         f"speed-up ×{jobs}",
@@ -80,10 +81,13 @@ def bench(
     for r in results:
         table.add_row(
             r.game, r.bot, f"{r.games_per_s.median:,.1f}",
-            f"{r.decisions_per_s.median:,.0f} ({r.decisions_per_s.low:,.0f}-{r.decisions_per_s.high:,.0f})",
+            f"{r.decisions_per_s.median:,.0f}", f"{r.decisions_per_s.low / 1e3:.1f}k-{r.decisions_per_s.high / 1e3:.1f}k",
             f"{r.us_per_decision.median:.1f}", f"{r.clone_us.median:.1f}", f"{r.speedup:.2f}" if r.speedup else "-",
         )  # fmt: skip
-    Console().print(table)
+    out = Console()
+    if not out.is_terminal:  # a file or a CI log: no terminal width to fit, keep rows whole
+        out = Console(width=120)
+    out.print(table)
     if json_path is not None:
         record = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": machine(),
                   "settings": {"seconds": seconds, "repeats": repeats, "jobs": jobs}, "results": [asdict(r) for r in results]}  # fmt: skip

@@ -2,7 +2,7 @@
 
 Per game and bot: single-process games/s, decisions/s and µs per decision as the median of
 several repeats (with min and max); `clone()` µs on mid-game states; and the parallel speed-up
-of the runner at `jobs` workers (warm workers, the same games as the single-process rate).
+of the runner at `jobs` workers over the runner in one process (warm workers).
 Every seat plays the same bot; lineups cycle through every deck pairing of the shipped config.
 """
 
@@ -46,7 +46,7 @@ class GameBench:
     us_per_decision: Spread
     clone_us: Spread
     jobs: int
-    speedup: float | None  # parallel games/s at `jobs` over single-process games/s
+    speedup: float | None  # the runner's games/s at `jobs` workers over its games/s in one
 
 
 def bench_game(
@@ -89,7 +89,9 @@ def bench_game(
             )
     clone = _clone_us(game, spec, schedule)
     speedup = (
-        _speedup(name, spec, schedule, jobs, statistics.median(games_rate), seconds)
+        _speedup(
+            name, spec, schedule, jobs, statistics.median(games_rate), seconds / repeats, repeats
+        )
         if jobs > 1
         else None
     )
@@ -119,19 +121,39 @@ def _clone_us(game: Any, spec: Any, schedule: Any, states: int = 12, copies: int
 
 
 def _speedup(
-    name: str, spec: Any, schedule: Any, jobs: int, single_rate: float, seconds: float
+    name: str, spec: Any, schedule: Any, jobs: int, single_rate: float, seconds: float, repeats: int
 ) -> float:
-    """Parallel games/s over single-process games/s, on warm workers."""
-    per_batch = max(1, int(single_rate * 0.25))
+    """The runner's games/s at `jobs` workers over its games/s in one process.
+
+    Both go through the same runner, batches and records, on warm workers; the one-process rate
+    is measured before and after each parallel one (and averaged), so that a machine whose speed
+    drifts during the measurement does not bias the ratio either way; the median of `repeats`.
+    """
+    # batches of a fifth of a second, sixteen a worker at least: the tail where one worker
+    # waits for the last batch stays a few percent, as in a real run's default batch size
+    per_batch = max(1, min(500, int(single_rate * 0.2)))
     warm = list(run_batches(batches(name, spec, schedule, per_batch, 0, per_batch * jobs), jobs))
     assert warm
-    count = max(jobs * per_batch * 4, int(single_rate * seconds))
+    count = max(jobs * per_batch * 16, int(single_rate * seconds))
     offset = per_batch * jobs
-    start = time.perf_counter()
-    for _ in run_batches(batches(name, spec, schedule, per_batch, offset, offset + count), jobs):
-        pass
-    parallel_rate = count / (time.perf_counter() - start)
-    return parallel_rate / single_rate
+
+    def rate(workers: int, games: int) -> float:
+        nonlocal offset
+        work = batches(name, spec, schedule, per_batch, offset, offset + games)
+        offset += games
+        start = time.perf_counter()
+        for _ in run_batches(work, workers):
+            pass
+        return games / (time.perf_counter() - start)
+
+    ratios = []
+    before = rate(1, count // 2)
+    for _ in range(repeats):
+        parallel = rate(jobs, count)
+        after = rate(1, count // 2)
+        ratios.append(parallel / ((before + after) / 2))
+        before = after
+    return statistics.median(ratios)
 
 
 def machine() -> dict[str, Any]:
