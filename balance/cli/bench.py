@@ -14,7 +14,7 @@ from balance.cli.options import BotsOpt
 def bench(
     games: Annotated[
         list[str] | None,
-        typer.Argument(help="Games to measure [default: every game].", show_default=False),
+        typer.Argument(help="Games to measure \\[default: every game].", show_default=False),
     ] = None,
     bots: BotsOpt = "random",
     seconds: Annotated[

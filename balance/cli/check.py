@@ -19,7 +19,7 @@ def check(
         FileOpt,
         typer.Option(
             "--thresholds",
-            help="Thresholds file [default: <config>/balance.yaml].",
+            help="Thresholds file \\[default: <config>/balance.yaml].",
             show_default=False,
         ),
     ] = None,
@@ -28,7 +28,7 @@ def check(
         typer.Option(
             "--max-games",
             min=1,
-            help="Stop here if not every assertion is decided [default: balance.yaml's].",
+            help="Stop here if not every assertion is decided \\[default: balance.yaml's].",
             show_default=False,
         ),
     ] = None,

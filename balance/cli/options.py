@@ -14,7 +14,7 @@ ConfigOpt = Annotated[
     Path | None,
     typer.Option(
         "--config",
-        help="Config folder with rules.yaml, cards.yaml, decks.yaml [default: the game's shipped configs/<game>/].",
+        help="Config folder with rules.yaml, cards.yaml, decks.yaml \\[default: the game's shipped configs/<game>/].",
         show_default=False,
     ),
 ]
@@ -46,7 +46,7 @@ SeatsOpt = Annotated[
     typer.Option(
         "--seats",
         min=1,
-        help="Players per game [default: the number of --bots, else the game's minimum].",
+        help="Players per game \\[default: the number of --bots, else the game's minimum].",
         show_default=False,
     ),
 ]
@@ -61,14 +61,14 @@ SeedOpt = Annotated[
 ]
 JobsOpt = Annotated[
     int | None,
-    typer.Option("--jobs", help="Worker processes [default: all cores].", show_default=False),
+    typer.Option("--jobs", help="Worker processes \\[default: all cores].", show_default=False),
 ]
 BatchOpt = Annotated[
     int | None,
     typer.Option(
         "--batch-size",
         min=1,
-        help="Games per task sent to a worker [default: automatic].",
+        help="Games per task sent to a worker \\[default: automatic].",
         show_default=False,
     ),
 ]
@@ -86,7 +86,7 @@ SchedulerOpt = Annotated[
 OutOpt = Annotated[
     Path | None,
     typer.Option(
-        "--out", help="Run folder [default: reports/<game>-<timestamp>].", show_default=False
+        "--out", help="Run folder \\[default: reports/<game>-<timestamp>].", show_default=False
     ),
 ]
 PatchOpt = Annotated[

@@ -33,14 +33,14 @@ def replay(
         str | None,
         typer.Option(
             "--decks",
-            help="Deck per seat, seat 0 first [default: the first deck for every seat].",
+            help="Deck per seat, seat 0 first \\[default: the first deck for every seat].",
             show_default=False,
         ),
     ] = None,
     bots: BotsOpt = "random",
     seats: Annotated[
         int | None,
-        typer.Option("--seats", help="Players [default: the game's minimum].", show_default=False),
+        typer.Option("--seats", help="Players \\[default: the game's minimum].", show_default=False),
     ] = None,
     config: ConfigOpt = None,
     set_: SetOpt = None,

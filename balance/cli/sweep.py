@@ -38,7 +38,7 @@ def sweep(
         str | None,
         typer.Option(
             "--metric",
-            help="seat, deck:NAME, matchup:A:B, turns, card:ID[@DECK]:gih|gp|oh|iwd|play [default: the win rate of a deck holding the card, else seat].",
+            help="seat, deck:NAME, matchup:A:B, turns, card:ID[@DECK]:gih|gp|oh|iwd|play \\[default: the win rate of a deck holding the card, else seat].",
             show_default=False,
         ),
     ] = None,
@@ -46,7 +46,7 @@ def sweep(
         float | None,
         typer.Option(
             "--target",
-            help="The value sought [default: the fair share for win rates, 0 for seat and IWD].",
+            help="The value sought \\[default: the fair share for win rates, 0 for seat and IWD].",
             show_default=False,
         ),
     ] = None,

@@ -138,3 +138,9 @@ def test_start_up_imports_no_heavy_module(args: list[str]) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_help_shows_the_defaults_written_in_brackets() -> None:
+    # rich reads "[default: ...]" as markup and drops it unless the bracket is escaped
+    result = invoke("replay", "--help")
+    assert "[default: the first" in " ".join(result.output.split()).replace("│ │", "")
