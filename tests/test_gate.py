@@ -139,3 +139,18 @@ def test_bernoulli_sprt_for_rare_events() -> None:
     assert band_verdict_bernoulli(0, 300, band, 0.05, 0.05) == "pass"
     assert band_verdict_bernoulli(0, 100, band, 0.05, 0.05) is None
     assert band_verdict_bernoulli(12, 300, band, 0.05, 0.05) == "fail"
+
+
+def test_the_fallback_says_when_a_pass_is_only_the_benefit_of_the_doubt() -> None:
+    from balance.gate import Assertion, Thresholds, _fallback
+
+    band = Band(-0.05, 0.05, 0.03)
+    doubtful = Assertion("seat advantage", band, "normal", 0.07, 0.045, 0.098)
+    _fallback(doubtful, Thresholds(), 2000, "fixed-sample")
+    assert doubtful.verdict == "pass" and "outside the band" in doubtful.method
+    inside = Assertion("seat advantage", band, "normal", 0.01, -0.02, 0.04)
+    _fallback(inside, Thresholds(), 2000, "fixed-sample")
+    assert (inside.verdict, inside.method) == ("pass", "fixed-sample")
+    shown_outside = Assertion("seat advantage", band, "normal", 0.09, 0.06, 0.12)
+    _fallback(shown_outside, Thresholds(), 2000, "fixed-sample")
+    assert shown_outside.verdict == "fail"

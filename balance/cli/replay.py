@@ -40,7 +40,9 @@ def replay(
     bots: BotsOpt = "random",
     seats: Annotated[
         int | None,
-        typer.Option("--seats", help="Players \\[default: the game's minimum].", show_default=False),
+        typer.Option(
+            "--seats", help="Players \\[default: the game's minimum].", show_default=False
+        ),
     ] = None,
     config: ConfigOpt = None,
     set_: SetOpt = None,
