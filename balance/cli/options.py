@@ -56,6 +56,14 @@ BotsOpt = Annotated[
         "--bots", help="Bot per seat, or one for all: random, greedy, mcts:iterations=200."
     ),
 ]
+MeasureBotsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--bots",
+        help="Bot per seat, or one for all: random, greedy, mcts:iterations=200 \\[default: the bots of the game's balance.yaml, as the gate plays].",
+        show_default=False,
+    ),
+]
 SeedOpt = Annotated[
     int, typer.Option("--seed", help="Run seed: the same seed gives the same tables.")
 ]
@@ -105,3 +113,20 @@ def overrides_from(patch: Path | None, sets: list[str] | None) -> dict[str, obje
     from balance.core.config import load_patch, parse_overrides
 
     return {**parse_overrides(sets or []), **(load_patch(patch) if patch else {})}
+
+
+def measuring_bots(game: str, config: Path | None, bots: str | None) -> list[str]:
+    """The bots given, else the ones the game's balance.yaml names: a sweep or a tune measures
+    balance with the players the gate will judge it by (random when there is no balance.yaml)."""
+    from balance.bots import split_bot_specs
+
+    if bots is not None:
+        return split_bot_specs(bots)
+    from balance.core.registry import load_game
+    from balance.gate import read_thresholds
+
+    path = (config or load_game(game).config_dir) / "balance.yaml"
+    if not path.exists():
+        return ["random"]
+    named = read_thresholds(path).bots
+    return split_bot_specs(named) if isinstance(named, str) else list(named)

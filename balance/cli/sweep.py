@@ -9,16 +9,17 @@ from typing import Annotated
 import typer
 
 from balance.cli.options import (
-    BotsOpt,
     ConfigOpt,
     DecksOpt,
     GameArg,
     JobsOpt,
+    MeasureBotsOpt,
     OutOpt,
     PatchOpt,
     SeatsOpt,
     SeedOpt,
     SetOpt,
+    measuring_bots,
     overrides_from,
 )
 
@@ -52,7 +53,7 @@ def sweep(
     ] = None,
     config: ConfigOpt = None,
     decks: DecksOpt = "all",
-    bots: BotsOpt = "random",
+    bots: MeasureBotsOpt = None,
     seats: SeatsOpt = None,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
@@ -61,7 +62,6 @@ def sweep(
     out: OutOpt = None,
 ) -> None:
     """Play every point of the grid on the same seeds and name the value closest to the target."""
-    from balance.bots import split_bot_specs
     from balance.cli.progress import games_progress
     from balance.report.tuning import render_sweep, sweep_answer
     from balance.tune import parse_vary, setup_from
@@ -72,7 +72,7 @@ def sweep(
         config,
         overrides_from(patch, set_),
         "all" if decks == "all" else decks.split(","),
-        split_bot_specs(bots),
+        measuring_bots(game, config, bots),
         seats,
         seed,
         jobs,

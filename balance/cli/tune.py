@@ -9,16 +9,17 @@ from typing import Annotated
 import typer
 
 from balance.cli.options import (
-    BotsOpt,
     ConfigOpt,
     DecksOpt,
     GameArg,
     JobsOpt,
+    MeasureBotsOpt,
     OutOpt,
     PatchOpt,
     SeatsOpt,
     SeedOpt,
     SetOpt,
+    measuring_bots,
     overrides_from,
 )
 
@@ -43,7 +44,7 @@ def tune(
     ] = "balance",
     config: ConfigOpt = None,
     decks: DecksOpt = "all",
-    bots: BotsOpt = "random",
+    bots: MeasureBotsOpt = None,
     seats: SeatsOpt = None,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
@@ -52,7 +53,6 @@ def tune(
     out: OutOpt = None,
 ) -> None:
     """Propose new values for the free numbers, as a patch of only the changed ones."""
-    from balance.bots import split_bot_specs
     from balance.cli.progress import games_progress
     from balance.core.config import read_config
     from balance.core.errors import ConfigError
@@ -68,7 +68,7 @@ def tune(
         config,
         overrides_from(patch, set_),
         "all" if decks == "all" else decks.split(","),
-        split_bot_specs(bots),
+        measuring_bots(game, config, bots),
         seats,
         seed,
         jobs,

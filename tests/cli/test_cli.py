@@ -144,3 +144,11 @@ def test_help_shows_the_defaults_written_in_brackets() -> None:
     # rich reads "[default: ...]" as markup and drops it unless the bracket is escaped
     result = invoke("replay", "--help")
     assert "[default: the first" in " ".join(result.output.split()).replace("│ │", "")
+
+
+def test_sweep_and_tune_measure_with_the_gates_bots_unless_told(tmp_path: Path) -> None:
+    from balance.cli.options import measuring_bots
+
+    assert measuring_bots("beings", None, None) == ["greedy"]  # configs/beings/balance.yaml
+    assert measuring_bots("beings", None, "random,greedy") == ["random", "greedy"]
+    assert measuring_bots("beings", tmp_path, None) == ["random"]  # no balance.yaml there
