@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from balance.core.config import read_config, value_at
-from balance.core.errors import ConfigError, did_you_mean
+from balance.core.errors import ConfigError, DataWarning, did_you_mean
 from balance.core.registry import load_game
 from balance.core.yamlio import parse_scalar
 from balance.sim.records import CardTally
@@ -258,7 +259,10 @@ class Trial:
 
 def make_trial(setup: Setup, values: Mapping[str, Any], changed: int, max_games: int) -> Trial:
     game = load_game(setup.game)
-    spec = game.load(setup.config_dir, {**setup.overrides, **values})
+    with warnings.catch_warnings():
+        # doubtful data is the base config's to report; a candidate's would repeat per point
+        warnings.simplefilter("ignore", DataWarning)
+        spec = game.load(setup.config_dir, {**setup.overrides, **values})
     schedule = make_schedule(
         game.info, spec.catalog, setup.decks, setup.bots, setup.seats, max_games, setup.seed
     )

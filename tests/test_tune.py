@@ -103,3 +103,15 @@ def test_a_bad_metric_is_one_line() -> None:
         app, ["sweep", "tinyduel", "--vary", "cards.wild.value=2:4", "--metric", "deck:wyld"]
     )
     assert result.exit_code == 2 and "did you mean 'wild'" in result.output
+
+
+def test_a_candidates_doubtful_data_is_not_repeated_per_point() -> None:
+    import warnings
+
+    from balance.tune import make_trial
+
+    setup = setup_from("beings", None, {}, "all", ["random"], None, 0, 1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make_trial(setup, {"cards.ember_fox_1.cost": 3}, 1, 10)  # costs more than its level 2
+    assert not caught

@@ -45,3 +45,8 @@ def did_you_mean(word: str, known: Sequence[str]) -> str:
     shown = ", ".join(sorted(known)[:12])
     more = ", ..." if len(known) > 12 else ""
     return f"expected one of: {shown}{more}"
+
+
+class DataWarning(UserWarning):
+    """Legal but doubtful data (a level that costs less than the one below it): shown, never
+    fatal. Tuning, which loads the config once per candidate, shows only the base config's."""

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from balance.core.config import fail, read_config, validate
 from balance.core.contract import Catalog
-from balance.core.errors import ConfigError, did_you_mean
+from balance.core.errors import ConfigError, DataWarning, did_you_mean
 from balance.core.yamlio import line_of
 from balance.games.arrows.effects import (
     ABILITY,
@@ -124,7 +124,7 @@ class DeckFile(BaseModel):
     decks: list[DeckText] = Field(min_length=1)
 
 
-class CostWarning(UserWarning):
+class CostWarning(DataWarning):
     """A card's cost is off the §7 guideline by more than 2 (a warning, never an error)."""
 
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from balance.core.config import fail, read_config, validate
 from balance.core.contract import Catalog
-from balance.core.errors import did_you_mean
+from balance.core.errors import DataWarning, did_you_mean
 from balance.core.yamlio import line_of
 from balance.games.beings.effects import (
     BEING_OPS,
@@ -268,8 +268,8 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         deck_seats={name: (MAX_SEATS,) for name in decks},
     )
     for file, line, message in notes:
-        # shown as `rules.yaml:59: UserWarning: ...` with the YAML line below it
-        _warnings.warn_explicit(message, UserWarning, file or "config", line or 0)
+        # shown as `rules.yaml:59: DataWarning: ...` with the YAML line below it
+        _warnings.warn_explicit(message, DataWarning, file or "config", line or 0)
     return BeingsSpec(
         catalog=catalog,
         config_hash=docs.config_hash,
