@@ -475,12 +475,12 @@ def _check_cards(
             )
         levels[card.level] = i
     for being, levels in by_being.items():
-        first = min(levels.values())
+        first_index = min(levels.values())
         for level in range(1, rules.levels + 1):
             if level not in levels:
                 raise fail(
                     raw,
-                    (first,),
+                    (first_index,),
                     f"Being '{being}' has no level {level} card",
                     f"add its L{level} card: every Being needs all {rules.levels} levels",
                 )
@@ -532,6 +532,7 @@ def _compile_skills(
                     f"{context}: timing belongs to turn skills only",
                     "remove it, or write on: turn",
                 )
+            assert effect.trigger is not None  # parse_effect reads a top-level entry: it has `on:`
             trigger = TRIGGER_CODES[effect.trigger]
         if fields.cost is not None and trigger != TURN_MAIN:
             raise fail(

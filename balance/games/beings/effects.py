@@ -330,6 +330,7 @@ YES_NO = (("yes",), ("no",))
 def push_skills(m: Match, seat: int, loc: int, trigger: int, via: int = VIA_NONE) -> None:
     """Queue the top card's skills of `trigger` on the Being at (seat, loc), in listed order."""
     being = m.field[seat][loc]
+    assert being is not None  # callers name the Being whose trigger fired
     skills = m.spec.triggers[being.stack[-1]][trigger]
     for skill in reversed(skills):
         m.work.append([EFFECT_TASK, seat, loc, being.uid, skill, via, ST_START, 0, -1])
@@ -337,8 +338,9 @@ def push_skills(m: Match, seat: int, loc: int, trigger: int, via: int = VIA_NONE
 
 def push_activation(m: Match, seat: int, loc: int, skill: Skill) -> None:
     """Queue one activated `turn/main` skill of the Being at (seat, loc)."""
-    uid = m.field[seat][loc].uid
-    m.work.append([EFFECT_TASK, seat, loc, uid, skill, VIA_NONE, ST_START, 0, -1])
+    being = m.field[seat][loc]
+    assert being is not None  # an activation comes from a Being in play
+    m.work.append([EFFECT_TASK, seat, loc, being.uid, skill, VIA_NONE, ST_START, 0, -1])
 
 
 def push_simultaneous(m: Match, seat: int, trigger: int) -> None:

@@ -582,7 +582,9 @@ def declare_attack(m: Match, loc: int, target_name: str) -> None:
         m.tally[seat][S_ATTACKS_LIFE] += 1
     else:
         target = spec.loc_index[target_name]
-        target_uid = m.field[1 - seat][target].uid
+        aimed = m.field[1 - seat][target]
+        assert aimed is not None  # main_options offers only occupied targets
+        target_uid = aimed.uid
         m.tally[seat][S_ATTACKS_BEINGS] += 1
     top = being.stack[-1]
     m.attack = Attack(seat, loc, being.uid, top, target, target_uid)
@@ -596,6 +598,7 @@ def declare_attack(m: Match, loc: int, target_name: str) -> None:
 def after_attack_skills(m: Match) -> None:
     """Step 3: the defender may block, unless the attack has fizzled (G14)."""
     a = m.attack
+    assert a is not None  # set by declare_attack until end_attack
     if not _alive(m, a.seat, a.loc, a.uid) or (
         a.target >= 0 and not _alive(m, 1 - a.seat, a.target, a.target_uid)
     ):
@@ -606,6 +609,7 @@ def after_attack_skills(m: Match) -> None:
 
 def block_options(m: Match) -> tuple:
     a = m.attack
+    assert a is not None  # set by declare_attack until end_attack
     spec = m.spec
     side = m.field[1 - a.seat]
     options = [NO_BLOCK]
@@ -623,12 +627,14 @@ def block(m: Match, option: tuple) -> None:
     if option[0] == "no_block":
         return
     a = m.attack
+    assert a is not None  # set by declare_attack until end_attack
     seat = 1 - a.seat
     loc = m.spec.loc_index[option[1]]
     being = m.field[seat][loc]
     if m.spec.block_rests_blocker:
         being = own_being(m, seat, loc)
         being.rested = True
+    assert being is not None  # block_options offers only Beings that are not rested
     a.defending = loc
     a.defending_uid = being.uid
     a.blocked = True
@@ -641,6 +647,7 @@ def block(m: Match, option: tuple) -> None:
 def after_block(m: Match) -> None:
     """Step 5: a defend step when a Being defends, or on a life attack at 0 life (G6, R31)."""
     a = m.attack
+    assert a is not None  # set by declare_attack until end_attack
     defender = 1 - a.seat
     if not _alive(m, a.seat, a.loc, a.uid) or (
         a.defending >= 0 and not _alive(m, defender, a.defending, a.defending_uid)
@@ -657,6 +664,7 @@ def defend_options(m: Match) -> tuple:
     """R27, G6: discard any hand card; evolve the defending Being (any own Being if none)."""
     spec = m.spec
     a = m.attack
+    assert a is not None  # set by declare_attack until end_attack
     seat = 1 - a.seat
     hand = m.hands[seat]
     discards = spec.discard_options
@@ -684,6 +692,7 @@ def defend_options(m: Match) -> tuple:
 def defend(m: Match, option: tuple) -> None:
     what = option[0]
     a = m.attack
+    assert a is not None  # set by declare_attack until end_attack
     seat = 1 - a.seat
     if what == "done":
         m.phase = RUN
@@ -720,12 +729,15 @@ def attack_power(m: Match, attacker: Being, defending: Being | None) -> int:
 def defence_power(m: Match, defending: Being | None) -> int:
     """G7: the defending Being's base + mods (never multiplied) + the counters so far."""
     own = power(m.spec, defending) if defending is not None else 0
-    return own + m.attack.counter
+    a = m.attack
+    assert a is not None  # asked for during an attack only
+    return own + a.counter
 
 
 def resolve_attack(m: Match) -> None:
     """Step 6 (R28-R31, G7, G13): a life card, a defeated Being, or the end of the game."""
     a = m.attack
+    assert a is not None  # set by declare_attack until end_attack
     spec = m.spec
     seat = a.seat
     defender = 1 - seat
@@ -887,10 +899,12 @@ def advance(m: Match) -> None:
                 m.phase = RUN
                 resolve_attack(m)
                 continue
-            seat, kind = 1 - m.attack.seat, "defend"
+            # the defend step happens during an attack only; no assert in the decision loop
+            seat, kind = 1 - m.attack.seat, "defend"  # type: ignore[union-attr]
         elif phase == BLOCK_STEP:
             options = block_options(m)
-            seat, kind = 1 - m.attack.seat, "block"
+            # the block step, too, happens during an attack only
+            seat, kind = 1 - m.attack.seat, "block"  # type: ignore[union-attr]
         elif phase == EFFECT:
             options = m.options
             seat, kind = m.decider, m.kind
@@ -934,21 +948,27 @@ def describe_option(m: Match, option: tuple) -> str:
     if what == "evolve":
         loc = spec.loc_index[option[2]]
         being = m.field[seat][loc]
+        assert being is not None  # options name occupied locations only
         return f"evolve {ids[being.stack[-1]]} at {option[2]} to {ids[option[1]]}"
     if what == "attack":
         loc = spec.loc_index[option[1]]
-        attacker = ids[m.field[seat][loc].stack[-1]]
+        being = m.field[seat][loc]
+        assert being is not None
+        attacker = ids[being.stack[-1]]
         if option[2] == "life":
             return f"attack life with {attacker} at {option[1]}"
         target = m.field[1 - seat][spec.loc_index[option[2]]]
+        assert target is not None
         return f"attack {ids[target.stack[-1]]} at {option[2]} with {attacker} at {option[1]}"
     if what == "gem_draw":
         return f"draw a card for {spec.gem_draw_cost} gem"
     if what == "equip":
         being = m.field[seat][spec.loc_index[option[1]]]
+        assert being is not None
         return f"equip a gem to {ids[being.stack[-1]]} at {option[1]}"
     if what == "activate":
         being = m.field[seat][spec.loc_index[option[1]]]
+        assert being is not None
         skill = spec.skills[being.stack[-1]][option[2]]
         return f"activate {ids[being.stack[-1]]} at {option[1]}: {skill.text}"
     if what == "end_turn":
@@ -957,24 +977,29 @@ def describe_option(m: Match, option: tuple) -> str:
         return "no block"
     if what == "block":
         being = m.field[seat][spec.loc_index[option[1]]]
+        assert being is not None
         return f"block with {ids[being.stack[-1]]} at {option[1]}"
     if what == "discard":
         return f"discard {ids[option[1]]} (+{spec.discard_gain[option[1]]})"
     if what == "done":  # the defend step's numbers, as the spec asks the engine to show them
         a = m.attack
-        attacker = m.field[a.seat][a.loc]
+        assert a is not None  # `done` is offered in the defend step only
+        attacking = m.field[a.seat][a.loc]
+        assert attacking is not None
         defending = m.field[1 - a.seat][a.defending] if a.defending >= 0 else None
-        hit = attack_power(m, attacker, defending)
+        hit = attack_power(m, attacking, defending)
         held = defence_power(m, defending)
         return f"done (defence {held} against attack {hit}: {hit + spec.defense_margin} needed)"
     if what == "target":
         side = "own" if option[1] == seat else "opposing"
         being = m.field[option[1]][spec.loc_index[option[2]]]
+        assert being is not None
         return f"target {side} {ids[being.stack[-1]]} at {option[2]}"
     if what == "revive_at":
         return f"revive at {option[1]}"
     if what == "first":
         being = m.field[seat][spec.loc_index[option[1]]]
+        assert being is not None
         return f"resolve {ids[being.stack[-1]]} at {option[1]} first"
     if what == "yes" and m.work:
         skill = m.work[-1][SKILL]
