@@ -485,16 +485,16 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
 
     # construction: every clan a seat can field meets clan_composition (R5)
     used = set(pool) | {c for pair in setups.values() for side in pair for c in side}
-    for clan in sorted(used):
-        _check_composition(clan, cards, decks, decks_data, rules)
+    for c in sorted(used):
+        _check_composition(c, cards, decks, decks_data, rules)
     clan_cards = tuple(
         tuple(i for i, card in enumerate(cards) if card.clan == clan.id for _ in range(card.copies))
         for clan in decks.clans
     )
     armies: dict[str, tuple[int, ...]] = {}
     for p1, p2 in setups.values():
-        for side in (p1, p2):
-            armies.setdefault("-".join(decks.clans[c].id for c in side), side)
+        for army in (p1, p2):
+            armies.setdefault("-".join(decks.clans[c].id for c in army), army)
     shared = "draft" if rules.setup_mode == "draft" else fixed_setup
     if shared in armies:
         raise fail(
@@ -524,8 +524,8 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
             for card in clan_cards[clan]
         ]
     )
-    for name, side in armies.items():
-        decks_of[name] = _card_counts([card for clan in side for card in clan_cards[clan]])
+    for name, army in armies.items():
+        decks_of[name] = _card_counts([card for clan in army for card in clan_cards[clan]])
     catalog = Catalog(
         cards=tuple(card.id for card in cards),
         decks=decks_of,
@@ -718,7 +718,7 @@ def _check_rule_refs(rules: RulesText, decks: DecksText, decks_data: Any) -> Non
     base = rules.model_dump()
     for i, clan in enumerate(decks.clans):
         for k, mod in enumerate(clan.flipped):
-            loc = ("clans", i, "flipped", k)
+            loc: tuple[str | int, ...] = ("clans", i, "flipped", k)
             head, _, leaf = mod.param.partition(".")
             if (
                 head not in base
@@ -746,7 +746,7 @@ def _check_rule_refs(rules: RulesText, decks: DecksText, decks_data: Any) -> Non
                     f"clan '{clan.id}': a flipped modifier has exactly one of set or add",
                     "e.g. {param: hand_limit, set: 5}",
                 )
-            changed = {
+            changed: dict[str, Any] = {
                 key: (dict(value) if isinstance(value, dict) else value)
                 for key, value in base.items()
             }

@@ -81,7 +81,7 @@ class SelectorText(_Strict):
 
 class CardFilterText(_Strict):
     clan: str | None = None  # a clan id, `this` or `other`
-    level: int | None = Field(None, ge=1, le=3)
+    level: int | None = Field(default=None, ge=1, le=3)  # by keyword: mypy reads it as optional
     name: str | None = None
 
 
@@ -636,7 +636,9 @@ def resolve_next(g: Table, frame: list) -> None:
         return
     op = entry.op
     if op in TARGETED:
-        g.stack.append([TARGET, controller, seat, slot, serial, card, entry, entry.target.count])
+        target = entry.target
+        assert target is not None  # cards.py refuses a TARGETED op without a target
+        g.stack.append([TARGET, controller, seat, slot, serial, card, entry, target.count])
     elif op == DRAW:
         draw(g, controller, entry.n)
     elif op == DISCARD_OP:

@@ -716,7 +716,7 @@ def target_step(g: Table, frame: list) -> Decision | None:
     if not found:
         g.stack.pop()  # no legal target: the entry does nothing (G20)
         return None
-    options = tuple((TARGET_CARD, seat, slot) for seat, slot in found)
+    options: tuple[tuple[int, ...], ...] = tuple((TARGET_CARD, seat, slot) for seat, slot in found)
     entry = frame[6]
     if entry.optional or entry.target.up_to:
         options += (NONE_OPTION,)
@@ -733,7 +733,9 @@ def target(g: Table, frame: list, option: tuple) -> None:
 
 def free_play_step(g: Table, frame: list) -> Decision:
     controller, card, entry = frame[1], frame[5], frame[6]
-    options = [(FREE_PLAY_CARD, c, slot) for c, slot in free_plays(g, controller, entry, card)]
+    options: list[tuple[int, ...]] = [
+        (FREE_PLAY_CARD, c, slot) for c, slot in free_plays(g, controller, entry, card)
+    ]
     options.append(NONE_OPTION)
     return Decision(controller, "free_play", tuple(options))
 
@@ -787,7 +789,7 @@ def free_play(g: Table, frame: list, option: tuple) -> None:
 def fetch_step(g: Table, frame: list) -> Decision | None:
     controller, card, entry, left = frame[1], frame[5], frame[6], frame[7]
     zone = g.deck[controller] if entry.zone == ZONE_DECK else g.discard[controller]
-    options = ()
+    options: tuple[tuple[int, int], ...] = ()
     if left > 0:
         spec = g.spec
         flt = entry.filter
