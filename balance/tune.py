@@ -35,8 +35,8 @@ from balance.sim.records import CardTally
 from balance.sim.runner import play_range, resolve_jobs
 from balance.sim.schedule import make_schedule
 from balance.stats.cards import card_metrics
-from balance.stats.intervals import mean_interval
-from balance.stats.units import deal_units
+from balance.stats.intervals import bounded_mean_interval
+from balance.stats.units import deal_units, unit_bounds
 
 BOOTSTRAP = 400
 CARD_MEASURES = {"gih": "gih_wr", "gp": "gp_wr", "oh": "oh_wr", "iwd": "iwd", "play": "play_rate"}
@@ -282,7 +282,9 @@ def measure(trial: Trial, metric: Metric) -> tuple[float, float, float]:
         values = trial.units().get(metric.unit)
         if values is None or not len(values):
             return math.nan, math.nan, math.nan
-        low, high = mean_interval(float(values.sum()), float((values**2).sum()), len(values))
+        total, total_sq = float(values.sum()), float((values**2).sum())
+        bounds = unit_bounds(metric.unit, trial.seats)
+        low, high = bounded_mean_interval(total, total_sq, len(values), *bounds)
         return float(values.mean()), low, high
     assert trial.tally is not None
     rows = pd.DataFrame(trial.tally.rows(trial.catalog))
@@ -457,7 +459,8 @@ def balance_objective(
     # the bootstrap spread of the plug-in estimate, centred on the debiased value
     spread = sampled - np.nanmean(sampled)
     low, high = np.nanpercentile(spread, [2.5, 97.5])
-    return total, total + float(low), total + float(high)
+    # a sum of squares is never below 0, whatever the debiased estimate's noise says
+    return total, max(0.0, total + float(low)), max(0.0, total + float(high))
 
 
 def tune(

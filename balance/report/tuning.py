@@ -71,7 +71,7 @@ def render_tune(folder: Path, game: str, current: dict[str, Any], proposal: dict
             f"# balance tune {game}: objective {before[0]:.4f} [{before[1]:.4f}, {before[2]:.4f}] -> "
             f"{after[0]:.4f} [{after[1]:.4f}, {after[2]:.4f}] over {games:,} games"
         ),
-        "# apply with: balance check GAME --patch patch.yaml (or one --set per line)",
+        f"# apply with: balance check {game} --patch patch.yaml (or one --set per line)",
     ]
     lines += [f"{path}: {json.dumps(value)}" for path, value in proposal.items()] or [
         "{}  # no change: the current numbers are within noise of the best"
@@ -86,7 +86,7 @@ def render_tune(folder: Path, game: str, current: dict[str, Any], proposal: dict
     answer = (f"Proposal: {change}.\nImbalance objective before {before[0]:.4f} [{before[1]:.4f}, {before[2]:.4f}], "
               f"after {after[0]:.4f} [{after[1]:.4f}, {after[2]:.4f}] ({games:,} games on common seeds).")  # fmt: skip
     paths = list(current)
-    columns = [*(Column(p, p) for p in paths), Column("changed", "numbers changed", "int"), Column("rounds", "rounds survived", "int"),
+    columns = [*(Column(p, p, "int") for p in paths), Column("changed", "numbers changed", "int"), Column("rounds", "rounds survived", "int"),
                Column("games", "games", "int"), Column("objective", "objective", "num4")]  # fmt: skip
     _write(folder, "tune", f"Tuning {game}", answer, [shape(candidates, columns)], [plot])
     return [patch, folder / "tune.json", folder / "tune.md", folder / "tune.html", plot]

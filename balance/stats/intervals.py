@@ -64,6 +64,9 @@ def bounded_mean_interval(
     """
     if n < 1:
         return math.nan, math.nan
+    if not (math.isfinite(low) and math.isfinite(high)):  # unbounded (a game length): no pseudo
+        lo, hi = mean_interval(total, total_sq, n, z)
+        return max(low, lo), min(high, hi)
     pseudo = z * z / 2
     total += pseudo * (low + high)
     total_sq += pseudo * (low * low + high * high)
