@@ -39,6 +39,15 @@ MAX_SEATS = 5
 # -- rules.yaml --------------------------------------------------------------------------------
 
 
+# Named, typed default factories: mypy reads a lambda's list of strings as list[str]
+def _all_windows() -> list[Literal["play", "event", "combat"]]:
+    return ["play", "event", "combat"]
+
+
+def _hp_first() -> list[Literal["hp", "silver", "zynalith"]]:
+    return ["hp"]
+
+
 class Rules(BaseModel):
     """Every parameter of the spec (section 2), with the seed's numbers as defaults."""
 
@@ -66,15 +75,11 @@ class Rules(BaseModel):
     atk_tie: Literal["tiebreak", "no_winner"] = "tiebreak"
     charge_timing: Literal["on_entry", "in_combat"] = "on_entry"
     event_draw_replaces: bool = True
-    counter_windows: list[Literal["play", "event", "combat"]] = Field(
-        default_factory=lambda: ["play", "event", "combat"]
-    )
+    counter_windows: list[Literal["play", "event", "combat"]] = Field(default_factory=_all_windows)
     counters_per_window: int = Field(1, ge=0)
     max_attachments: int = Field(0, ge=0)
     defence_vs_effects: bool = True
-    score_tiebreak: list[Literal["hp", "silver", "zynalith"]] = Field(
-        default_factory=lambda: ["hp"]
-    )
+    score_tiebreak: list[Literal["hp", "silver", "zynalith"]] = Field(default_factory=_hp_first)
     open_faceless_warrior: bool = True
     open_defence_by_cost: bool = False
     defence_cost_brackets: list[tuple[int, int]] = Field(
@@ -93,8 +98,9 @@ class Rules(BaseModel):
 
 class Cost(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    silver: int = Field(0, ge=0)
-    zynalith: int = Field(0, ge=0)
+    # defaults by keyword: mypy then knows `Cost()` is valid
+    silver: int = Field(default=0, ge=0)
+    zynalith: int = Field(default=0, ge=0)
 
 
 class Stats(BaseModel):
@@ -230,7 +236,7 @@ class ZynalithSpec:
     score_tiebreak: tuple[str, ...]
     open_faceless_warrior: bool
     open_defence_by_cost: bool
-    defence_cost_brackets: tuple[tuple[int, int], ...]
+    defence_cost_brackets: tuple[tuple[int, ...], ...]  # (min_cost, defence) pairs, ascending
     fronts: int
     max_main_actions_per_round: int
     max_side_actions_per_turn: int

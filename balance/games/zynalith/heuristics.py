@@ -269,7 +269,7 @@ def _tables(spec: Any) -> tuple:
                 HAND_VALUE * horizon,
             )
         )
-    entry = (
+    entry: tuple = (
         spec,
         tuple(cd.vp for cd in spec.cards),
         tuple(card_surplus(cd) for cd in spec.cards),
@@ -377,6 +377,7 @@ def _preview_line(g: Table, members: list[Creature]) -> dict[str, Any]:
         outcome.update(winner=None, split=[c.uid for c in best])
         return outcome
     winner = best[0]
+    overflow: dict[int, int]  # seat -> damage passed on to the player
     hits, deaths, overflow = {}, [], {}
     for x in members:
         if x is winner:

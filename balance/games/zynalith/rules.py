@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
+from types import MemberDescriptorType
 
 from balance.core.contract import DRAWN, OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
@@ -527,7 +528,11 @@ class TurnDecision(Decision):
         return Decision, (self.seat, self.kind, self.options)
 
 
-_SEAT, _KIND, _OPTIONS = Decision.seat, Decision.kind, Decision.options  # the slots
+# The slots' descriptors, so TurnDecision can fill its slots without Decision's frozen
+# __setattr__. mypy types a slot read on the class as the instance attribute, hence the ignores.
+_SEAT: MemberDescriptorType = Decision.seat  # type: ignore[misc, assignment]
+_KIND: MemberDescriptorType = Decision.kind  # type: ignore[misc, assignment]
+_OPTIONS: MemberDescriptorType = Decision.options  # type: ignore[misc, assignment]
 
 
 def turn_decision(seat: int, g: Table) -> TurnDecision:
@@ -604,12 +609,12 @@ def turn_options(g: Table, seat: int) -> tuple:
                     continue
                 if same_init is None:
                     same_init = init_counts(front)
-                key = (row, pos, same_init.get(init, 0))
-                cached = MARKET_PLAYS.get(key)
+                market_key = (row, pos, same_init.get(init, 0))
+                cached = MARKET_PLAYS.get(market_key)
                 if cached is None:
-                    cached = MARKET_PLAYS[key] = tuple(
+                    cached = MARKET_PLAYS[market_key] = tuple(
                         (A_PLAY_MARKET, row, pos, a, b)
-                        for a in range(key[2] + 1)
+                        for a in range(market_key[2] + 1)
                         for b in (ATTACK, DEFENCE)
                     )
                 extend(cached)
@@ -1253,7 +1258,10 @@ def kampf(g: Table, step: tuple) -> None:
     fighters = [c for c in alive if c.card in having or any(a[1] in having for a in c.attachments)]
     if not fighters:
         return
-    keyed = [(-c.stat(INIT), -c.stat(ATK), -c.stat(DEF), -c.hp_left(), c) for c in fighters]
+    # the sort keys, a tiebreak draw when keys tie, then the creature
+    keyed: list[tuple] = [
+        (-c.stat(INIT), -c.stat(ATK), -c.stat(DEF), -c.hp_left(), c) for c in fighters
+    ]
     if len(keyed) > 1:
         keys = [k[:4] for k in keyed]
         if len(set(keys)) < len(keys):

@@ -409,7 +409,8 @@ class Table:
         row = self.front[c.owner]
         row[row.index(c)] = mine
         self.by_uid[c.uid] = mine
-        owned.add(c.uid)
+        # NOTHING_OWNED, the only frozenset, was replaced above; mypy does not narrow on `is`
+        owned.add(c.uid)  # type: ignore[union-attr]
         return mine
 
     def adopt(self, uid: int) -> None:
@@ -418,7 +419,7 @@ class Table:
         if owned is not None:
             if owned is NOTHING_OWNED:
                 owned = self.owned = set()
-            owned.add(uid)
+            owned.add(uid)  # type: ignore[union-attr]  # as in `own`: a set by now
 
     def draws(self) -> Random:
         """The state's RNG, made its own first if a clone still shares it (copy-on-first-draw):
