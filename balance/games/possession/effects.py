@@ -9,8 +9,9 @@ and compiled into `CardEffect` / `Step` objects of small ints that the rules rea
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from typing_extensions import TypeAliasType
@@ -246,9 +247,15 @@ class EntryFields(BaseModel):
 
 # Parameters checked by this module (with file:line errors of their own) rather than by pydantic;
 # the aliases name them as a designer writes them, for `balance vocab`.
-AmountText = TypeAliasType("int|{stat, of}", Any)  # stat: might|endure|nurture|damage
-PlayerText = TypeAliasType("<player>", str)
-CreatureText = TypeAliasType("<one creature>|{choose: <group>}", Any)
+# mypy wants a TypeAliasType named after its variable: it reads the plain aliases instead.
+if TYPE_CHECKING:
+    AmountText = Any
+    PlayerText = str
+    CreatureText = Any
+else:
+    AmountText = TypeAliasType("int|{stat, of}", Any)  # stat: might|endure|nurture|damage
+    PlayerText = TypeAliasType("<player>", str)
+    CreatureText = TypeAliasType("<one creature>|{choose: <group>}", Any)
 
 
 class Amounted(BaseModel):
@@ -408,6 +415,7 @@ def compile_effect(
     """Check one effect entry of card `card_id` and compile it (errors name file:line)."""
     context = f"card '{card_id}'"
     parsed = VOCABULARY.parse_effect(raw, context, file, line)
+    assert parsed.trigger is not None  # parse_effect reads a top-level entry: it has `on:`
     entry = raw if isinstance(raw, LineMap) else _wrap(raw, file, line)
     fields = parsed.fields
     if fields.role is None:
@@ -446,7 +454,7 @@ def compile_effect(
 
 
 def _conditions(
-    checked: dict[str, Any], entry: LineMap, context: str, trigger: str, shape: tuple[Any, ...]
+    checked: Mapping[str, Any], entry: LineMap, context: str, trigger: str, shape: tuple[Any, ...]
 ) -> tuple[tuple[int, ...], ...]:
     has_actor, subjects, has_player, has_amount = shape
     compiled: list[tuple[int, ...]] = []
