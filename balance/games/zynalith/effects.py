@@ -453,9 +453,8 @@ def compile_effect(effect: Effect, card: str, is_event: bool) -> Fx:
             file,
             line,
             f"card '{card}': an event has no creature of its own for "
-            # None when a creature op's sel defaulted to self: then AttributeError, not this
-            # ConfigError (a known bug, left as it is by a typing-only change)
-            f"'{effect.target.selector}'",  # type: ignore[union-attr]
+            # no target written: a creature op's target defaulted to self
+            f"'{effect.target.selector if effect.target is not None else 'self'}'",
             "use all, random, choose or a player selector",
         )
     fields: dict[str, Any] = {}

@@ -233,3 +233,16 @@ def test_validate_command_exits_2_with_one_line(tmp_path):
     assert out.returncode == 2
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and f"cards.yaml:{line}:" in lines[0]
+
+
+def test_an_event_creature_op_without_a_target_is_one_line(tmp_path):
+    # a creature op's target defaults to self, which an event does not have
+    folder = copy_config(tmp_path)
+    line = replace(
+        folder / "cards.yaml",
+        "amount: 1, duration: round, target: {all: {}}}",
+        "amount: 1, duration: round}",
+    )
+    error = refused(folder)
+    assert error.path.endswith("cards.yaml") and error.line == line
+    assert "an event has no creature of its own for 'self'" in error.message
