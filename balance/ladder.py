@@ -48,8 +48,8 @@ def ladder(
 ) -> LadderResult:
     game = load_game(game_name)
     spec = game.load(game.config_dir)
-    for bot in bots:
-        make_bot(bot)
+    # each bot by the label the games table gives it: its whole spec, as make_bot writes it
+    bots = [make_bot(bot).name for bot in bots]
     seats = seats or game.info.min_seats
     jobs = resolve_jobs(jobs)
     deck_sets = lineup_decks(spec.catalog, "all", seats)

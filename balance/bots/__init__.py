@@ -48,7 +48,11 @@ def split_bot_specs(text: str) -> list[str]:
 
 
 def make_bot(spec: str) -> Bot:
-    """A bot from its spec `name` or `name:key=value,...`; unknown names and keys are ConfigErrors."""
+    """A bot from its spec `name` or `name:key=value,...`; unknown names and keys are ConfigErrors.
+
+    The bot is named by its whole spec (`mcts:iterations=50`), so the games table tells bots of
+    one kind with different parameters apart, and a replay rebuilds the very bot that played.
+    """
     name, _, params_text = spec.partition(":")
     name = name.strip()
     if name not in BOTS:
@@ -56,6 +60,7 @@ def make_bot(spec: str) -> Bot:
     cls = BOTS[name]()
     fields = {f.name: f for f in dataclasses.fields(cls) if f.name != "name"}
     params: dict[str, object] = {}
+    written: list[str] = []
     for pair in filter(None, (p.strip() for p in params_text.split(","))):
         key, sep, value = pair.partition("=")
         key = key.strip()
@@ -74,7 +79,9 @@ def make_bot(spec: str) -> Bot:
                 did_you_mean(key, list(fields)) if fields else "it takes none",
             )
         params[key] = _convert(name, key, value.strip(), fields[key].type)
-    return cls(**params)
+        written.append(f"{key}={value.strip()}")
+    label = f"{name}:{','.join(written)}" if written else name
+    return cls(name=label, **params)
 
 
 def _convert(bot: str, key: str, value: str, annotation: object) -> object:

@@ -116,6 +116,29 @@ def test_simulate_writes_a_run_and_replay_reads_it(tmp_path: Path) -> None:
     )
 
 
+def test_a_run_with_bot_parameters_replays_with_the_same_bots(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    from balance.sim.replay import replay_from_run
+
+    out = tmp_path / "run"
+    result = invoke("simulate", "tinyduel", "--games", "8", "--bots", "mcts:iterations=3,random",
+                    "--jobs", "1", "--out", str(out), "--no-report")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rows = pq.read_table(out / "games.parquet").to_pylist()
+    assert {row["bot_0"] for row in rows} | {row["bot_1"] for row in rows} == {
+        "mcts:iterations=3",
+        "random",
+    }
+    for row in rows:
+        again = replay_from_run(out, row["game"])
+        assert (again.decisions, again.winner, again.scores) == (
+            row["decisions"],
+            row["winner"],
+            (row["score_0"], row["score_1"]),
+        )
+
+
 def test_games_vocab_validate() -> None:
     assert "tinyduel" in invoke("games").output
     vocab = invoke("vocab", "tinyduel")
