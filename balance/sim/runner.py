@@ -9,6 +9,7 @@ or a dask.distributed cluster (`--backend dask --scheduler ADDR`), or ray.
 from __future__ import annotations
 
 import os
+import pickle
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,10 +29,23 @@ Progress = Callable[[int], None]  # called with the number of games a finished b
 @dataclass(frozen=True)
 class Batch:
     game: str
-    spec: GameSpec
+    spec_pickle: bytes  # the compiled spec, pickled once for the whole run (see spec_of)
     schedule: Schedule
     start: int
     stop: int
+
+
+# The spec a worker last unpickled. Unpickling a spec rebuilds hundreds of frozen dataclasses
+# (several ms, a few percent of a batch); every batch of a run carries the same bytes, so a
+# worker does it once per run.
+_last_spec: tuple[bytes, GameSpec] | None = None
+
+
+def spec_of(batch: Batch) -> GameSpec:
+    global _last_spec
+    if _last_spec is None or _last_spec[0] != batch.spec_pickle:
+        _last_spec = (batch.spec_pickle, pickle.loads(batch.spec_pickle))
+    return _last_spec[1]
 
 
 @dataclass
@@ -47,7 +61,7 @@ class BatchResult:
 def play_batch(batch: Batch) -> BatchResult:
     """Play games `start..stop-1` of the schedule (runs in a worker process)."""
     game = load_game(batch.game)
-    spec = batch.spec
+    spec = spec_of(batch)
     schedule = batch.schedule
     rows = GameRows(schedule.seats, spec.catalog.game_stats)
     tally = CardTally(len(spec.catalog.counters))
@@ -89,8 +103,9 @@ def batches(
 ) -> Iterator[Batch]:
     """Games start..stop-1 of the schedule (to its end by default) in batches."""
     end = schedule.games if stop is None else min(stop, schedule.games)
+    spec_pickle = pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)
     for first in range(start, end, batch_size):
-        yield Batch(game, spec, schedule, first, min(first + batch_size, end))
+        yield Batch(game, spec_pickle, schedule, first, min(first + batch_size, end))
 
 
 def play_range(
