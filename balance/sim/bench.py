@@ -125,9 +125,10 @@ def _speedup(
 ) -> float:
     """The runner's games/s at `jobs` workers over its games/s in one process.
 
-    Both go through the same runner, batches and records, on warm workers; the one-process rate
-    is measured before and after each parallel one (and averaged), so that a machine whose speed
-    drifts during the measurement does not bias the ratio either way; the median of `repeats`.
+    Both go through the same runner, batches and records, on warm workers, and play the very
+    same games: games differ in length from one stretch of the schedule to the next by tens of
+    percent, which would otherwise land in the ratio. Which side goes first alternates, so a
+    machine whose speed drifts does not bias it either way; the median of `repeats`.
     """
     # batches of a fifth of a second, sixteen a worker at least: the tail where one worker
     # waits for the last batch stays a few percent, as in a real run's default batch size
@@ -135,24 +136,25 @@ def _speedup(
     warm = list(run_batches(batches(name, spec, schedule, per_batch, 0, per_batch * jobs), jobs))
     assert warm
     count = max(jobs * per_batch * 16, int(single_rate * seconds))
-    offset = per_batch * jobs
+    first = per_batch * jobs
 
-    def rate(workers: int, games: int) -> float:
-        nonlocal offset
-        work = batches(name, spec, schedule, per_batch, offset, offset + games)
-        offset += games
-        start = time.perf_counter()
+    def rate(workers: int, start: int) -> float:
+        work = batches(name, spec, schedule, per_batch, start, start + count)
+        began = time.perf_counter()
         for _ in run_batches(work, workers):
             pass
-        return games / (time.perf_counter() - start)
+        return count / (time.perf_counter() - began)
 
     ratios = []
-    before = rate(1, count // 2)
-    for _ in range(repeats):
-        parallel = rate(jobs, count)
-        after = rate(1, count // 2)
-        ratios.append(parallel / ((before + after) / 2))
-        before = after
+    for repeat in range(repeats):
+        start = first + repeat * count
+        if repeat % 2 == 0:
+            single = rate(1, start)
+            parallel = rate(jobs, start)
+        else:
+            parallel = rate(jobs, start)
+            single = rate(1, start)
+        ratios.append(parallel / single)
     return statistics.median(ratios)
 
 
