@@ -187,7 +187,7 @@ class GamesWriter:
         self._pending.append(rows)
         self._pending_rows += len(rows)
         self.rows += len(rows)
-        if self._pending_rows >= 50_000:
+        if self._pending_rows >= 10_000:  # small enough that the last flush adds little to the run
             self._flush()
 
     def close(self) -> None:
