@@ -1,9 +1,10 @@
 """Running a schedule: batches of games on a backend, results streamed back in game order.
 
-A batch is a range of game indexes plus the compiled spec (sent once per batch). Every game's
-seed comes from the schedule, never from the worker, so any backend, any number of jobs and any
-batch size give the same rows in the same order. Backends: joblib's loky processes (default),
-or a dask.distributed cluster (`--backend dask --scheduler ADDR`), or ray.
+A batch is a range of game indexes plus the compiled spec (its bytes travel with every batch; a
+worker unpickles them once). Every game's seed comes from the schedule, never from the worker, so
+any backend, any number of jobs and any batch size give the same rows in the same order.
+Backends: joblib's loky processes (default), or a dask.distributed cluster (`--backend dask
+--scheduler ADDR`), or ray.
 """
 
 from __future__ import annotations
