@@ -12,21 +12,8 @@ from balance.cli import app
 
 def test_bench_json_holds_each_games_measured_figures(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
-    result = CliRunner().invoke(
-        app,
-        [
-            "bench",
-            "arrows",
-            "--seconds",
-            "0.5",
-            "--repeats",
-            "2",
-            "--jobs",
-            "1",
-            "--json",
-            str(out),
-        ],
-    )
+    args = ["bench", "arrows", "--seconds", "0.5", "--repeats", "2", "--jobs", "1", "--json"]
+    result = CliRunner().invoke(app, [*args, str(out)])
     assert result.exit_code == 0, result.output
     record = json.loads(out.read_text())
     assert record["machine"]["cores"] >= 1
