@@ -44,9 +44,11 @@ _last_spec: tuple[bytes, GameSpec] | None = None
 
 def spec_of(batch: Batch) -> GameSpec:
     global _last_spec
-    if _last_spec is None or _last_spec[0] != batch.spec_pickle:
-        _last_spec = (batch.spec_pickle, pickle.loads(batch.spec_pickle))
-    return _last_spec[1]
+    cached = _last_spec  # read once: a worker with several threads may swap it meanwhile
+    if cached is None or cached[0] != batch.spec_pickle:
+        cached = (batch.spec_pickle, pickle.loads(batch.spec_pickle))
+        _last_spec = cached
+    return cached[1]
 
 
 @dataclass

@@ -165,3 +165,17 @@ def test_run_manifest_has_the_design_fields(tmp_path: Path) -> None:
         "git_commit",
     ):
         assert key in manifest
+
+
+def test_a_worker_plays_each_batch_with_the_spec_that_batch_carries() -> None:
+    from balance.sim.runner import batches, spec_of
+
+    game = load_game("beings")
+    shipped = game.load(game.config_dir)
+    changed = game.load(game.config_dir, {"cards.ember_fox_1.power": 9})
+    schedule = make_schedule(game.info, shipped.catalog, "all", ["random"], None, 8, 1)
+    first = next(batches("beings", shipped, schedule, 4))
+    second = next(batches("beings", changed, schedule, 4))
+    for batch, spec in ((first, shipped), (second, changed), (first, shipped)):
+        assert spec_of(batch).config_hash == spec.config_hash
+    assert shipped.config_hash != changed.config_hash
