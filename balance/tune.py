@@ -9,8 +9,9 @@ by successive halving over candidates played on the same seeds: every round, eac
 candidate plays more deals, the worse half is dropped, until a few remain. The objective is the
 sum of squared deviations of deck win rates from the fair share plus the squared seat advantage,
 each term debiased by the variance of its estimate so that sampling noise does not pass for
-imbalance. Among the finalists within noise of the best, the one changing the fewest numbers
-wins (the current config included: a balanced config is left alone).
+imbalance. Among the finalists within noise of the best, the one changing the fewest numbers,
+and then changing them least, wins (the current config included: a balanced config is left
+alone).
 """
 
 from __future__ import annotations
@@ -539,7 +540,9 @@ def tune(
         c.objective, c.ci_low, c.ci_high = balance_objective(c.trial, weights)
     best = min(finals, key=lambda c: c.objective)
     within_noise = [c for c in finals if c.ci_low <= best.ci_high]
-    chosen = min(within_noise, key=lambda c: (c.trial.changed, c.objective))
+    chosen = min(
+        within_noise, key=lambda c: (*change_size(c.trial.values, current, free), c.objective)
+    )
     proposal = {p: chosen.trial.values[p] for p in paths if chosen.trial.values[p] != current[p]}
     table = pd.DataFrame([
         {**c.trial.values, "changed": c.trial.changed, "rounds": survived[id(c)], "games": len(c.trial.games), "objective": c.objective}
@@ -548,6 +551,16 @@ def tune(
     return TuneResult(
         free, current, proposal, baseline, chosen, table, pd.DataFrame(history), spent, interrupted
     )
+
+
+def change_size(
+    values: Mapping[str, Any], current: Mapping[str, Any], free: Sequence[tuple[str, int, int]]
+) -> tuple[int, float]:
+    """How much a candidate changes the current config: how many numbers, then by how much (each
+    number's step as a share of its free range), so that among candidates the data cannot tell
+    apart the designer gets the smallest change that balances."""
+    steps = [abs(values[path] - current[path]) / max(1, high - low) for path, low, high in free]
+    return sum(step > 0 for step in steps), sum(steps)
 
 
 def _current_value(data: Mapping[str, Any], spec: Any, path: str) -> Any:

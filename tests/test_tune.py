@@ -115,3 +115,16 @@ def test_a_candidates_doubtful_data_is_not_repeated_per_point() -> None:
         warnings.simplefilter("always")
         make_trial(setup, {"cards.ember_fox_1.cost": 3}, 1, 10)  # costs more than its level 2
     assert not caught
+
+
+def test_among_equals_tune_prefers_fewer_numbers_then_smaller_steps() -> None:
+    from balance.tune import change_size
+
+    free = [("cards.x.power", 0, 8), ("cards.x.cost", 0, 4)]
+    current = {"cards.x.power": 8, "cards.x.cost": 1}
+    back_to_two = change_size({"cards.x.power": 2, "cards.x.cost": 1}, current, free)
+    down_to_zero = change_size({"cards.x.power": 0, "cards.x.cost": 1}, current, free)
+    both = change_size({"cards.x.power": 7, "cards.x.cost": 2}, current, free)
+    assert back_to_two == (1, 0.75) and down_to_zero == (1, 1.0)
+    assert back_to_two < down_to_zero < both
+    assert change_size(current, current, free) == (0, 0.0)
