@@ -490,10 +490,9 @@ def tune(
     if current not in combos:
         combos.append(dict(current))
 
-    def changed(values: dict[str, Any]) -> int:
-        return sum(values[p] != current[p] for p in paths)
-
-    candidates = [Candidate(make_trial(setup, c, changed(c), budget)) for c in combos]
+    candidates = [
+        Candidate(make_trial(setup, c, change_size(c, current, free)[0], budget)) for c in combos
+    ]
     baseline = next(c for c in candidates if c.trial.changed == 0)
     if on_start is not None:
         on_start(budget)
