@@ -36,7 +36,10 @@ def lineup_for(name: str, seed: int) -> list[str]:
     if deck in catalog.shared:
         return [deck] * seats
     own = [d for d in decks if d not in catalog.shared]
-    return [rng.choice(own) for _ in range(seats)]
+    while True:  # decks that hold something in common never meet (Catalog.exclusive)
+        lineup = [rng.choice(own) for _ in range(seats)]
+        if catalog.clash(lineup) is None:
+            return lineup
 
 
 def play_random(name: str, seed: int, lineup: list[str], burn: bool = False):

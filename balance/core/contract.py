@@ -86,6 +86,22 @@ class Catalog:
     shared: frozenset[str] = frozenset()
     # Seat counts a deck is made for (a 2-player and a 4-player setup); a deck not named: any.
     deck_seats: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    # What a deck holds that no other deck of its lineup may hold (clans: an army's clans, as the
+    # draft gives each clan to one player): two decks whose sets meet never share a lineup, and a
+    # deck holding any such item never meets itself. A deck not named holds none.
+    exclusive: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    def clash(self, decks: Sequence[str]) -> tuple[str, str, str] | None:
+        """Two decks of the lineup `decks` (seat order) and an item both hold, or None."""
+        for i, first in enumerate(decks):
+            held = self.exclusive.get(first)
+            if not held:
+                continue
+            for second in decks[i + 1 :]:
+                both = held & self.exclusive.get(second, frozenset())
+                if both:
+                    return first, second, min(both)
+        return None
 
 
 class GameSpec(Protocol):

@@ -107,7 +107,11 @@ def make_schedule(
 
 
 def lineup_decks(catalog: Catalog, decks: str | Sequence[str], seats: int) -> list[tuple[str, ...]]:
-    """The decks per seat of every lineup for `--decks` (`all`, or names: one for all seats, or one per seat)."""
+    """The decks per seat of every lineup for `--decks`: `all`, or names (one for all seats, or
+    one per seat).
+
+    Decks that hold something in common (`Catalog.exclusive`) never meet: `all` leaves such
+    pairings out, and naming one is refused."""
     usable = [d for d in catalog.decks if seats in catalog.deck_seats.get(d, (seats,))]
     if decks == "all" or decks == ["all"]:
         if not usable:
@@ -116,7 +120,16 @@ def lineup_decks(catalog: Catalog, decks: str | Sequence[str], seats: int) -> li
             )
         shared = [(d,) * seats for d in usable if d in catalog.shared]
         own = [d for d in usable if d not in catalog.shared]
-        return shared + list(combinations_with_replacement(own, seats))
+        pairings = combinations_with_replacement(own, seats)
+        lineups = shared + [p for p in pairings if catalog.clash(p) is None]
+        if not lineups:
+            raise ConfigError(
+                "--decks",
+                None,
+                f"no {seats} decks can meet: every pairing holds something twice",
+                "choose fewer --seats",
+            )
+        return lineups
     names = [decks] if isinstance(decks, str) else list(decks)
     for name in names:
         if name not in catalog.decks:
@@ -131,7 +144,7 @@ def lineup_decks(catalog: Catalog, decks: str | Sequence[str], seats: int) -> li
                 f"it is for {catalog.deck_seats[name]}",
             )
     if len(names) == 1:
-        return [(names[0],) * seats]
+        names *= seats
     if len(names) != seats:
         raise ConfigError(
             "--decks",
@@ -145,6 +158,21 @@ def lineup_decks(catalog: Catalog, decks: str | Sequence[str], seats: int) -> li
             None,
             "a shared setup serves every seat at once",
             "name it alone, e.g. --decks " + names[0],
+        )
+    clash = catalog.clash(names)
+    if clash is not None:
+        first, second, item = clash
+        if first == second:
+            message = (
+                f"'{first}' cannot meet itself: it holds {item}, which one seat alone may hold"
+            )
+        else:
+            message = f"'{first}' and '{second}' cannot meet: both hold {item}"
+        raise ConfigError(
+            "--decks",
+            None,
+            message,
+            "a lineup's decks hold nothing in common; --decks all plays every legal pairing",
         )
     return [tuple(names)]
 
