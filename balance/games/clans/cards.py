@@ -6,8 +6,10 @@
   `fixed_setups` and `bot_clan_ratings`.
 
 What a seat brings (its "deck" in the runner's words) is an *army*: a set of clans. Each side of
-each fixed setup is an army, named by its clans (`goan_sul-veil-tempest`), so `--decks all` plays
-every pairing of armies (mirrors included; each seat has its own copies). One more shared deck
+each fixed setup is an army, named by its clans (`goan_sul-veil-tempest`). Under the draft no two
+players share a clan (G17b), so two armies meet only if they hold no clan in common (the
+catalog's `exclusive`): `--decks all` plays every such pairing, never a mirror, and the 2 clans
+neither army holds are flipped. One more shared deck
 serves both seats at once: `draft` (setup_mode: draft) runs the R2 draft as bot decisions, its
 card list the whole pool; with setup_mode: fixed it is named after `fixed_setup` and deals that
 setup's p1 clans to seat 0 and p2 clans to seat 1. In every case the pool's clans that nobody
@@ -533,6 +535,9 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         game_stats=game_stat_names([c.id for c in decks.clans], rules.max_rounds),
         shared=frozenset({shared}),
         deck_seats={name: (2,) for name in decks_of},
+        exclusive={
+            name: frozenset(decks.clans[c].id for c in army) for name, army in armies.items()
+        },
     )
     clans = tuple(
         Clan(
@@ -653,10 +658,12 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
 
 
 def _flipped_sets(spec: ClansSpec) -> set[tuple[int, ...]]:
-    """Every set of flipped clans a lineup can give: each pairing of armies, each fixed setup,
-    and each outcome of the draft (while there are at most a few thousand)."""
+    """Every set of flipped clans a lineup can give: each pairing of armies with no clan in
+    common (G17b), each fixed setup, and each outcome of the draft (while there are at most a
+    few thousand)."""
     pool = spec.draft_pool
-    fielded = [set(a) | set(b) for a in spec.armies.values() for b in spec.armies.values()]
+    armies = spec.armies.values()
+    fielded = [set(a) | set(b) for a in armies for b in armies if not set(a) & set(b)]
     fielded += [set(a) | set(b) for a, b in spec.setups.values()]
     sets = {tuple(c for c in pool if c not in f) for f in fielded}
     picked = len(spec.draft_seats)

@@ -240,6 +240,14 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
                     f"unknown army '{name}'",
                     f"armies: {', '.join(sorted(spec.armies))}",
                 )
+        clash = spec.catalog.clash(lineup)
+        if clash is not None:  # the draft never deals a clan to both players (G17b)
+            raise ConfigError(
+                "--decks",
+                None,
+                f"'{clash[0]}' and '{clash[1]}' both hold {clash[2]}",
+                "two armies meet only with no clan in common",
+            )
         deal_clans(g, (spec.armies[lineup[0]], spec.armies[lineup[1]]))
     advance(g)
     return g

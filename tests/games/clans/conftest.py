@@ -54,8 +54,10 @@ class Table:
         spec: ClansSpec | None = None,
     ) -> Clans:
         spec = spec or self.spec
-        army = next(iter(spec.armies))
-        g = rules.new_game(spec, [army, army], seed=0)
+        lineup = next(
+            (a, b) for a in spec.armies for b in spec.armies if not spec.catalog.clash((a, b))
+        )
+        g = rules.new_game(spec, lineup, seed=0)
         clans = (tuple(self.clan(c) for c in p1), tuple(self.clan(c) for c in p2))
         fielded = set(clans[0]) | set(clans[1])
         g.clans = [clans[0], clans[1]]

@@ -283,14 +283,6 @@ def test_fixed_setup_mode(config) -> None:
     assert [spec.clans[c].id for c in g.flipped] == ["goan_sul", "sages"]
 
 
-def test_mirror_armies_each_have_their_own_cards(spec) -> None:
-    army = "goan_sul-justice-lantern"
-    g = rules.new_game(spec, [army, army], seed=3)
-    assert g.clans[0] == g.clans[1] and len(g.flipped) == 5
-    for seat in (0, 1):
-        assert len(g.deck[seat]) + len(g.hand[seat]) == 45
-
-
 def test_final_round_results(table) -> None:
     """G17: after the battle of max_rounds, more Supremacy wins, else a draw. With the defaults
     every battle awards a token, so this needs supremacy_to_win above 2."""

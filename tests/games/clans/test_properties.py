@@ -18,7 +18,12 @@ from balance.games.clans.state import EMPTY, NOBODY
 
 GAME = load_game("clans")
 SPEC: ClansSpec = GAME.load(GAME.config_dir)
-LINEUPS = [("draft", "draft")] + [(a, b) for a in sorted(SPEC.armies) for b in sorted(SPEC.armies)]
+LINEUPS = [("draft", "draft")] + [
+    (a, b)
+    for a in sorted(SPEC.armies)
+    for b in sorted(SPEC.armies)
+    if SPEC.catalog.clash((a, b)) is None  # armies that share a clan never meet (G17b)
+]
 PROPERTY = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
