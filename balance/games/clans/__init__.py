@@ -7,7 +7,7 @@ from balance.core.contract import GameInfo
 from balance.core.package import SHIPPED_CONFIGS, GamePackage
 
 GAME = GamePackage(
-    GameInfo(name="clans", min_seats=2, max_seats=2, rules_version="1"),
+    GameInfo(name="clans", min_seats=2, max_seats=2, rules_version="2"),
     "balance.games.clans",
     SHIPPED_CONFIGS / "clans",
 )

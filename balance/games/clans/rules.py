@@ -633,14 +633,17 @@ def pass_turn(g: Table, seat: int) -> None:
 
 
 def end_turn_step(g: Table, frame: list) -> None:
-    """The end of a turn: 1. discard down to the hand limit (D6); 2. the Justice check (G18);
-    3. the next turn, the next countdown turn, or the Great Battle."""
+    """The end of a turn: 1. discard down to the hand limit (D6), the active player, then the
+    other (§4 as amended: R8 binds every player at every turn end, and an opponent's effect can
+    push a hand above its limit); 2. the Justice check (G18); 3. the next turn, the next
+    countdown turn, or the Great Battle."""
     seat = frame[1]
-    if frame[2] == 0:
-        frame[2] = 1
-        excess = len(g.hand[seat]) - player_rule(g, seat, HAND_LIMIT)
+    while frame[2] < 2:
+        who = seat if frame[2] == 0 else 1 - seat
+        frame[2] += 1
+        excess = len(g.hand[who]) - player_rule(g, who, HAND_LIMIT)
         if excess > 0:
-            g.stack.append([DISCARD, seat, excess, HAND_LIMIT_REASON])
+            g.stack.append([DISCARD, who, excess, HAND_LIMIT_REASON])
             return
     clan_win = clan_win_at_turn_end(g, seat)
     if clan_win:
@@ -922,10 +925,11 @@ def great_battle(g: Table) -> None:
 
 
 def song_step(g: Table, frame: list) -> None:
-    """R21 with G3, G14, G16: 1. release every captured card (no play entries); 2. each player
-    sacrifices, the battle winner first (D7); 3. both draw up to song_draw_to in that order;
-    4. held = owned, tokens leave the cards; 5. the Wonder Token to the supply; 6. the battle
-    loser is the next first player (after a shared battle: the other player)."""
+    """R21 with G3, G14, G16, G17a: 1. release every captured card (no play entries), then the
+    instant checks; 2. each player sacrifices, the battle winner first (D7); 3. both draw up to
+    song_draw_to in that order; 4. held = owned, tokens leave the cards; 5. the Wonder Token to
+    the supply; 6. the battle loser is the next first player (after a shared battle: the other
+    player)."""
     spec = g.spec
     winner = frame[2]
     first = winner if winner != NOBODY else g.first
@@ -937,6 +941,9 @@ def song_step(g: Table, frame: list) -> None:
             for slot in range(len(captor)):
                 if captor[slot] != NOBODY:
                     set_status(g, seat, slot, up[slot], NOBODY)
+        check_instant(g)  # G17a: a release can complete 15 face-up cards, before any sacrifice
+        if g.over:
+            return
         counts = [
             sacrifice_count(spec, len(g.grid[seat]) - g.grid[seat].count(EMPTY)) for seat in (0, 1)
         ]

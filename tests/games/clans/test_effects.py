@@ -184,10 +184,11 @@ def test_ongoing_add_military_and_rule_mod(table) -> None:
     table.hand(
         g, 1, "Veil Guard", "Night Watch", "Masker", "Mirage", "Phantom", "Unveiler", "Veil Knight"
     )
-    table.play(g, "draw_small")
-    assert g.decision().seat == 1
-    table.play(g, "play Veil Guard in troop column 1")
-    assert len(g.hand[1]) == 6  # hand limit 7 - 1
+    assert rules.player_rule(g, 1, rules.HAND_LIMIT) == 6  # hand limit 7 - 1
+    table.play(g, "draw_small")  # P1's turn ends: P2's 7 cards are above its limit (§4)
+    assert g.decision().kind == "discard" and g.decision().seat == 1
+    table.play(g, "discard Veil Knight")
+    assert len(g.hand[1]) == 6 and g.decision().kind == "action" and g.decision().seat == 1
     set_status(g, 0, 6, False, NOBODY)  # Gloom Warden face down: its ongoing stops
     assert rules.player_rule(g, 1, rules.HAND_LIMIT) == 7
 

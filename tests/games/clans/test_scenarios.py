@@ -455,3 +455,44 @@ def load_with(spec, **rules_values):
     from dataclasses import replace
 
     return replace(spec, **rules_values)
+
+
+# -- amendments of 2026-11-25 ----------------------------------------------------------------
+
+
+def test_g17a_song_release_completing_fifteen_face_up_cards_wins_before_any_sacrifice(
+    table,
+) -> None:
+    """P1's grid is full, but P2 holds P1's column-5 Troop captured: 14 face-up cards. P1 wins
+    the battle; Song for the Dead releases the Troop, P1 has 15 face-up cards and wins at once."""
+    g = table.new(held=(0, 0))
+    troops = ["Iron Guard", "Iron Guard", "Iron Spear", "Iron Spear", "Phoenix Guard"]
+    heroes = ["Iron Wall", "Iron Marshal", "Breaker", "Flame Warden", "Rekindler"]
+    immortals = ["Iron Colossus", "Warlord of Iron", "Keeper of Keys", "Grand Sage", "Pyre Lord"]
+    for row, names in (("troop", troops), ("hero", heroes), ("immortal", immortals)):
+        for column, name in enumerate(names, 1):
+            table.put(g, 0, name, row, column, captured=(row, column) == ("troop", 5))
+    assert rules.active_count(g, 0) == 14 and not g.over
+    table.play(g, "pass", "pass")
+    assert g.supremacy == (1, 0)  # the battle did not end the game
+    result = g.result()
+    assert result.winner == 0 and result.end_reason == "faceup"
+    assert rules.active_count(g, 0) == 15 and g.round == 1  # nothing was sacrificed
+
+
+def test_hand_limit_binds_the_other_player_at_the_turn_end(table) -> None:
+    """P2's Mirage returns P1's Troop to P1's hand of 7: at the end of P2's turn P1, not only
+    the active player, discards down to 7 (§4 step 1 as amended)."""
+    g = table.new(first=1)
+    table.put(g, 0, "Iron Guard", "troop", 1)
+    hand = ["Iron Spear", "Iron Spear", "Iron Wall", "Breaker", "Pyre Lord", "Scribe", "Mentor"]
+    table.hand(g, 0, *hand)
+    table.put(g, 1, "Veil Guard", "troop", 1)
+    table.hand(g, 1, "Mirage")
+    table.play(g, "play Mirage in hero column 1", "return_to_hand P1 Iron Guard (troop column 1)")
+    assert len(g.hand[0]) == 8 and len(g.hand[1]) == 0
+    decision = g.decision()
+    assert decision.kind == "discard" and decision.seat == 0  # P1 discards at P2's turn end
+    table.play(g, "discard Scribe")
+    assert len(g.hand[0]) == 7 and g.discard[0] == (table.card("Scribe"),)
+    assert g.decision().kind == "action" and g.decision().seat == 0  # then P1's turn begins
