@@ -32,7 +32,7 @@ from balance.games.zynalith.effects import (
     _keyword_mask,
     compile_effect,
 )
-from balance.games.zynalith.state import CARD_COUNTERS, GAME_TALLIES, SEAT_TALLIES
+from balance.games.zynalith.state import CAPS, CARD_COUNTERS, GAME_TALLIES, SEAT_TALLIES
 
 MAX_SEATS = 5
 
@@ -569,7 +569,7 @@ def _copies(piles: tuple[tuple[int, ...], tuple[int, ...]]) -> dict[int, int]:
 
 
 def _game_stats() -> tuple[str, ...]:
-    names = ["rounds", "first_player", "cap_hits", *GAME_TALLIES]
+    names = ["rounds", "first_player", "cap_hits", *(f"cap_{cap}" for cap in CAPS), *GAME_TALLIES]
     per_seat = ["hp", "vp", "vp_printed", "vp_bonus", "silver", "zynalith", *SEAT_TALLIES]
     for seat in range(MAX_SEATS):
         names.extend(f"{name}_{seat}" for name in per_seat)

@@ -67,6 +67,7 @@ from balance.games.zynalith.effects import (
 )
 from balance.games.zynalith.state import (
     ATK,
+    CAPS,
     CHECK_STEP,
     CREATURE_PILE,
     DEF,
@@ -278,6 +279,7 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
         market=[[], []],
         removed=[],
         limbo=[],
+        set_aside=[],
         by_uid={},
         next_uid=0,
         stack=[],
@@ -1022,9 +1024,16 @@ def draw_begin(g: Table, step: tuple) -> None:
 
 
 def draw_end(g: Table, step: tuple) -> None:
+    """The end of a draw; at the end of the outermost one, the events it executed join their
+    piles' discards (G6 as amended)."""
     g.draw_depth -= 1
     if g.draw_depth == 0:
         g.event_chain = 0
+        if g.set_aside:
+            cards = g.spec.cards
+            for card in g.set_aside:
+                g.discards[cards[card].pile].append(card)
+            g.set_aside = []  # shared with clones: replaced
 
 
 def reveal_event(g: Table, card: int, event_player: int) -> None:
@@ -1059,9 +1068,14 @@ def event_triggers(g: Table, step: tuple) -> None:
 
 
 def event_done(g: Table, step: tuple) -> None:
+    """An executed event waits out the draw that drew it (G6 as amended: each event executes
+    at most once per draw, so a reshuffle in the middle of the draw cannot bring it back)."""
     card = step[1]
     g.limbo.remove(card)
-    g.discards[g.spec.cards[card].pile].append(card)
+    if g.draw_depth > 0:
+        g.set_aside = [*g.set_aside, card]  # shared with clones: replaced
+    else:  # an event run outside any draw (a scenario built by hand): nothing to wait for
+        g.discards[g.spec.cards[card].pile].append(card)
 
 
 # -- triggers (R14, G17) -----------------------------------------------------------------------
@@ -1547,6 +1561,8 @@ def game_result(g: Table) -> Result:
         "first_player": float(g.first_player),
         "cap_hits": float(len(g.cap_hits)),
     }
+    for cap in CAPS:
+        stats[f"cap_{cap}"] = float(g.cap_hits.count(cap))
     for name, value in zip(GAME_TALLIES, g.gtally):
         stats[name] = float(value)
     for seat in range(g.seats):

@@ -135,6 +135,14 @@ GAME_TALLIES = (
     "lines_tied",
 )
 G_RESHUFFLES, G_EVENTS, G_EVENTS_NEGATED, G_CONTESTED, G_UNOPPOSED, G_TIED = range(6)
+# The safety caps (spec §8) a game can hit and play on: each is a games-table column of its hits
+# (`cap_<name>`), beside `cap_hits`, their sum, so a report shows the per-cap rates.
+CAPS = (
+    "max_main_actions_per_round",
+    "max_side_actions_per_turn",
+    "max_trigger_chain",
+    "max_event_chain",
+)
 
 
 class Creature:
@@ -287,6 +295,9 @@ class Table:
     market: list[list[int]]  # [creature row, extra row]; gaps simply shrink the row
     removed: list[int]  # banished and eliminated players' cards: never reshuffled
     limbo: list[int]  # cards paid for or drawn and still resolving (events, plays, counters)
+    # events executed in the current (outermost) draw: they join their pile's discard when the
+    # draw ends, so a reshuffle during the draw never brings one back (G6 as amended)
+    set_aside: list[int]
     by_uid: dict[int, Creature]  # every creature in play
     next_uid: int
     stack: list[tuple]  # pending steps, the next on top
@@ -326,8 +337,9 @@ class Table:
 
         The RNG is shared until one of the two draws from it (see `draws`): most copies made by
         search bots never draw, and copying a Random's state costs more than the rest.
-        Zones that change rarely (alive, bonus_vp, final_vp, removed, windows, negated, ghosts,
-        lines, cap_hits) are shared: the rules replace them instead of changing them in place.
+        Zones that change rarely (alive, bonus_vp, final_vp, removed, set_aside, windows, negated,
+        ghosts, lines, cap_hits) are shared: the rules replace them instead of changing them in
+        place.
         Lists of two (piles, discards, market rows) are copied without a loop."""
         # from now on both share every creature: whoever changes one first copies it
         self.owned = NOTHING_OWNED
@@ -366,6 +378,7 @@ class Table:
         copy.market = [a[:], b[:]]
         copy.removed = self.removed
         copy.limbo = self.limbo[:]
+        copy.set_aside = self.set_aside
         copy.by_uid = self.by_uid.copy()
         copy.next_uid = self.next_uid
         copy.stack = self.stack[:]  # steps are immutable tuples
@@ -433,7 +446,7 @@ class Table:
 
     def inventory(self) -> tuple[int, ...]:
         """Every card id in every zone, sorted: piles, discards, market, hands, fronts (creatures
-        and their attachments), removed, and cards still resolving."""
+        and their attachments), removed, cards still resolving and events set aside."""
         cards: list[int] = []
         for zone in (*self.piles, *self.discards, *self.market, *self.hand_open, *self.hand_secret):
             cards.extend(zone)
@@ -443,5 +456,6 @@ class Table:
                 cards.extend(a[1] for a in c.attachments)
         cards.extend(self.removed)
         cards.extend(self.limbo)
+        cards.extend(self.set_aside)
         cards.sort()
         return tuple(cards)

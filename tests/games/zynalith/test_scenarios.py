@@ -512,3 +512,28 @@ def test_charge_in_combat_fights_twice(scenario_dir):
     play(g, "pass")
     assert victim.uid not in g.by_uid  # the charge round, then the line's normal round
     assert g.zyn[A] == 3 + 2
+
+
+# -- amendments of 2026-11-25 -------------------------------------------------------------------
+
+
+def test_an_event_executes_once_per_draw(spec):
+    """G6 as amended. Round 3 starts; the extra pile holds Silberader on top of two cards and
+    its discard is empty. The renewal executes Silberader (+3 s each) and sets it aside, draws
+    the two cards, finds the pile and its discard empty and stops: the row stays short. Only
+    when the renewal ends does Silberader join the extra discard."""
+    g = blank(spec, round=2)
+    two = [card(g, n) for n in ("ansturm", "blutdurst")]
+    g.piles[1] = list(reversed(two)) + [card(g, "silberader")]
+    g.piles[0] = [card(g, "knappe")] * 6
+    rules.start_round(g, 3)
+    assert g.silver == [20 + 10 + 3, 20 + 10 + 3]  # once, not once per reshuffle
+    assert g.market[1] == two
+    assert names(g, g.discards[1]) == ["silberader"] and g.set_aside == []
+    assert "max_event_chain" not in g.cap_hits
+
+    # the next draw may execute it again: A takes the extra pile top (the pile reshuffles)
+    rules.start_turn(g, A)
+    play(g, "take the extra pile top")
+    assert g.silver == [33 - 1 + 3, 33 + 3]
+    assert g.hand_secret[A] == [] and names(g, g.discards[1]) == ["silberader"]
