@@ -844,6 +844,22 @@ def hurt_player(
     return d
 
 
+def own_lifesteal(g: Table, t: tuple) -> bool:
+    """Whether the effect's creature has Blutsaugen and the effect is its own (§6.2 as amended:
+    R15 sets no combat-only limit, so a creature's lifesteal also heals for the damage its own
+    effects deal to enemy players). Its own: the creature's, or an extra card's on it played by
+    the creature's owner; an enemy's card on it heals nobody through it. A dead creature's
+    `death` effects read its last keywords."""
+    if t[SELF] < 0:
+        return False  # an event or a host-less counter: no creature
+    creature = self_creature(g, t)
+    return (
+        creature is not None
+        and creature.owner == t[CONTROLLER]
+        and bool(creature.keywords() & LIFESTEAL)
+    )
+
+
 def heal_player(g: Table, seat: int, amount: int, overheal: bool) -> int:
     before = g.hp[seat]
     after = before + amount
@@ -893,7 +909,7 @@ def apply_op(g: Table, t: tuple, fx: Fx, targets: Sequence[Any]) -> None:
     if op == O_DAMAGE:
         amount = fx.amount
         pierce = bool(fx.keywords & PIERCE)
-        lifesteal = bool(fx.keywords & LIFESTEAL)
+        lifesteal = bool(fx.keywords & LIFESTEAL) or own_lifesteal(g, t)
         for target in targets:
             if isinstance(target, Creature):
                 if target.uid in g.by_uid and amount:

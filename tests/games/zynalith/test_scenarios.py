@@ -537,3 +537,17 @@ def test_an_event_executes_once_per_draw(spec):
     play(g, "take the extra pile top")
     assert g.silver == [33 - 1 + 3, 33 + 3]
     assert g.hand_secret[A] == [] and names(g, g.discards[1]) == ["silberader"]
+
+
+def test_a_creatures_lifesteal_heals_for_its_own_effect_damage(spec):
+    """§6.2 as amended. A's Blutfledermaus (Blutsaugen) deals 1 damage to B when B plays a
+    spell (Zauber): A, at 27 HP, heals the 1 it dealt."""
+    g = blank(spec)
+    g.hp[A] = 27
+    put(g, A, "blutfledermaus")
+    mine = put(g, B, "c4205", attack=False)  # the spell puts it in attack: B has no defence
+    g.hand_open[B] = [card(g, "rueckzugsbefehl")]
+    rules.start_turn(g, B)
+    play(g, f"play rueckzugsbefehl from hand on P1 c4205@{g.front[B].index(mine)}")
+    assert g.hp[B] == 30 - 1
+    assert g.hp[A] == 27 + 1
