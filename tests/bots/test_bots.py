@@ -10,6 +10,7 @@ import pytest
 from balance.bots import make_bot
 from balance.core.registry import game_names, load_game
 from balance.sim.play import play_game
+from balance.sim.schedule import lineup_decks
 
 BOTS = ["greedy", "mcts:iterations=12,depth=6"]
 
@@ -21,6 +22,9 @@ def setup(name: str, seed: int):
     seats = game.info.min_seats
     decks = [d for d in catalog.decks if seats in catalog.deck_seats.get(d, (seats,))]
     deck = decks[seed % len(decks)]
+    if catalog.clash([deck] * seats):  # a deck that may not meet itself (clans' armies)
+        pairings = lineup_decks(catalog, "all", seats)
+        return game, spec, list(pairings[seed % len(pairings)])
     return game, spec, [deck] * seats
 
 
