@@ -10,6 +10,7 @@ from balance.bots import make_bot
 from balance.core.errors import ConfigError
 from balance.core.registry import load_game
 from balance.sim.play import GameRecord, Trace, play_game
+from balance.sim.schedule import lineup_decks
 
 
 def replay_from_run(folder: Path, index: int, trace: Trace | None = None) -> GameRecord:
@@ -58,6 +59,7 @@ def replay_seed(
     """One game on `seed`: the bots decide (their streams derive from the seed), or `choices` do."""
     game = load_game(game_name)
     spec = game.load(config_dir or game.config_dir, overrides)
+    lineup_decks(spec.catalog, list(decks), len(decks))  # an unknown or illegal lineup: one line
     return play_game(
         game, spec, decks, [make_bot(b) for b in bots], seed, trace=trace, forced=choices
     )

@@ -34,6 +34,22 @@ def test_two_armies_sharing_a_clan_are_refused_in_one_line(tmp_path: Path) -> No
     assert not out.exists()  # nothing written
 
 
+def test_replaying_a_seed_with_two_armies_sharing_a_clan_is_refused_in_one_line() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "replay",
+            "clans",
+            "--seed",
+            "3",
+            "--decks",
+            "goan_sul-justice-lantern,justice-phoenix-sages",
+        ],
+    )
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert result.exit_code == 2 and len(lines) == 1 and "both hold justice" in lines[0]
+
+
 def test_a_mirror_of_an_army_is_refused(spec) -> None:
     with pytest.raises(ConfigError, match="cannot meet itself: it holds"):
         make_schedule(GAME.info, spec.catalog, ["tempest-ironhide-veil"])
