@@ -118,8 +118,8 @@ def load_yaml(path: Path, shown_as: str | None = None) -> Any:
     """Load one YAML file into LineMap / LineList / plain scalars. Errors name file:line.
 
 
-    A config file holds a mapping of keys to values (or nothing): anything else is refused here,
-    where the file's name is known.
+    A config file holds a mapping or a list (or nothing): a lone value is refused here, where
+    the file's name is known.
     """
     shown = shown_as or str(path)
     try:
@@ -135,12 +135,11 @@ def load_yaml(path: Path, shown_as: str | None = None) -> Any:
             shown, None, f"cannot read it: {e.strerror or e}", "check the path and its permissions"
         ) from None
     data = parse_yaml(text, shown)
-    if data is not None and not isinstance(data, LineMap):
-        kind = "a list" if isinstance(data, LineList) else f"the value {str(data)[:40]!r}"
+    if data is not None and not isinstance(data, (LineMap, LineList)):
         raise ConfigError(
             shown,
-            getattr(data, "line", 1),
-            f"holds {kind}, not a mapping of keys to values",
+            1,
+            f"holds the value {str(data)[:40]!r}, not a mapping or a list",
             "write `key: value` lines, as the shipped configs do",
         )
     return data

@@ -87,7 +87,7 @@ def test_a_file_that_is_not_a_mapping_is_named(tmp_path: Path) -> None:
     from balance.core.yamlio import load_yaml
 
     (tmp_path / "cards.yaml").write_text("42\n")
-    with pytest.raises(ConfigError, match="holds the value '42', not a mapping") as e:
+    with pytest.raises(ConfigError, match="holds the value '42', not a mapping or a list") as e:
         load_yaml(tmp_path / "cards.yaml", "cards.yaml")
     assert e.value.path == "cards.yaml"
 
