@@ -143,24 +143,24 @@ def default_metric(vary: Sequence[tuple[str, list[Any]]], catalog: Any, seats: i
 # -- the designer's grid ------------------------------------------------------------------------
 
 
-def parse_values(text: str) -> list[Any]:
-    """`3,4,5` as a list; `2:8` or `2:8:2` as an inclusive range of whole numbers."""
+def parse_values(text: str, given: str = "") -> list[Any]:
+    """`3,4,5` as a list; `2:8` or `2:8:2` as an inclusive range of whole numbers. `given` is
+    the option as typed (`--free PATH=5:1`), for errors."""
+    given = given or f"--vary ...={text}"
     if ":" in text and "," not in text:
         parts = text.split(":")
         try:
             numbers = [int(p) for p in parts]
         except ValueError:
             raise ConfigError(
-                f"--vary ...={text}", None, "a range takes whole numbers", "e.g. 2:8 or 2:8:2"
+                given, None, "a range takes whole numbers", "e.g. 2:8 or 2:8:2"
             ) from None
         if (
             len(numbers) not in (2, 3)
             or (len(numbers) == 3 and numbers[2] <= 0)
             or numbers[1] < numbers[0]
         ):
-            raise ConfigError(
-                f"--vary ...={text}", None, "a range is LOW:HIGH or LOW:HIGH:STEP", "e.g. 2:8:2"
-            )
+            raise ConfigError(given, None, "a range is LOW:HIGH or LOW:HIGH:STEP", "e.g. 2:8:2")
         step = numbers[2] if len(numbers) == 3 else 1
         return list(range(numbers[0], numbers[1] + 1, step))
     return [parse_scalar(v.strip()) for v in text.split(",") if v.strip()]
@@ -177,7 +177,7 @@ def parse_vary(pairs: Sequence[str]) -> list[tuple[str, list[Any]]]:
                 "expected PATH=VALUES",
                 "e.g. --vary cards.ember_fox_3.power=2:6",
             )
-        out.append((path.strip(), parse_values(values)))
+        out.append((path.strip(), parse_values(values, f"--vary {pair}")))
     if not out:
         raise ConfigError(
             "--vary", None, "nothing to vary", "e.g. --vary cards.ember_fox_3.power=2:6"
@@ -192,7 +192,13 @@ def parse_free(pairs: Sequence[str], current: Callable[[str], Any]) -> list[tupl
         path, sep, span = pair.partition("=")
         path = path.strip()
         if sep:
-            values = parse_values(span)
+            values = parse_values(span, f"--free {pair}")
+            if not values or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in values
+            ):
+                raise ConfigError(
+                    f"--free {pair}", None, "a free number's range is LOW:HIGH", "e.g. 2:8"
+                )
             low, high = min(values), max(values)
         else:
             value = current(path)

@@ -65,11 +65,37 @@ MeasureBotsOpt = Annotated[
     ),
 ]
 SeedOpt = Annotated[
-    int, typer.Option("--seed", help="Run seed: the same seed gives the same tables.")
+    int,
+    typer.Option(
+        "--seed", min=0, help="Run seed, a whole number >= 0: the same seed gives the same tables."
+    ),
 ]
+
+
+def _cap_jobs(jobs: int | None) -> int | None:
+    """More workers than cores only adds processes (and memory): cap, and say so in one line."""
+    if jobs is None or jobs <= 0:
+        return jobs
+    from balance.sim.runner import available_cores
+
+    cores = available_cores()
+    if jobs > cores:
+        typer.echo(
+            f"note: --jobs {jobs} is more than this machine's {cores} cores: using {cores}",
+            err=True,
+        )
+        return cores
+    return jobs
+
+
 JobsOpt = Annotated[
     int | None,
-    typer.Option("--jobs", help="Worker processes \\[default: all cores].", show_default=False),
+    typer.Option(
+        "--jobs",
+        help="Worker processes, at most the machine's cores \\[default: all cores].",
+        show_default=False,
+        callback=_cap_jobs,
+    ),
 ]
 BatchOpt = Annotated[
     int | None,

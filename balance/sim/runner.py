@@ -145,8 +145,18 @@ def default_batch_size(games: int, jobs: int) -> int:
     return max(1, min(500, games // (max(jobs, 1) * 16)))
 
 
+def available_cores() -> int:
+    """The cores this process may run on (a container's or taskset's share, not the host's)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # no affinity on this platform
+        return os.cpu_count() or 1
+
+
 def resolve_jobs(jobs: int | None) -> int:
-    return os.cpu_count() or 1 if jobs is None or jobs <= 0 else jobs
+    """Workers for `--jobs`: every core when unset or <= 0, never more than the cores."""
+    cores = available_cores()
+    return cores if jobs is None or jobs <= 0 else min(jobs, cores)
 
 
 def run_batches(

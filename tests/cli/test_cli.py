@@ -212,3 +212,32 @@ def test_an_alias_bomb_stays_small_in_memory(tmp_path: Path) -> None:
     assert done.returncode == 2 and "more than 200,000 values" in done.stderr, done.stderr
     peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     assert peak_kib < 1024 * 1024
+
+
+def test_a_negative_seed_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = invoke("simulate", "tinyduel", "--seed", "-1", "--games", "4", "--out", str(out))
+    assert_one_line_error(result, "--seed", "greater than or equal to 0")
+    assert not out.exists()
+    assert "whole number >= 0" in " ".join(invoke("simulate", "--help").output.split())
+
+
+def test_more_jobs_than_cores_are_capped_with_one_note(tmp_path: Path) -> None:
+    import json
+
+    from balance.sim.runner import available_cores
+
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["simulate", "tinyduel", "--jobs", "1000", "--games", "8", "--out", str(out), "--no-report"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.output.splitlines() if line.startswith("note: --jobs 1000")]
+    assert len(notes) == 1 and f"using {available_cores()}" in notes[0]
+    assert json.loads((out / "run.json").read_text())["jobs"] == available_cores()
+
+
+def test_a_bad_free_range_is_reported_as_free() -> None:
+    assert_one_line_error(
+        invoke("tune", "tinyduel", "--free", "rules.hand_size=5:1", "--budget", "10"),
+        "--free rules.hand_size=5:1",
+        "LOW:HIGH",
+    )
