@@ -62,6 +62,14 @@ def simulate(
             show_default=False,
         ),
     ] = None,
+    commit_every: Annotated[
+        float,
+        typer.Option(
+            "--commit-every",
+            min=0.0,
+            help="Seconds between commits of the finished games to the run folder (or every batch, if batches take longer).",
+        ),
+    ] = 2.0,
     no_report: bool = typer.Option(False, "--no-report", help="Write the tables only, no report."),
 ) -> None:
     """Play bot-vs-bot games and write games.parquet, cards.parquet, run.json and a report."""
@@ -89,6 +97,7 @@ def simulate(
         scheduler=scheduler,
         out=out,
         command=command,
+        commit_seconds=commit_every,
     )
     if resume is None:
         if not game:
@@ -111,6 +120,7 @@ def simulate(
             backend=backend if "backend" in given else options.backend,
             scheduler=scheduler,
             command=command,
+            commit_seconds=commit_every,
         )
     with games_progress(options.game) as (start, advance):
         outcome = run(options, progress=advance, on_start=start, resume=resume is not None)

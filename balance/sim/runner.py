@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -239,7 +240,7 @@ class LokyPool:
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
-        self.in_flight = 2 * jobs
+        self.in_flight = 2 * jobs  # loky's call queue holds 2 * workers + 1: see cancel()
         self.executor = self._executor()
 
     def _executor(self) -> Any:
@@ -269,7 +270,13 @@ class LokyPool:
         return True
 
     def cancel(self, handles: Sequence[Any]) -> None:
-        # kill, not wait: a batch can take minutes, and a stopped run must end now
+        """Kill the workers, not wait for them: a batch can take minutes, and a stopped run
+        must end now. First let loky move every batch submitted into its call queue (a few
+        milliseconds: `in_flight` fits in it): loky's manager thread raises a KeyError when
+        it is killed while a batch id still waits in its work queue."""
+        deadline = time.monotonic() + 1.0
+        while not all(f.running() or f.done() for f in handles) and time.monotonic() < deadline:
+            time.sleep(0.005)
         self.executor.shutdown(wait=True, kill_workers=True)
 
 
@@ -297,10 +304,14 @@ def open_pool(
 
 
 def stream(
-    pool: Pool, work: Iterator[Batch], stop: StopRequest | None = None
+    pool: Pool,
+    work: Iterator[Batch],
+    stop: StopRequest | None = None,
+    on_lost: Callable[[str], None] | None = None,
 ) -> Iterator[BatchResult]:
     """The results of `work`, in order. Ends early, without an error, once `stop` is set;
-    closing the iterator early also stops what is in flight."""
+    closing the iterator early also stops what is in flight. `on_lost(why)` is told of each
+    worker that died (its batches are played again)."""
     work = iter(work)
     pending: deque[tuple[Batch, Any]] = deque()
     lost = 0  # workers lost since the last batch came back
@@ -324,6 +335,8 @@ def stream(
                 return
             except WorkerLost as e:
                 lost += 1
+                if on_lost is not None:
+                    on_lost(str(e))
                 if lost >= RETRIES or not pool.replace_workers():
                     raise RunFailed(
                         f"a worker died playing games {batch.start}-{batch.stop - 1}, "

@@ -48,7 +48,9 @@ from balance.sim.runner import (
 from balance.sim.schedule import make_schedule
 from balance.sim.stop import stop_on_signals
 
-COMMIT_SECONDS = 2.0  # finished games reach the disk at least this often (or every batch)
+# Finished games reach the disk at least this often, or with every batch if batches take longer:
+# often enough that a hard stop loses seconds, rarely enough that a long run's part files stay few.
+COMMIT_SECONDS = 2.0
 Start = Callable[[int, int], None]  # on_start(planned games, games already done)
 
 
@@ -68,6 +70,7 @@ class RunOptions:
     scheduler: str | None = None
     out: Path | None = None  # None: reports/<game>-<timestamp>
     command: Sequence[str] = ()
+    commit_seconds: float = COMMIT_SECONDS  # finished games reach the disk at least this often
 
 
 # The options that decide a run's tables, as run.json records them for --resume.
@@ -174,14 +177,18 @@ def simulate(
         decisions = 0
         stopped_by = ""
         last_commit = time.perf_counter()
+
+        def lost(message: str) -> None:
+            manifest["workers_lost"] = manifest.get("workers_lost", 0) + 1
+
         try:
             work = batches(options.game, spec, schedule, batch_size, writer.committed)
-            for result in stream(pool, work, stop):
+            for result in stream(pool, work, stop, on_lost=lost):
                 writer.add(result.rows, result.tally, result.crashes)
                 decisions += result.decisions
                 if progress is not None:
                     progress(len(result.rows))
-                if time.perf_counter() - last_commit >= COMMIT_SECONDS:
+                if time.perf_counter() - last_commit >= options.commit_seconds:
                     writer.commit()
                     record("running")
                     last_commit = time.perf_counter()
@@ -312,6 +319,7 @@ def _manifest(
         "interrupted": True,
         "status": "running",
         "stopped_by": "",
+        "workers_lost": 0,  # worker processes that died; their batches were played again
         # what `--resume` needs to continue the run
         "options": {
             "decks": options.decks if isinstance(options.decks, str) else list(options.decks),
