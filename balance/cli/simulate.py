@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from click.core import ParameterSource
 
 from balance.cli.options import (
     BackendOpt,
@@ -106,11 +105,7 @@ def simulate(
             )
         options = asked
     else:
-        given = {
-            name
-            for name in ctx.params
-            if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE
-        }
+        given = {name for name in ctx.params if _typed(ctx, name)}
         options = resume_options(resume)
         _check_same(options, asked, given, resume)
         options = replace(
@@ -152,6 +147,12 @@ def simulate(
     if outcome.interrupted and outcome.stopped_by not in ("SIGINT", "stop"):
         typer.echo(f"error: {outcome.stopped_by}", err=True)  # workers kept dying
         raise typer.Exit(1)
+
+
+def _typed(ctx: typer.Context, name: str) -> bool:
+    """Whether the option was given on the command line (not left at its default)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
 
 
 # command-line parameter -> the RunOptions field it sets
