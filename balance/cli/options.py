@@ -156,3 +156,14 @@ def measuring_bots(game: str, config: Path | None, bots: str | None) -> list[str
         return ["random"]
     named = read_thresholds(path).bots
     return split_bot_specs(named) if isinstance(named, str) else list(named)
+
+
+def output_folder(out: Path | None, resume: Path | None, default: Path) -> Path:
+    """Where a sweep or tune writes: the folder to resume, else --out, else `default`."""
+    if resume is not None and out is not None and out.resolve() != resume.resolve():
+        from balance.core.errors import ConfigError
+
+        raise ConfigError(
+            "--out", None, f"{out} is not {resume}, the folder to resume", "give one of them"
+        )
+    return resume or out or default

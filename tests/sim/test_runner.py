@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from random import Random
 
@@ -179,3 +180,20 @@ def test_a_worker_plays_each_batch_with_the_spec_that_batch_carries() -> None:
     for batch, spec in ((first, shipped), (second, changed), (first, shipped)):
         assert spec_of(batch).config_hash == spec.config_hash
     assert shipped.config_hash != changed.config_hash
+
+
+@pytest.mark.parametrize("batch_size", [1, 2, 7, 50])
+def test_every_batch_holds_whole_deals(batch_size: int) -> None:
+    """A deal (one seed, every seat rotation) is never split between batches, so per-deal sums
+    can be made in a worker; a range that starts mid-deal is split only at that deal."""
+    from balance.sim.runner import batches
+
+    game = load_game("tinyduel")
+    spec = game.load(game.config_dir)
+    schedule = make_schedule(game.info, spec.catalog, ["plain", "wild", "wild"], ["random"], 3, 60)
+    ranges = [(b.start, b.stop) for b in batches("tinyduel", spec, schedule, batch_size)]
+    assert ranges[0][0] == 0 and ranges[-1][1] == schedule.games
+    assert all(stop == start for (_, stop), (start, _) in pairwise(ranges))
+    assert all(start % 3 == 0 and stop % 3 == 0 for start, stop in ranges)
+    offset = [(b.start, b.stop) for b in batches("tinyduel", spec, schedule, batch_size, 4, 40)]
+    assert offset[0][0] == 4 and all(stop % 3 == 0 for _, stop in offset[:-1])
