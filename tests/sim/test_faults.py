@@ -77,15 +77,21 @@ def resume_to_the_end(out: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "signals",
-    [["SIGTERM"], ["SIGINT"], ["SIGINT", "SIGINT"], ["SIGHUP"]],
-    ids=["sigterm", "sigint", "two-sigints-50ms-apart", "sighup"],
+    "signals, jobs",
+    [
+        (["SIGTERM"], 2),
+        (["SIGINT"], 2),
+        (["SIGINT", "SIGINT"], 2),
+        (["SIGHUP"], 2),
+        (["SIGTERM"], 1),
+    ],
+    ids=["sigterm", "sigint", "two-sigints-50ms-apart", "sighup", "sigterm-one-process"],
 )
 def test_a_signal_mid_run_leaves_a_folder_report_reads_and_resume_completes(
-    tmp_path: Path, reference: tuple[pd.DataFrame, pd.DataFrame], signals: list[str]
+    tmp_path: Path, reference: tuple[pd.DataFrame, pd.DataFrame], signals: list[str], jobs: int
 ) -> None:
     out = tmp_path / "run"
-    run = balance_cli("simulate", *RUN, "--jobs", "2", "--out", str(out))
+    run = balance_cli("simulate", *RUN, "--jobs", str(jobs), "--out", str(out))
     wait_for(lambda: committed(out) > 0, "the first commit")
     assert run.poll() is None, "the run ended before the signal"
     workers = psutil.Process(run.pid).children(recursive=True)
