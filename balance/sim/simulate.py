@@ -73,10 +73,6 @@ class RunOptions:
     commit_seconds: float = COMMIT_SECONDS  # finished games reach the disk at least this often
 
 
-# The options that decide a run's tables, as run.json records them for --resume.
-DEFINING = ("game", "config_dir", "overrides", "decks", "bots", "seats", "games", "seed")
-
-
 @dataclass(frozen=True)
 class RunOutcome:
     folder: Path
@@ -174,7 +170,6 @@ def simulate(
         record("running")
         if on_start is not None:
             on_start(schedule.games, writer.committed)
-        decisions = 0
         stopped_by = ""
         last_commit = time.perf_counter()
 
@@ -185,7 +180,6 @@ def simulate(
             work = batches(options.game, spec, schedule, batch_size, writer.committed)
             for result in stream(pool, work, stop, on_lost=lost):
                 writer.add(result.rows, result.tally, result.crashes)
-                decisions += result.decisions
                 if progress is not None:
                     progress(len(result.rows))
                 if time.perf_counter() - last_commit >= options.commit_seconds:
@@ -331,7 +325,7 @@ def _manifest(
         "resumed": [],
     }
     if before is not None:  # a resumed run keeps its first start, command and time spent
-        for key in ("command", "started", "wall_seconds", "resumed"):
+        for key in ("command", "started", "wall_seconds", "resumed", "workers_lost"):
             if key in before:
                 manifest[key] = before[key]
         manifest["resumed"] = [
