@@ -274,7 +274,6 @@ class TrialStore:
             shutil.rmtree(self.folder, ignore_errors=True)
         self.folder.mkdir(parents=True, exist_ok=True)
         write_json(key_path, self.key)
-        self.restored = 0  # games read back instead of played
 
     def stored(self) -> int:
         """Games on record: for a progress bar's start."""
@@ -295,7 +294,6 @@ class TrialStore:
             return False
         trial.games = table.slice(0, total).to_pandas()
         trial.tally = CardTally.from_state(tallies[str(total)])
-        self.restored += total
         return True
 
     def save(self, trial: Trial) -> None:
