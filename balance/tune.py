@@ -12,12 +12,20 @@ each term debiased by the variance of its estimate so that sampling noise does n
 imbalance. Among the finalists within noise of the best, the one changing the fewest numbers,
 and then changing them least, wins (the current config included: a balanced config is left
 alone).
+
+Both resume (`--resume DIR`): a `TrialStore` keeps, after every step a config plays, its games
+and its card tally at that step in `DIR/trials/`. A resumed sweep or tune runs its algorithm
+again from the start, with the same options; each step a config already played is read back
+instead of played, so every decision is taken on the same numbers and the result is the same
+as an uninterrupted run's. Only the step being played when the run stopped is played again.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import math
+import shutil
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +39,7 @@ import pandas as pd
 from balance.core.config import read_config, value_at
 from balance.core.errors import ConfigError, DataWarning, did_you_mean
 from balance.core.registry import load_game
+from balance.core.runfiles import read_json, replacing, write_json
 from balance.core.yamlio import parse_scalar
 from balance.sim.records import CardTally
 from balance.sim.runner import play_range, resolve_jobs
@@ -143,24 +152,24 @@ def default_metric(vary: Sequence[tuple[str, list[Any]]], catalog: Any, seats: i
 # -- the designer's grid ------------------------------------------------------------------------
 
 
-def parse_values(text: str) -> list[Any]:
-    """`3,4,5` as a list; `2:8` or `2:8:2` as an inclusive range of whole numbers."""
+def parse_values(text: str, given: str = "") -> list[Any]:
+    """`3,4,5` as a list; `2:8` or `2:8:2` as an inclusive range of whole numbers. `given` is
+    the option as typed (`--free PATH=5:1`), for errors."""
+    given = given or f"--vary ...={text}"
     if ":" in text and "," not in text:
         parts = text.split(":")
         try:
             numbers = [int(p) for p in parts]
         except ValueError:
             raise ConfigError(
-                f"--vary ...={text}", None, "a range takes whole numbers", "e.g. 2:8 or 2:8:2"
+                given, None, "a range takes whole numbers", "e.g. 2:8 or 2:8:2"
             ) from None
         if (
             len(numbers) not in (2, 3)
             or (len(numbers) == 3 and numbers[2] <= 0)
             or numbers[1] < numbers[0]
         ):
-            raise ConfigError(
-                f"--vary ...={text}", None, "a range is LOW:HIGH or LOW:HIGH:STEP", "e.g. 2:8:2"
-            )
+            raise ConfigError(given, None, "a range is LOW:HIGH or LOW:HIGH:STEP", "e.g. 2:8:2")
         step = numbers[2] if len(numbers) == 3 else 1
         return list(range(numbers[0], numbers[1] + 1, step))
     return [parse_scalar(v.strip()) for v in text.split(",") if v.strip()]
@@ -177,7 +186,7 @@ def parse_vary(pairs: Sequence[str]) -> list[tuple[str, list[Any]]]:
                 "expected PATH=VALUES",
                 "e.g. --vary cards.ember_fox_3.power=2:6",
             )
-        out.append((path.strip(), parse_values(values)))
+        out.append((path.strip(), parse_values(values, f"--vary {pair}")))
     if not out:
         raise ConfigError(
             "--vary", None, "nothing to vary", "e.g. --vary cards.ember_fox_3.power=2:6"
@@ -192,7 +201,13 @@ def parse_free(pairs: Sequence[str], current: Callable[[str], Any]) -> list[tupl
         path, sep, span = pair.partition("=")
         path = path.strip()
         if sep:
-            values = parse_values(span)
+            values = parse_values(span, f"--free {pair}")
+            if not values or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in values
+            ):
+                raise ConfigError(
+                    f"--free {pair}", None, "a free number's range is LOW:HIGH", "e.g. 2:8"
+                )
             low, high = min(values), max(values)
         else:
             value = current(path)
@@ -223,6 +238,83 @@ class Setup:
     seats: int | None
     seed: int
     jobs: int
+    stop: Any = None  # a StopRequest: a signal ends the step being played (raises Stopped)
+
+
+class TrialStore:
+    """The games every config of a sweep or tune has played, and its card tally after each
+    step, in `<folder>/trials/<config hash>.parquet` (the tally states in the file's metadata),
+    replaced atomically after every step. `key` names what was run; a resume must match it."""
+
+    def __init__(self, folder: Path, key: Mapping[str, Any], resume: bool) -> None:
+        self.folder = folder / "trials"
+        self.key = json.loads(json.dumps(dict(key), default=str))
+        key_path = self.folder / "setup.json"
+        if resume:
+            if not key_path.exists():
+                raise ConfigError(
+                    str(folder),
+                    None,
+                    "holds nothing to resume (no trials/setup.json)",
+                    "drop --resume",
+                )
+            recorded = read_json(key_path)
+            changed = sorted(
+                k for k in set(recorded) | set(self.key) if recorded.get(k) != self.key.get(k)
+            )
+            if changed:
+                name = changed[0]
+                raise ConfigError(
+                    str(key_path),
+                    None,
+                    f"it was started with {name} {recorded.get(name)}, not {self.key.get(name)}",
+                    "give the command it was started with, or drop --resume",
+                )
+        else:
+            shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        write_json(key_path, self.key)
+
+    def stored(self) -> int:
+        """Games on record: for a progress bar's start."""
+        import pyarrow.parquet as pq
+
+        return sum(pq.read_metadata(p).num_rows for p in self.folder.glob("*.parquet"))
+
+    def restore(self, trial: Trial, total: int) -> bool:
+        """Set the trial to its first `total` games and their tally if a step ended there."""
+        import pyarrow.parquet as pq
+
+        path = self.folder / f"{trial.spec.config_hash}.parquet"
+        if not path.exists():
+            return False
+        table = pq.read_table(path)
+        tallies = json.loads((table.schema.metadata or {}).get(b"balance.tallies", b"{}"))
+        if str(total) not in tallies or table.num_rows < total:
+            return False
+        trial.games = table.slice(0, total).to_pandas()
+        trial.tally = CardTally.from_state(tallies[str(total)])
+        return True
+
+    def save(self, trial: Trial) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        assert trial.tally is not None
+        path = self.folder / f"{trial.spec.config_hash}.parquet"
+        tallies: dict[str, Any] = {}
+        if path.exists():
+            tallies = json.loads(
+                (pq.read_schema(path).metadata or {}).get(b"balance.tallies", b"{}")
+            )
+        tallies[str(len(trial.games))] = trial.tally.to_state()
+        table = pa.Table.from_pandas(trial.games, preserve_index=False)
+        metadata = {
+            **(table.schema.metadata or {}),
+            b"balance.tallies": json.dumps(tallies).encode(),
+        }
+        with replacing(path) as temporary:
+            pq.write_table(table.replace_schema_metadata(metadata), temporary)
 
 
 @dataclass
@@ -237,6 +329,7 @@ class Trial:
     seats: int = 2
     spec: Any = None
     schedule: Any = None
+    store: TrialStore | None = None
 
     def play(self, setup: Setup, total: int, progress: Progress | None) -> None:
         """Play on until `total` games (whole rounds of every lineup) have been played."""
@@ -245,20 +338,31 @@ class Trial:
         total = min(self.schedule.games, -(-total // per_round) * per_round)
         if total <= done:
             return
+        if self.store is not None and self.store.restore(self, total):
+            return
         games, tally = play_range(
-            setup.game, self.spec, self.schedule, done, total, setup.jobs, progress=progress
-        )
+            setup.game, self.spec, self.schedule, done, total, setup.jobs, progress=progress,
+            stop_request=setup.stop,
+        )  # fmt: skip
         self.games = pd.concat([self.games, games], ignore_index=True)
         if self.tally is None:
             self.tally = tally
         else:
             self.tally.merge(tally)
+        if self.store is not None:
+            self.store.save(self)
 
     def units(self) -> dict[str, pd.Series]:
         return deal_units(self.games, self.seats)
 
 
-def make_trial(setup: Setup, values: Mapping[str, Any], changed: int, max_games: int) -> Trial:
+def make_trial(
+    setup: Setup,
+    values: Mapping[str, Any],
+    changed: int,
+    max_games: int,
+    store: TrialStore | None = None,
+) -> Trial:
     game = load_game(setup.game)
     with warnings.catch_warnings():
         # doubtful data is the base config's to report; a candidate's would repeat per point
@@ -274,7 +378,18 @@ def make_trial(setup: Setup, values: Mapping[str, Any], changed: int, max_games:
         seats=schedule.seats,
         spec=spec,
         schedule=schedule,
+        store=store,
     )
+
+
+def setup_key(setup: Setup, **more: Any) -> dict[str, Any]:
+    """What decides a sweep's or tune's result, for a TrialStore to check a resume against."""
+    base = load_game(setup.game).load(setup.config_dir, setup.overrides).config_hash
+    return {
+        "game": setup.game, "config_hash": base, "overrides": dict(setup.overrides),
+        "decks": setup.decks, "bots": list(setup.bots), "seats": setup.seats, "seed": setup.seed,
+        **more,
+    }  # fmt: skip
 
 
 def measure(trial: Trial, metric: Metric) -> tuple[float, float, float]:
@@ -338,9 +453,13 @@ def sweep(
     metric_text: str | None,
     target: float | None,
     progress: Progress | None = None,
-    on_start: Callable[[int], None] | None = None,
+    on_start: Callable[[int, int], None] | None = None,
     on_point: Callable[[SweepResult], None] | None = None,
+    folder: Path | None = None,
+    resume: bool = False,
 ) -> SweepResult:
+    """With `folder`, every point's games are kept there as they are played, and `resume`
+    reads back those of an interrupted sweep run with the same options (see the module)."""
     paths = [path for path, _ in vary]
     grid = [dict(zip(paths, combo)) for combo in itertools.product(*(values for _, values in vary))]
     trials = [
@@ -355,8 +474,14 @@ def sweep(
     )
     if metric.target is None:
         raise ConfigError("--target", None, f"{metric.text} has no natural target", "give --target")
+    if folder is not None:
+        key = setup_key(setup, command="sweep", vary=list(vary), games=games, metric=metric.text)
+        store = TrialStore(folder, key, resume)
+        for trial in trials:
+            trial.store = store
     if on_start is not None:
-        on_start(sum(min(t.schedule.games, games) for t in trials))
+        stored = trials[0].store.stored() if trials[0].store is not None else 0
+        on_start(sum(min(t.schedule.games, games) for t in trials), stored)
     rows: list[dict[str, Any]] = []
     interrupted = False
     result = SweepResult(metric, paths, pd.DataFrame(), {}, None)
@@ -471,8 +596,12 @@ def tune(
     max_candidates: int = 32,
     finalists: int = 4,
     progress: Progress | None = None,
-    on_start: Callable[[int], None] | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+    folder: Path | None = None,
+    resume: bool = False,
 ) -> TuneResult:
+    """With `folder`, every candidate's games are kept there step by step, and `resume` reads
+    back those of an interrupted tune run with the same options (see the module)."""
     game = load_game(setup.game)
     docs = read_config(setup.config_dir, overrides=setup.overrides)
     base_spec = game.load(setup.config_dir, setup.overrides)
@@ -492,10 +621,19 @@ def tune(
 
     candidates = [
         Candidate(make_trial(setup, c, change_size(c, current, free)[0], budget)) for c in combos
-    ]
+    ]  # every candidate checked before anything is written
+    store = None
+    if folder is not None:
+        key = setup_key(
+            setup, command="tune", free=free, budget=budget, max_candidates=max_candidates,
+            finalists=finalists,
+        )  # fmt: skip
+        store = TrialStore(folder, key, resume)
+        for candidate in candidates:
+            candidate.trial.store = store
     baseline = next(c for c in candidates if c.trial.changed == 0)
     if on_start is not None:
-        on_start(budget)
+        on_start(budget, store.stored() if store is not None else 0)
 
     per_round = candidates[0].trial.schedule.games_per_round()
     alive = list(candidates)
@@ -537,11 +675,13 @@ def tune(
     weights = bootstrap_weights(seeds, setup.seed) if seeds else None
     for c in finals:
         c.objective, c.ci_low, c.ci_high = balance_objective(c.trial, weights)
-    best = min(finals, key=lambda c: c.objective)
-    within_noise = [c for c in finals if c.ci_low <= best.ci_high]
-    chosen = min(
-        within_noise, key=lambda c: (*change_size(c.trial.values, current, free), c.objective)
-    )
+    chosen = baseline  # stopped before any config finished a step: nothing to propose
+    if finals:
+        best = min(finals, key=lambda c: c.objective)
+        within_noise = [c for c in finals if c.ci_low <= best.ci_high]
+        chosen = min(
+            within_noise, key=lambda c: (*change_size(c.trial.values, current, free), c.objective)
+        )
     proposal = {p: chosen.trial.values[p] for p in paths if chosen.trial.values[p] != current[p]}
     table = pd.DataFrame([
         {**c.trial.values, "changed": c.trial.changed, "rounds": survived[id(c)], "games": len(c.trial.games), "objective": c.objective}

@@ -128,3 +128,57 @@ def test_among_equals_tune_prefers_fewer_numbers_then_smaller_steps() -> None:
     assert back_to_two == (1, 0.75) and down_to_zero == (1, 1.0)
     assert back_to_two < down_to_zero < both
     assert change_size(current, current, free) == (0, 0.0)
+
+
+def interrupt_after(batches: int):  # type: ignore[no-untyped-def]
+    seen = []
+
+    def progress(n: int) -> None:
+        seen.append(n)
+        if len(seen) == batches:
+            raise KeyboardInterrupt
+
+    return progress
+
+
+@pytest.mark.parametrize("cut", [1, 6, 11])  # of 12 batches
+def test_an_interrupted_sweep_resumes_to_the_same_result(tmp_path: Path, cut: int) -> None:
+    setup = setup_from("tinyduel", None, {}, ["plain", "wild"], ["random"], 2, 0, 1)
+    vary = [("cards.wild.value", [1, 3, 5])]
+    whole = sweep(setup, vary, 600, None, None)
+    out = tmp_path / "sweep"
+    cut_short = sweep(setup, vary, 600, None, None, interrupt_after(cut), folder=out)
+    assert cut_short.interrupted
+    again = sweep(setup, vary, 600, None, None, folder=out, resume=True)
+    assert not again.interrupted and again.points.equals(whole.points)
+    assert (again.closest, again.sureness) == (whole.closest, whole.sureness)
+
+
+@pytest.mark.parametrize("cut", [2, 20, 45])
+def test_an_interrupted_tune_resumes_to_the_same_result(tmp_path: Path, cut: int) -> None:
+    setup = setup_from(
+        "tinyduel", None, {"cards.wild.value": 7}, ["plain", "wild"], ["random"], 2, 0, 1
+    )
+    free = [("cards.wild.value", 0, 8)]
+    whole = tune(setup, free, 3000)
+    out = tmp_path / "tune"
+    cut_short = tune(setup, free, 3000, progress=interrupt_after(cut), folder=out)
+    assert cut_short.interrupted
+    again = tune(setup, free, 3000, folder=out, resume=True)
+    assert not again.interrupted and again.proposal == whole.proposal
+    assert again.candidates.equals(whole.candidates) and again.history.equals(whole.history)
+    assert (again.after.objective, again.after.ci_low) == (
+        whole.after.objective,
+        whole.after.ci_low,
+    )
+    assert again.games == whole.games
+
+
+def test_resuming_with_other_options_is_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    args = ["sweep", "tinyduel", "--vary", "cards.wild.value=1,3", "--games", "60", "--jobs", "1"]
+    assert runner.invoke(app, [*args, "--out", str(out)]).exit_code == 0
+    other = runner.invoke(app, [*args, "--seed", "4", "--resume", str(out)])
+    assert other.exit_code == 2 and "started with seed 0, not 4" in other.output
+    same = runner.invoke(app, [*args, "--resume", str(out)])
+    assert same.exit_code == 0, same.output

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+from pydantic import ValidationError
+
 from balance.core.contract import Bot
 from balance.core.errors import ConfigError, did_you_mean
 
@@ -50,6 +52,9 @@ def split_bot_specs(text: str) -> list[str]:
 def make_bot(spec: str) -> Bot:
     """A bot from its spec `name` or `name:key=value,...`; unknown names and keys are ConfigErrors.
 
+    Values are checked by the bot's own declaration (a pydantic dataclass: types and bounds, such
+    as `iterations > 0`), so a bot states its limits once, where its parameters are defined.
+
     The bot is named by its whole spec (`mcts:iterations=50`), so the games table tells bots of
     one kind with different parameters apart, and a replay rebuilds the very bot that played.
     """
@@ -78,28 +83,20 @@ def make_bot(spec: str) -> Bot:
                 f"bot '{name}' has no parameter '{key}'",
                 did_you_mean(key, list(fields)) if fields else "it takes none",
             )
-        params[key] = _convert(name, key, value.strip(), fields[key].type)
+        params[key] = value.strip()  # the bot's declaration converts and checks it
         written.append(f"{key}={value.strip()}")
     label = f"{name}:{','.join(written)}" if written else name
-    return cls(name=label, **params)
-
-
-def _convert(bot: str, key: str, value: str, annotation: object) -> object:
-    kind = str(annotation)
     try:
-        if "int" in kind:
-            return int(value)
-        if "float" in kind:
-            return float(value)
-        if "bool" in kind:
-            if value.lower() not in ("true", "false", "1", "0"):
-                raise ValueError(value)
-            return value.lower() in ("true", "1")
-    except ValueError:
+        bot: Bot = cls(name=label, **params)
+    except ValidationError as e:
+        error = e.errors()[0]
+        key = str(error["loc"][0]) if error["loc"] else "?"
+        message = error["msg"][:1].lower() + error["msg"][1:]
+        default = fields[key].default if key in fields else "..."
         raise ConfigError(
             "--bots",
             None,
-            f"bot '{bot}': {key}={value} is not a valid {kind}",
-            f"give {key} a {kind}",
+            f"bot '{name}': {key}={params.get(key)}: {message}",
+            f"e.g. {name}:{key}={default}",
         ) from None
-    return value
+    return bot

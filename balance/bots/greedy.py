@@ -15,17 +15,24 @@ a decision's cost stays bounded.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from random import Random
+from typing import Annotated
+
+from pydantic import Field
+from pydantic.dataclasses import dataclass as checked
 
 from balance.core.contract import Decision, State
 
 
-@dataclass
+@checked
 class GreedyBot:
+    """Parameters are checked when the bot is made (pydantic): `make_bot` reports a bad one."""
+
     name: str = "greedy"
-    follow: int = 3  # how many follow-up decisions of the same action are looked through
-    max_options: int = 32  # above this many options, a random sample of them is scored
+    # how many follow-up decisions of the same action are looked through
+    follow: Annotated[int, Field(ge=0)] = 3
+    # above this many options, a random sample of them is scored
+    max_options: Annotated[int, Field(gt=0)] = 32
 
     def choose(self, state: State, decision: Decision, rng: Random) -> int:
         seat = decision.seat

@@ -22,6 +22,10 @@ import math
 import time
 from dataclasses import dataclass, field
 from random import Random
+from typing import Annotated, Literal
+
+from pydantic import Field
+from pydantic.dataclasses import dataclass as checked
 
 from balance.bots.greedy import GreedyBot
 from balance.core.contract import Decision, State
@@ -35,25 +39,21 @@ class Node:
     children: dict[object, Node] = field(default_factory=dict)
 
 
-@dataclass
+@checked
 class MctsBot:
+    """Parameters are checked when the bot is made (pydantic): `make_bot` reports a bad one."""
+
     name: str = "mcts"
-    iterations: int = 200
-    ms: int = 0  # > 0: search for this many milliseconds per decision instead (not reproducible)
-    c: float = 0.7  # UCT exploration, for rewards in [0, 1]
-    rollout: str = "random"  # random | greedy
-    depth: int = 12  # rollout decisions before the position is scored by evaluate
+    iterations: Annotated[int, Field(gt=0)] = 200
+    # > 0: search for this many milliseconds per decision instead (not reproducible)
+    ms: Annotated[int, Field(ge=0)] = 0
+    c: Annotated[float, Field(ge=0, allow_inf_nan=False)] = (
+        0.7  # UCT exploration, rewards in [0, 1]
+    )
+    rollout: Literal["random", "greedy"] = "random"
+    depth: Annotated[int, Field(ge=0)] = 12  # rollout decisions before evaluate scores the position
 
     def __post_init__(self) -> None:
-        if self.rollout not in ("random", "greedy"):
-            from balance.core.errors import ConfigError
-
-            raise ConfigError(
-                "--bots",
-                None,
-                f"mcts: unknown rollout '{self.rollout}'",
-                "use rollout=random or rollout=greedy",
-            )
         self._greedy = GreedyBot(follow=0, max_options=8)
 
     def choose(self, state: State, decision: Decision, rng: Random) -> int:

@@ -28,7 +28,7 @@ from balance.cli import (
     validate,
     vocab,
 )
-from balance.core.errors import ConfigError
+from balance.core.errors import ConfigError, RunFailed
 
 
 class BalanceGroup(TyperGroup):
@@ -52,6 +52,8 @@ class BalanceGroup(TyperGroup):
             )
         except ConfigError as e:
             _fail(e.one_line())
+        except RunFailed as e:
+            _fail(str(e), code=1)
         except TyperException as e:  # the command line itself: unknown option, missing argument
             ctx = getattr(e, "ctx", None)
             if type(e).__name__ == "NoArgsIsHelpError":  # `balance` alone: the help was shown

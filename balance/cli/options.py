@@ -65,11 +65,37 @@ MeasureBotsOpt = Annotated[
     ),
 ]
 SeedOpt = Annotated[
-    int, typer.Option("--seed", help="Run seed: the same seed gives the same tables.")
+    int,
+    typer.Option(
+        "--seed", min=0, help="Run seed, a whole number >= 0: the same seed gives the same tables."
+    ),
 ]
+
+
+def _cap_jobs(jobs: int | None) -> int | None:
+    """More workers than cores only adds processes (and memory): cap, and say so in one line."""
+    if jobs is None or jobs <= 0:
+        return jobs
+    from balance.sim.runner import available_cores
+
+    cores = available_cores()
+    if jobs > cores:
+        typer.echo(
+            f"note: --jobs {jobs} is more than this machine's {cores} cores: using {cores}",
+            err=True,
+        )
+        return cores
+    return jobs
+
+
 JobsOpt = Annotated[
     int | None,
-    typer.Option("--jobs", help="Worker processes \\[default: all cores].", show_default=False),
+    typer.Option(
+        "--jobs",
+        help="Worker processes, at most the machine's cores \\[default: all cores].",
+        show_default=False,
+        callback=_cap_jobs,
+    ),
 ]
 BatchOpt = Annotated[
     int | None,
@@ -130,3 +156,14 @@ def measuring_bots(game: str, config: Path | None, bots: str | None) -> list[str
         return ["random"]
     named = read_thresholds(path).bots
     return split_bot_specs(named) if isinstance(named, str) else list(named)
+
+
+def output_folder(out: Path | None, resume: Path | None, default: Path) -> Path:
+    """Where a sweep or tune writes: the folder to resume, else --out, else `default`."""
+    if resume is not None and out is not None and out.resolve() != resume.resolve():
+        from balance.core.errors import ConfigError
+
+        raise ConfigError(
+            "--out", None, f"{out} is not {resume}, the folder to resume", "give one of them"
+        )
+    return resume or out or default

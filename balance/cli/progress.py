@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Protocol
 
 from rich.console import Console
 from rich.progress import (
@@ -24,9 +25,14 @@ class GamesPerSecond(ProgressColumn):
         return Text(f"{speed:,.0f} games/s" if speed else "", style="progress.data.speed")
 
 
+class Start(Protocol):
+    def __call__(self, total: int, done: int = 0) -> None: ...
+
+
 @contextmanager
-def games_progress(label: str) -> Iterator[tuple[Callable[[int], None], Callable[[int], None]]]:
-    """Yields (start(total), advance(n)) for a run of games."""
+def games_progress(label: str) -> Iterator[tuple[Start, Callable[[int], None]]]:
+    """Yields (start(total, done), advance(n)) for a run of games; `done` is what a resumed run
+    had already played (shown as done, not counted in the speed)."""
     progress = Progress(
         TextColumn(label),
         BarColumn(),
@@ -38,9 +44,9 @@ def games_progress(label: str) -> Iterator[tuple[Callable[[int], None], Callable
     )
     task = progress.add_task(label, total=None)
 
-    def start(total: int) -> None:
+    def start(total: int, done: int = 0) -> None:
         # shown only once the work is known: an input error before it prints no empty bar
-        progress.update(task, total=total)
+        progress.reset(task, total=total, completed=done)
         progress.start()
 
     def advance(n: int) -> None:

@@ -26,7 +26,11 @@ def replay(
     seed: Annotated[
         int | None,
         typer.Option(
-            "--seed", help="The game's seed (a games.parquet `seed`).", show_default=False
+            "--seed",
+            min=0,
+            max=2**64 - 1,
+            help="The game's seed, a whole number 0 to 2**64-1 (a games.parquet `seed`).",
+            show_default=False,
         ),
     ] = None,
     decks: Annotated[

@@ -23,12 +23,5 @@ def report(
         raise ConfigError(
             "--format", None, f"unknown format '{format}'", did_you_mean(format, list(choices))
         )
-    if not (run / "run.json").is_file():
-        raise ConfigError(
-            str(run),
-            None,
-            "not a run folder (no run.json)",
-            "pass a folder written by balance simulate",
-        )
     for path in render_report(run, choices[format]):
         typer.echo(f"wrote {path}")

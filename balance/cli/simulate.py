@@ -1,8 +1,15 @@
-"""`balance simulate GAME`: bots play the games; the run's tables and report land in reports/."""
+"""`balance simulate GAME`: bots play the games; the run's tables and report land in reports/.
+
+`--resume DIR` continues a run that was stopped (a signal, a dead worker, a cut-off machine)
+with the options it was started with; options given beside it must agree with them, except those
+that do not change the tables (--jobs, --batch-size, --backend, --scheduler, --no-report).
+"""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -12,7 +19,6 @@ from balance.cli.options import (
     BotsOpt,
     ConfigOpt,
     DecksOpt,
-    GameArg,
     GamesOpt,
     JobsOpt,
     OutOpt,
@@ -26,7 +32,14 @@ from balance.cli.options import (
 
 
 def simulate(
-    game: GameArg,
+    ctx: typer.Context,
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            help="The game, e.g. beings (see `balance games`); not needed with --resume.",
+            show_default=False,
+        ),
+    ] = None,
     config: ConfigOpt = None,
     games: GamesOpt = 2000,
     decks: DecksOpt = "all",
@@ -40,16 +53,36 @@ def simulate(
     patch: PatchOpt = None,
     set_: SetOpt = None,
     out: OutOpt = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            help="Continue the stopped run in DIR, with the options it was started with; it ends with the tables an uninterrupted run gives.",
+            show_default=False,
+        ),
+    ] = None,
+    commit_every: Annotated[
+        float,
+        typer.Option(
+            "--commit-every",
+            min=0.0,
+            help="Seconds between commits of the finished games to the run folder (or every batch, if batches take longer).",
+        ),
+    ] = 2.0,
     no_report: bool = typer.Option(False, "--no-report", help="Write the tables only, no report."),
 ) -> None:
     """Play bot-vs-bot games and write games.parquet, cards.parquet, run.json and a report."""
+    from dataclasses import replace
+
     from balance.bots import split_bot_specs
     from balance.cli.progress import games_progress
-    from balance.sim.simulate import RunOptions
+    from balance.core.errors import ConfigError
+    from balance.sim.simulate import RunOptions, resume_options
     from balance.sim.simulate import simulate as run
 
-    options = RunOptions(
-        game=game,
+    command = ["balance", *sys.argv[1:]]
+    asked = RunOptions(
+        game=game or "",
         config_dir=config,
         overrides=overrides_from(patch, set_),
         decks="all" if decks == "all" else [d.strip() for d in decks.split(",")],
@@ -62,11 +95,37 @@ def simulate(
         backend=backend,
         scheduler=scheduler,
         out=out,
-        command=["balance", *sys.argv[1:]],
+        command=command,
+        commit_seconds=commit_every,
     )
-    with games_progress(f"{game}") as (start, advance):
-        outcome = run(options, progress=advance, on_start=start)
-    stopped = " (interrupted: the finished games are kept)" if outcome.interrupted else ""
+    if resume is None:
+        if not game:
+            raise ConfigError(
+                "balance simulate", None, "name the game to play", "e.g. balance simulate beings"
+            )
+        options = asked
+    else:
+        given = {name for name in ctx.params if _typed(ctx, name)}
+        options = resume_options(resume)
+        _check_same(options, asked, given, resume)
+        options = replace(
+            options,
+            jobs=jobs,
+            batch_size=batch_size or options.batch_size,
+            backend=backend if "backend" in given else options.backend,
+            scheduler=scheduler,
+            command=command,
+            commit_seconds=commit_every,
+        )
+    with games_progress(options.game) as (start, advance):
+        outcome = run(options, progress=advance, on_start=start, resume=resume is not None)
+    if outcome.interrupted:
+        stopped = (
+            f" (stopped by {outcome.stopped_by}: {outcome.games} of {outcome.planned} games kept;"
+            f" continue with balance simulate --resume {outcome.folder})"
+        )
+    else:
+        stopped = ""
     typer.echo(
         f"{outcome.games} games in {outcome.wall_seconds:.1f} s: {outcome.crashed} crashed, "
         f"{outcome.capped} capped{stopped}"
@@ -75,9 +134,63 @@ def simulate(
         typer.echo(
             f"replay a crash: balance replay {outcome.folder} --game <game> (see crashes.json)"
         )
-    if not no_report and outcome.games:
+    # a run stopped by SIGTERM or SIGHUP was asked to end now: no report, which takes seconds
+    quick = outcome.signum and outcome.stopped_by != "SIGINT"
+    if not no_report and outcome.games and not quick:
         from balance.report.render import render_report, terminal_summary
 
         terminal_summary(outcome.folder)
         render_report(outcome.folder)
     typer.echo(f"wrote {outcome.folder}")
+    if outcome.signum:
+        raise typer.Exit(128 + outcome.signum)  # the shell's convention for "ended by a signal"
+    if outcome.interrupted and outcome.stopped_by not in ("SIGINT", "stop"):
+        typer.echo(f"error: {outcome.stopped_by}", err=True)  # workers kept dying
+        raise typer.Exit(1)
+
+
+def _typed(ctx: typer.Context, name: str) -> bool:
+    """Whether the option was given on the command line (not left at its default)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
+# command-line parameter -> the RunOptions field it sets
+_DEFINING = {
+    "game": "game",
+    "config": "config_dir",
+    "set_": "overrides",
+    "patch": "overrides",
+    "decks": "decks",
+    "bots": "bots",
+    "seats": "seats",
+    "games": "games",
+    "seed": "seed",
+    "out": "out",
+}
+
+
+def _check_same(recorded: Any, asked: Any, given: set[str], folder: Path) -> None:
+    """An option given beside --resume must be the run's own: another value would make other
+    tables than the run's, or mix two runs in one folder."""
+    for parameter, name in _DEFINING.items():
+        if parameter not in given:
+            continue
+        mine, theirs = getattr(asked, name), getattr(recorded, name)
+        if name in ("config_dir", "out"):
+            mine, theirs = Path(mine).resolve(), Path(theirs).resolve()
+        elif name == "decks":
+            mine = mine if isinstance(mine, str) else list(mine)
+            theirs = theirs if isinstance(theirs, str) else list(theirs)
+        elif name == "bots":
+            mine, theirs = list(mine), list(theirs)
+        if mine != theirs:
+            from balance.core.errors import ConfigError
+
+            option = "--" + parameter.rstrip("_") if parameter != "game" else "GAME"
+            raise ConfigError(
+                option,
+                None,
+                f"{mine} differs from {theirs}, which the run in {folder} was started with",
+                "leave it out to resume the run as it was started",
+            )

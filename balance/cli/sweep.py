@@ -20,6 +20,7 @@ from balance.cli.options import (
     SeedOpt,
     SetOpt,
     measuring_bots,
+    output_folder,
     overrides_from,
 )
 
@@ -60,10 +61,19 @@ def sweep(
     patch: PatchOpt = None,
     set_: SetOpt = None,
     out: OutOpt = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            help="Continue the interrupted sweep written to DIR: give the command it was started with; it ends with the result an uninterrupted one gives.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Play every point of the grid on the same seeds and name the value closest to the target."""
     from balance.cli.progress import games_progress
     from balance.report.tuning import render_sweep, sweep_answer
+    from balance.sim.stop import stop_on_signals
     from balance.tune import parse_vary, setup_from
     from balance.tune import sweep as run_sweep
 
@@ -77,7 +87,9 @@ def sweep(
         seed,
         jobs,
     )
-    folder = out or Path("reports") / f"{game}-sweep-{datetime.now():%Y%m%d-%H%M%S}"
+    folder = output_folder(
+        out, resume, Path("reports") / f"{game}-sweep-{datetime.now():%Y%m%d-%H%M%S}"
+    )
 
     def write(result) -> None:  # type: ignore[no-untyped-def]
         # after every point, so an interrupted sweep keeps what it finished
@@ -92,8 +104,11 @@ def sweep(
             result.sureness,
         )
 
-    with games_progress(f"sweep {game}") as (start, advance):
-        result = run_sweep(setup, parse_vary(vary), games, metric, target, advance, start, write)
+    with stop_on_signals() as setup.stop, games_progress(f"sweep {game}") as (start, advance):
+        result = run_sweep(
+            setup, parse_vary(vary), games, metric, target, advance, start, write, folder,
+            resume is not None,
+        )  # fmt: skip
     assert result.metric.target is not None  # sweep refuses a metric without a target
     typer.echo(
         sweep_answer(
@@ -101,5 +116,5 @@ def sweep(
         )
     )
     if result.interrupted:
-        typer.echo("interrupted: the finished points are kept")
+        typer.echo(f"interrupted: the finished points are kept (continue: add --resume {folder})")
     typer.echo(f"wrote {folder}")

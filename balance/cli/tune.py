@@ -20,6 +20,7 @@ from balance.cli.options import (
     SeedOpt,
     SetOpt,
     measuring_bots,
+    output_folder,
     overrides_from,
 )
 
@@ -51,6 +52,14 @@ def tune(
     patch: PatchOpt = None,
     set_: SetOpt = None,
     out: OutOpt = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            help="Continue the interrupted tune written to DIR: give the command it was started with; it ends with the result an uninterrupted one gives.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Propose new values for the free numbers, as a patch of only the changed ones."""
     from balance.cli.progress import games_progress
@@ -58,6 +67,7 @@ def tune(
     from balance.core.errors import ConfigError
     from balance.core.registry import load_game
     from balance.report.tuning import render_tune
+    from balance.sim.stop import stop_on_signals
     from balance.tune import _current_value, parse_free, setup_from
     from balance.tune import tune as run_tune
 
@@ -76,9 +86,19 @@ def tune(
     docs = read_config(setup.config_dir, overrides=setup.overrides)
     spec = load_game(game).load(setup.config_dir, setup.overrides)
     free_numbers = parse_free(free, lambda path: _current_value(docs.data, spec, path))
-    folder = out or Path("reports") / f"{game}-tune-{datetime.now():%Y%m%d-%H%M%S}"
-    with games_progress(f"tune {game}") as (start, advance):
-        result = run_tune(setup, free_numbers, budget, progress=advance, on_start=start)
+    folder = output_folder(
+        out, resume, Path("reports") / f"{game}-tune-{datetime.now():%Y%m%d-%H%M%S}"
+    )
+    with stop_on_signals() as setup.stop, games_progress(f"tune {game}") as (start, advance):
+        result = run_tune(
+            setup, free_numbers, budget, progress=advance, on_start=start, folder=folder,
+            resume=resume is not None,
+        )  # fmt: skip
+    if not result.games:
+        typer.echo(
+            f"interrupted before any config finished a step (continue: add --resume {folder})"
+        )
+        return
     before = (result.before.objective, result.before.ci_low, result.before.ci_high)
     after = (result.after.objective, result.after.ci_low, result.after.ci_high)
     render_tune(
@@ -101,7 +121,9 @@ def tune(
         f"objective before {before[0]:.4f} [{before[1]:.4f}, {before[2]:.4f}], after {after[0]:.4f} [{after[1]:.4f}, {after[2]:.4f}] ({result.games:,} games)"
     )
     if result.interrupted:
-        typer.echo("interrupted: the proposal is from the games finished so far")
+        typer.echo(
+            f"interrupted: the proposal is from the games finished so far (continue: add --resume {folder})"
+        )
     typer.echo(
         f"wrote {folder / 'patch.yaml'} (apply: balance check {game} --patch {folder / 'patch.yaml'})"
     )

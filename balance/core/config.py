@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +40,10 @@ def read_config(
 ) -> ConfigDocuments:
     """Load `<folder>/<name>.yaml` for each document, then apply the dotted overrides."""
     if not folder.is_dir():
-        raise ConfigError(str(folder), None, "config folder not found", "pass --config DIR")
+        problem = (
+            "is a file, not a config folder" if folder.is_file() else "config folder not found"
+        )
+        raise ConfigError(str(folder), None, problem, "pass --config DIR")
     data: dict[str, Any] = {}
     for name in documents:
         path = folder / f"{name}.yaml"
@@ -308,8 +312,8 @@ def _key_line(context: LineMap | LineList, key: Any) -> int:
 
 def _shown(path: Path) -> str:
     """A config path as a designer reads it: relative to the working folder where possible."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    try:  # absolute, not resolved: a symlink loop must reach load_yaml to be reported there
+        return str(Path(os.path.abspath(path)).relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
 

@@ -50,3 +50,8 @@ def did_you_mean(word: str, known: Sequence[str]) -> str:
 class DataWarning(UserWarning):
     """Legal but doubtful data (a level that costs less than the one below it): shown, never
     fatal. Tuning, which loads the config once per candidate, shows only the base config's."""
+
+
+class RunFailed(Exception):
+    """The machinery failed, not the user's input nor a game's rules: workers kept dying on one
+    batch. Shown as one line, exit code 1; the run folder keeps the games finished before."""

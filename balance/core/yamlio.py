@@ -1,9 +1,14 @@
 """YAML loading with `yaml.safe_load` semantics, but every mapping and list remembers its lines.
 
-Two differences from PyYAML's defaults, both for designers writing card text:
+Differences from PyYAML's defaults, for designers writing card text:
 - only `true`/`false` are booleans (YAML 1.2), so the effect key `on:` stays the string "on"
   (PyYAML's YAML 1.1 reads `on`, `off`, `yes`, `no` as booleans);
-- a key given twice in one mapping is an error, not a silent overwrite.
+- a key given twice in one mapping is an error, not a silent overwrite;
+- a file is refused, with its line, before it can exhaust memory or the stack: values nested
+  deeper than `MAX_DEPTH`, or more than `MAX_VALUES` values once every alias is expanded (an
+  alias counts the whole value it names, so a "billion laughs" bomb is refused after reading
+  a few lines), or an alias inside the value it names (a loop). A card config holds a few
+  thousand values; the limits leave a hundredfold margin.
 """
 
 from __future__ import annotations
@@ -43,8 +48,61 @@ class LineList(list):
         self.overridden: dict[Any, str] = {}
 
 
+MAX_DEPTH = 100  # nesting levels: each costs a few stack frames while the file is read
+MAX_VALUES = 200_000  # values after alias expansion: about 200 MB of nodes at most
+
+
 class _DesignerLoader(yaml.SafeLoader):
-    """SafeLoader with YAML 1.2 booleans."""
+    """SafeLoader with YAML 1.2 booleans that counts what it composes (see the module's limits)."""
+
+    def __init__(self, text: str, shown_as: str) -> None:
+        super().__init__(text)
+        self.shown_as = shown_as
+        self.depth = 0
+        self.values = 0  # values composed so far, every alias counted as the value it names
+        self.sizes: dict[int, int] = {}  # id(anchored node) -> its size, aliases expanded
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        line = event.start_mark.line + 1
+        if isinstance(event, yaml.AliasEvent):
+            named = self.anchors.get(event.anchor)
+            if named is not None:
+                size = self.sizes.get(id(named))
+                if size is None:  # the anchored value is still being read: it contains itself
+                    raise ConfigError(
+                        self.shown_as,
+                        line,
+                        f"alias *{event.anchor} stands inside the value it names (a loop)",
+                        "use the alias outside its anchor's value",
+                    )
+                self._count(size, line)
+            return super().compose_node(parent, index)
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ConfigError(
+                self.shown_as,
+                line,
+                f"values nested more than {MAX_DEPTH} levels deep",
+                "flatten the structure",
+            )
+        before = self.values
+        self._count(1, line)
+        node = super().compose_node(parent, index)
+        self.depth -= 1
+        if event.anchor is not None:
+            self.sizes[id(node)] = self.values - before
+        return node
+
+    def _count(self, values: int, line: int) -> None:
+        self.values += values
+        if self.values > MAX_VALUES:
+            raise ConfigError(
+                self.shown_as,
+                line,
+                f"more than {MAX_VALUES:,} values (an alias counts as the values it repeats)",
+                "a card config holds a few thousand: look for aliases that repeat large values",
+            )
 
 
 _DesignerLoader.yaml_implicit_resolvers = {
@@ -57,19 +115,47 @@ _DesignerLoader.add_implicit_resolver(
 
 
 def load_yaml(path: Path, shown_as: str | None = None) -> Any:
-    """Load one YAML file into LineMap / LineList / plain scalars. Errors name file:line."""
+    """Load one YAML file into LineMap / LineList / plain scalars. Errors name file:line.
+
+
+    A config file holds a mapping or a list (or nothing): a lone value is refused here, where
+    the file's name is known.
+    """
     shown = shown_as or str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(shown, None, "file not found", "check the config folder") from None
+    except IsADirectoryError:
+        raise ConfigError(shown, None, "is a folder, not a file", "check the path") from None
     except UnicodeDecodeError as e:
         raise ConfigError(shown, None, f"not UTF-8 text ({e.reason})", "save it as UTF-8") from None
-    return parse_yaml(text, shown)
+    except OSError as e:  # unreadable, a symlink loop, a device that fails
+        raise ConfigError(
+            shown, None, f"cannot read it: {e.strerror or e}", "check the path and its permissions"
+        ) from None
+    data = parse_yaml(text, shown)
+    if data is not None and not isinstance(data, (LineMap, LineList)):
+        raise ConfigError(
+            shown,
+            1,
+            f"holds the value {str(data)[:40]!r}, not a mapping or a list",
+            "write `key: value` lines, as the shipped configs do",
+        )
+    return data
 
 
 def parse_yaml(text: str, shown_as: str) -> Any:
-    loader = _DesignerLoader(text)
+    try:
+        loader = _DesignerLoader(text, shown_as)
+    except yaml.reader.ReaderError as e:  # a NUL or control character: found before parsing
+        code = e.character if isinstance(e.character, int) else ord(e.character)
+        raise ConfigError(
+            shown_as,
+            text.count("\n", 0, max(0, e.position)) + 1,
+            f"invalid YAML: character #x{code:04x} is not allowed",
+            "remove the control character",
+        ) from None
     try:
         node = loader.get_single_node()
         return None if node is None else _convert(node, loader, shown_as)

@@ -1,19 +1,35 @@
 """What a run keeps of each game: a row of the games table and the card tally's sufficient statistics.
 
-Workers fill a `GameRows` and a `CardTally` per batch; the main process appends the rows to
-`games.parquet` as they arrive and sums the tallies, so a million games never hold a million event
+Workers fill a `GameRows` and a `CardTally` per batch; the main process hands the rows to a
+`GamesWriter` as they arrive and sums the tallies, so a million games never hold a million event
 lists in memory. Scores are summed as whole `SCORE_UNITS`, so the sums are exact in any order and
-the tables are the same for any number of jobs or batch size.
+the tables are the same for any number of jobs, batch size, or interruptions and resumes.
+
+How games reach the disk (`GamesWriter`): a parquet file cannot be appended to once closed, and
+rewriting its footer in place leaves a moment in which the file is unreadable. So a run commits
+its finished games every couple of seconds as one *part file* of its own,
+`parts/<first>-<end>.parquet`, complete and written atomically, carrying the crash records of its
+games in its metadata; then `checkpoint.json` (atomically) with the number of games committed and
+the card tally of exactly those games. `checkpoint.json` is the commit point: games and tally
+can never disagree, and a part written after the last checkpoint is simply dropped on resume.
+When the run ends, finished or stopped, the parts are consolidated into one `games.parquet`
+(streamed a part at a time: memory stays flat) and `crashes.json`, and removed. A resumed run
+continues after the last commit and consolidates `games.parquet` and its new parts together.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from balance.core.contract import DRAWN, OPENING, PLAYED, SCORE_UNITS, Catalog, Event
+from balance.core.errors import ConfigError
+from balance.core.runfiles import CARDS, CRASHES, GAMES, read_json, replacing, write_json
 from balance.sim.play import GameRecord
 from balance.sim.schedule import GameSlot
 
@@ -144,6 +160,15 @@ class CardTally:
                 for i, value in enumerate(row):
                     mine[i] += value
 
+    def to_state(self) -> dict[str, Any]:
+        """The tally as JSON-ready data: every dataclass field, whatever fields it grows, so a
+        checkpoint carries all of it. `from_state(t.to_state())` equals `t`."""
+        return {f.name: _encode(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> CardTally:
+        return cls(**{name: _decode(value) for name, value in state.items()})
+
     def rows(self, catalog: Catalog) -> list[dict[str, Any]]:
         """One row per (deck, card) for every deck played: its cards, and any card seen with it."""
         rows = []
@@ -170,35 +195,124 @@ class CardTally:
         return rows
 
 
-class GamesWriter:
-    """Appends batches of rows to games.parquet as they arrive, in one row group each."""
+def _encode(value: Any) -> Any:
+    """JSON-ready, keeping what JSON loses: tuples, and mapping keys that are not strings."""
+    if isinstance(value, dict):
+        return {"dict": [[_encode(k), _encode(v)] for k, v in value.items()]}
+    if isinstance(value, tuple):
+        return {"tuple": [_encode(v) for v in value]}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    if hasattr(value, "tolist"):  # a numpy array or scalar
+        return {"array": value.tolist(), "dtype": str(value.dtype)}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"a card tally field holds a {type(value).__name__}, which has no state form")
 
-    def __init__(self, path: Path, seats: int, game_stats: tuple[str, ...]) -> None:
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    if isinstance(value, dict):
+        if "dict" in value:
+            return {_decode(k): _decode(v) for k, v in value["dict"]}
+        if "tuple" in value:
+            return tuple(_decode(v) for v in value["tuple"])
+        import numpy as np
+
+        return np.asarray(value["array"], dtype=value["dtype"])
+    return value
+
+
+PARTS = "parts"  # the part files of a run in progress
+CHECKPOINT = "checkpoint.json"  # games committed and their card tally: the commit point
+ROW_GROUP = 65_536  # rows per row group of the consolidated games.parquet
+_CRASHES_KEY = b"balance.crashes"
+
+
+class GamesWriter:
+    """The games table of a run folder and the card tally of the same games, committed together
+    (see the module docstring). `start` begins a run; `reopen` continues from the last commit."""
+
+    def __init__(self, folder: Path, seats: int, game_stats: tuple[str, ...], tally: CardTally):
         import pyarrow as pa
 
-        self.path = path
+        self.folder = folder
         self.schema = pa.schema(_arrow_fields(seats, game_stats))
-        self._writer: Any = None
+        self.tally = tally  # of every game added, committed or not
+        self.committed = 0  # games committed: a part file and the checkpoint hold them
+        self.rows = 0  # games added: committed and pending
+        self.crashed = 0
+        self._consolidated = 0  # games held by games.parquet
         self._pending: list[GameRows] = []
-        self._pending_rows = 0
-        self.rows = 0
+        self._pending_crashes: list[dict[str, Any]] = []
 
-    def write(self, rows: GameRows) -> None:
-        self._pending.append(rows)
-        self._pending_rows += len(rows)
-        self.rows += len(rows)
-        if self._pending_rows >= 10_000:  # small enough that the last flush adds little to the run
-            self._flush()
+    @classmethod
+    def start(
+        cls, folder: Path, seats: int, game_stats: tuple[str, ...], counters: int
+    ) -> GamesWriter:
+        """A new run in `folder`: what a previous run there wrote of its tables is removed."""
+        shutil.rmtree(folder / PARTS, ignore_errors=True)
+        for name in (CHECKPOINT, GAMES, CARDS, CRASHES):
+            (folder / name).unlink(missing_ok=True)
+        return cls(folder, seats, game_stats, CardTally(counters))
 
-    def close(self) -> None:
+    @classmethod
+    def reopen(
+        cls, folder: Path, seats: int, game_stats: tuple[str, ...], counters: int
+    ) -> GamesWriter:
+        """The run in `folder` as of its last commit; parts written after it are dropped."""
         import pyarrow.parquet as pq
 
-        self._flush()
-        if self._writer is None:  # no game finished: still write the (empty) table
-            self._writer = pq.ParquetWriter(self.path, self.schema)
-        self._writer.close()
+        tally = CardTally(counters)
+        committed = 0
+        if (folder / CHECKPOINT).exists():
+            checkpoint = read_json(folder / CHECKPOINT)
+            committed = int(checkpoint["games"])
+            tally = CardTally.from_state(checkpoint["tally"])
+        writer = cls(folder, seats, game_stats, tally)
+        if (folder / GAMES).exists():
+            try:
+                writer._consolidated = pq.ParquetFile(folder / GAMES).metadata.num_rows
+            except Exception as e:  # noqa: BLE001 - any damage: the same one line
+                raise ConfigError(
+                    str(folder / GAMES), None, f"cannot read it: {e}", "run it again"
+                ) from None
+        if writer._consolidated > committed:
+            raise ConfigError(
+                str(folder),
+                None,
+                f"{GAMES} holds {writer._consolidated} games but {CHECKPOINT} {committed}",
+                "this run cannot be resumed: run it again",
+            )
+        at = writer._consolidated
+        for first, end, path in _parts(folder):
+            if end <= writer._consolidated or first >= committed:
+                path.unlink()  # already consolidated, or written after the last commit
+            elif first == at:
+                writer.crashed += len(_part_crashes(path))
+                at = end
+        if at != committed:
+            raise ConfigError(
+                str(folder / PARTS),
+                None,
+                f"games {at}-{committed - 1} are missing",
+                "this run cannot be resumed: run it again",
+            )
+        writer.crashed += len(writer._old_crashes())
+        writer.committed = writer.rows = committed
+        return writer
 
-    def _flush(self) -> None:
+    def add(self, rows: GameRows, tally: CardTally, crashes: list[dict[str, Any]]) -> None:
+        """The next games, in schedule order."""
+        self._pending.append(rows)
+        self._pending_crashes.extend(crashes)
+        self.tally.merge(tally)
+        self.rows += len(rows)
+        self.crashed += len(crashes)
+
+    def commit(self) -> None:
+        """Put the games added since the last commit on disk, with the tally, in one step."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
@@ -208,12 +322,83 @@ class GamesWriter:
         for rows in self._pending:
             for name, values in rows.columns.items():
                 columns[name].extend(values)
-        table = pa.Table.from_pydict(columns, schema=self.schema)
-        if self._writer is None:
-            self._writer = pq.ParquetWriter(self.path, self.schema)
-        self._writer.write_table(table)
-        self._pending = []
-        self._pending_rows = 0
+        crashes = json.dumps(self._pending_crashes).encode()
+        schema = self.schema.with_metadata({_CRASHES_KEY: crashes})
+        table = pa.Table.from_pydict(columns, schema=schema)
+        (self.folder / PARTS).mkdir(exist_ok=True)
+        part = self.folder / PARTS / f"{self.committed:012d}-{self.rows:012d}.parquet"
+        with replacing(part) as temporary:
+            pq.write_table(table, temporary)
+        write_json(self.folder / CHECKPOINT, {"games": self.rows, "tally": self.tally.to_state()})
+        self.committed = self.rows
+        self._pending, self._pending_crashes = [], []
+
+    def consolidate(self) -> tuple[int, int]:
+        """Commit, then make the committed games one games.parquet and one crashes.json, and
+        remove the parts. Returns (capped games, decisions) over the whole table."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.parquet as pq
+
+        self.commit()
+        parts = [path for first, _, path in _parts(self.folder) if first >= self._consolidated]
+        crashes = self._old_crashes()
+        for path in parts:
+            crashes.extend(_part_crashes(path))
+        write_json(self.folder / CRASHES, crashes)
+        capped = decisions = 0
+        with (
+            replacing(self.folder / GAMES) as temporary,
+            pq.ParquetWriter(temporary, self.schema) as out,
+        ):
+            buffered: list[Any] = []
+
+            def write(tables: list[Any]) -> None:
+                nonlocal capped, decisions
+                if tables:
+                    table = pa.concat_tables(tables)
+                    capped += int(pc.sum(table["capped"]).as_py() or 0)
+                    decisions += int(pc.sum(table["decisions"]).as_py() or 0)
+                    out.write_table(table)
+
+            if self._consolidated:
+                old = pq.ParquetFile(self.folder / GAMES)
+                for group in range(old.num_row_groups):
+                    write([old.read_row_group(group).replace_schema_metadata(None)])
+            for path in parts:
+                buffered.append(pq.read_table(path).replace_schema_metadata(None))
+                if sum(len(t) for t in buffered) >= ROW_GROUP:
+                    write(buffered)
+                    buffered = []
+            write(buffered)
+        shutil.rmtree(self.folder / PARTS, ignore_errors=True)
+        self._consolidated = self.committed
+        return capped, decisions
+
+    def _old_crashes(self) -> list[dict[str, Any]]:
+        """The crash records of the games games.parquet holds (crashes.json may hold more: it
+        is written before games.parquet is replaced)."""
+        if not self._consolidated or not (self.folder / CRASHES).exists():
+            return []
+        return [c for c in read_json(self.folder / CRASHES) if c["game"] < self._consolidated]
+
+
+def _parts(folder: Path) -> list[tuple[int, int, Path]]:
+    """The part files in `folder`, in game order: (first game, end, path)."""
+    found = []
+    for path in (folder / PARTS).glob("*.parquet"):
+        first, _, end = path.stem.partition("-")
+        if first.isdigit() and end.isdigit():
+            found.append((int(first), int(end), path))
+    return sorted(found)
+
+
+def _part_crashes(path: Path) -> list[dict[str, Any]]:
+    import pyarrow.parquet as pq
+
+    metadata = pq.read_schema(path).metadata or {}
+    crashes: list[dict[str, Any]] = json.loads(metadata.get(_CRASHES_KEY, b"[]"))
+    return crashes
 
 
 def _arrow_fields(seats: int, game_stats: tuple[str, ...]) -> list[Any]:

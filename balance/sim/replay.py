@@ -2,36 +2,26 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from balance.bots import make_bot
 from balance.core.errors import ConfigError
 from balance.core.registry import load_game
+from balance.core.runfiles import GAMES, read_manifest, read_table
 from balance.sim.play import GameRecord, Trace, play_game
 from balance.sim.schedule import lineup_decks
 
 
 def replay_from_run(folder: Path, index: int, trace: Trace | None = None) -> GameRecord:
     """Game `index` of the run in `folder`, played again with its config, seed, decks and bots."""
-    import pyarrow.parquet as pq
-
-    manifest_path = folder / "run.json"
-    if not manifest_path.is_file():
-        raise ConfigError(
-            str(folder),
-            None,
-            "not a run folder (no run.json)",
-            "pass a folder written by balance simulate",
-        )
-    manifest = json.loads(manifest_path.read_text())
-    table = pq.read_table(folder / "games.parquet", filters=[("game", "=", index)]).to_pylist()
-    if not table:
+    manifest = read_manifest(folder)
+    table = read_table(folder / GAMES, filters=[("game", "=", index)])
+    if not len(table):
         raise ConfigError(
             str(folder), None, f"the run has no game {index}", f"choose 0-{manifest['games'] - 1}"
         )
-    row = table[0]
+    row = table.iloc[0]
     seats = row["seats"]
     decks = [row[f"deck_{s}"] for s in range(seats)]
     bots = [row[f"bot_{s}"] for s in range(seats)]
@@ -39,7 +29,7 @@ def replay_from_run(folder: Path, index: int, trace: Trace | None = None) -> Gam
         manifest["game"],
         Path(manifest["config"]),
         manifest["overrides"],
-        row["seed"],
+        int(row["seed"]),
         decks,
         bots,
         trace,

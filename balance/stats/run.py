@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from balance.core.runfiles import CARDS, GAMES, read_manifest, read_table
 from balance.stats.cards import MIN_GAMES, card_metrics
 from balance.stats.outcomes import game_length, ludii_summary, outcome_rates
 from balance.stats.winrates import deck_table, matchup_table, seat_advantage, seat_table
@@ -45,15 +45,12 @@ class Run:
 
 
 def load_run(path: str | Path) -> Run:
-    """The run written by `balance simulate` into `path`."""
+    """The run written by `balance simulate` into `path`: finished, or stopped by a signal or a
+    dead worker (its finished games). A folder whose files are missing or damaged is a
+    ConfigError naming the file."""
     folder = Path(path)
-    manifest = json.loads((folder / "run.json").read_text())
-    return Run(
-        folder,
-        pd.read_parquet(folder / "games.parquet"),
-        pd.read_parquet(folder / "cards.parquet"),
-        manifest,
-    )
+    manifest = read_manifest(folder)
+    return Run(folder, read_table(folder / GAMES), read_table(folder / CARDS), manifest)
 
 
 def summarize(run: Run) -> dict[str, Any]:

@@ -26,3 +26,30 @@ def test_a_bot_is_named_by_its_whole_spec_so_tables_and_replays_tell_parameters_
     again = make_bot(bot.name)
     assert (again.name, again.iterations, again.depth) == (bot.name, 50, 3)  # type: ignore[attr-defined]
     assert make_bot("greedy:follow=0").name != make_bot("greedy").name
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("mcts:iterations=-1", "iterations=-1: input should be greater than 0"),
+        ("mcts:iterations=0", "iterations=0: input should be greater than 0"),
+        ("mcts:ms=-5", "ms=-5: input should be greater than or equal to 0"),
+        ("mcts:c=nan", "c=nan: input should be a finite number"),
+        ("mcts:c=-0.5", "c=-0.5: input should be greater than or equal to 0"),
+        ("mcts:depth=-1", "depth=-1: input should be greater than or equal to 0"),
+        ("mcts:rollout=smart", "rollout=smart: input should be 'random' or 'greedy'"),
+        ("mcts:iterations=many", "iterations=many: input should be a valid integer"),
+        ("greedy:max_options=0", "max_options=0: input should be greater than 0"),
+    ],
+)
+def test_bot_parameters_out_of_their_declared_range_are_config_errors(
+    spec: str, words: str
+) -> None:
+    with pytest.raises(ConfigError, match="bot '") as e:
+        make_bot(spec)
+    assert words in str(e.value) and e.value.path == "--bots"
+
+
+def test_parameters_in_range_are_accepted_and_converted() -> None:
+    bot = make_bot("mcts:iterations=5,c=0,depth=0,ms=0,rollout=greedy")
+    assert (bot.iterations, bot.c, bot.depth, bot.ms, bot.rollout) == (5, 0.0, 0, 0, "greedy")  # type: ignore[attr-defined]

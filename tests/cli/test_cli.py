@@ -175,3 +175,69 @@ def test_sweep_and_tune_measure_with_the_gates_bots_unless_told(tmp_path: Path) 
     assert measuring_bots("beings", None, None) == ["greedy"]  # configs/beings/balance.yaml
     assert measuring_bots("beings", None, "random,greedy") == ["random", "greedy"]
     assert measuring_bots("beings", tmp_path, None) == ["random"]  # no balance.yaml there
+
+
+def test_bad_config_files_are_one_line_naming_the_file(tmp_path: Path) -> None:
+    cases = {
+        "cards.yaml:1:": lambda f: (f / "cards.yaml").write_text("42\n"),
+        "rules.yaml:2:": lambda f: (f / "rules.yaml").write_text("hand_size: 3\nx: \x07\n"),
+        "decks.yaml: is a folder": lambda f: ((f / "decks.yaml").unlink(), (f / "decks.yaml").mkdir()),
+        "cards.yaml: cannot read": lambda f: ((f / "cards.yaml").unlink(), (f / "cards.yaml").symlink_to(f / "cards.yaml")),
+    }  # fmt: skip
+    for n, (words, spoil) in enumerate(cases.items()):
+        folder = config_copy(tmp_path / str(n))
+        spoil(folder)
+        out = tmp_path / "never"
+        result = invoke(
+            "simulate", "tinyduel", "--config", str(folder), "--out", str(out), "--no-report"
+        )
+        assert_one_line_error(result, words)
+        assert not out.exists()
+
+
+def test_an_alias_bomb_stays_small_in_memory(tmp_path: Path) -> None:
+    """A config under 10 MB is read in well under 1 GiB: a bomb is refused, not expanded."""
+    import resource
+    import subprocess
+    import sys
+
+    folder = config_copy(tmp_path)
+    lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for name, previous in zip("bcdefghi", "abcdefgh"):
+        lines.append(f"{name}: &{name} [{', '.join([f'*{previous}'] * 9)}]")
+    (folder / "rules.yaml").write_text("\n".join(lines) + "\n")
+    code = "from balance.cli import main; main()"
+    done = subprocess.run([sys.executable, "-c", code, "validate", "tinyduel", "--config", str(folder)],
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 2 and "more than 200,000 values" in done.stderr, done.stderr
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert peak_kib < 1024 * 1024
+
+
+def test_a_negative_seed_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = invoke("simulate", "tinyduel", "--seed", "-1", "--games", "4", "--out", str(out))
+    assert_one_line_error(result, "--seed", "greater than or equal to 0")
+    assert not out.exists()
+    assert "whole number >= 0" in " ".join(invoke("simulate", "--help").output.split())
+
+
+def test_more_jobs_than_cores_are_capped_with_one_note(tmp_path: Path) -> None:
+    import json
+
+    from balance.sim.runner import available_cores
+
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["simulate", "tinyduel", "--jobs", "1000", "--games", "8", "--out", str(out), "--no-report"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.output.splitlines() if line.startswith("note: --jobs 1000")]
+    assert len(notes) == 1 and f"using {available_cores()}" in notes[0]
+    assert json.loads((out / "run.json").read_text())["jobs"] == available_cores()
+
+
+def test_a_bad_free_range_is_reported_as_free() -> None:
+    assert_one_line_error(
+        invoke("tune", "tinyduel", "--free", "rules.hand_size=5:1", "--budget", "10"),
+        "--free rules.hand_size=5:1",
+        "LOW:HIGH",
+    )

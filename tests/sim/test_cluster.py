@@ -33,6 +33,7 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["simulate", "tinyduel", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1",
                                       "--games", "10", "--out", str(tmp_path / "x"), "--no-report"])  # fmt: skip
     assert result.exit_code == 2 and "cannot reach the dask scheduler" in result.output
+    assert not (tmp_path / "x").exists()  # the backend is reached before anything is written
 
 
 def test_a_local_ray_run_equals_a_local_run(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from random import Random
 
@@ -179,3 +180,58 @@ def test_a_worker_plays_each_batch_with_the_spec_that_batch_carries() -> None:
     for batch, spec in ((first, shipped), (second, changed), (first, shipped)):
         assert spec_of(batch).config_hash == spec.config_hash
     assert shipped.config_hash != changed.config_hash
+
+
+@pytest.mark.parametrize("batch_size", [1, 2, 7, 50])
+def test_every_batch_holds_whole_deals(batch_size: int) -> None:
+    """A deal (one seed, every seat rotation) is never split between batches, so per-deal sums
+    can be made in a worker; a range that starts mid-deal is split only at that deal."""
+    from balance.sim.runner import batches
+
+    game = load_game("tinyduel")
+    spec = game.load(game.config_dir)
+    schedule = make_schedule(game.info, spec.catalog, ["plain", "wild", "wild"], ["random"], 3, 60)
+    ranges = [(b.start, b.stop) for b in batches("tinyduel", spec, schedule, batch_size)]
+    assert ranges[0][0] == 0 and ranges[-1][1] == schedule.games
+    assert all(stop == start for (_, stop), (start, _) in pairwise(ranges))
+    assert all(start % 3 == 0 and stop % 3 == 0 for start, stop in ranges)
+    offset = [(b.start, b.stop) for b in batches("tinyduel", spec, schedule, batch_size, 4, 40)]
+    assert offset[0][0] == 4 and all(stop % 3 == 0 for _, stop in offset[:-1])
+
+
+def test_a_batch_that_keeps_killing_its_worker_ends_the_run_with_one_error() -> None:
+    """Each loss replaces the workers and submits the batches in flight again, in order;
+    RETRIES losses in a row without a batch back give up with RunFailed."""
+    from balance.core.errors import RunFailed
+    from balance.sim.runner import RETRIES, WorkerLost, batches, stream
+
+    class DoomedPool:
+        in_flight = 2
+
+        def __init__(self) -> None:
+            self.submitted: list[int] = []
+            self.replaced = 0
+
+        def submit(self, batch):  # type: ignore[no-untyped-def]
+            self.submitted.append(batch.start)
+            return batch
+
+        def result(self, handle, timeout):  # type: ignore[no-untyped-def]
+            raise WorkerLost("killed by signal 9")
+
+        def replace_workers(self) -> bool:
+            self.replaced += 1
+            return True
+
+        def cancel(self, handles) -> None:  # type: ignore[no-untyped-def]
+            pass
+
+    game = load_game("tinyduel")
+    spec = game.load(game.config_dir)
+    schedule = make_schedule(game.info, spec.catalog, "all", ["random"], 2, 60)
+    pool = DoomedPool()
+    lost: list[str] = []
+    with pytest.raises(RunFailed, match=r"a worker died playing games 0-9, 3 times in a row"):
+        list(stream(pool, batches("tinyduel", spec, schedule, 10), on_lost=lost.append))
+    assert pool.replaced == RETRIES - 1 and len(lost) == RETRIES
+    assert pool.submitted == [0, 10] * RETRIES  # the same batches, in the same order
