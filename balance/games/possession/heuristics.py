@@ -190,7 +190,9 @@ def glory_chances(t: Table, seat: int) -> list[float]:
     left = spec.endure[kind[d]] + t.mod_endure[d] - hurt + t.ward[d]
     heal = spec.nurture[kind[d]] + t.mod_nurture[d]
     free = bool(t.deck) or occ[t.support] >= 0  # a kill needs no hand card
-    work = t.work if spec.glory_credit == "most_damage" else None
+    # None: every kill credits its killer (so too under most_damage before any work: ties go to
+    # the killer, who deals the final damage on its own turn)
+    work = t.work if spec.glory_credit == "most_damage" and any(t.work) else None
     weaker = t.weaker
     top = len(weaker)
     player = t.turn_player
