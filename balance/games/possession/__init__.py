@@ -8,7 +8,7 @@ from balance.core.contract import GameInfo
 from balance.core.package import SHIPPED_CONFIGS, GamePackage
 
 GAME = GamePackage(
-    GameInfo(name="possession", min_seats=2, max_seats=4, rules_version="1"),
+    GameInfo(name="possession", min_seats=2, max_seats=4, rules_version="2"),
     "balance.games.possession",
     SHIPPED_CONFIGS / "possession",
 )

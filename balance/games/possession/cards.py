@@ -36,7 +36,9 @@ class Rules(BaseModel):
     draw_count: int = Field(1, ge=0, le=20)
     glory_to_win: int = Field(3, ge=0, le=50)
     defender_escapes: bool = True
-    glory_credit: Literal["turn_player", "damage_source"] = "turn_player"
+    glory_credit: Literal["most_damage", "turn_player", "damage_source"] = "most_damage"
+    exhaustion: int = Field(1, ge=0, le=20)
+    defender_wear: int = Field(1, ge=0, le=20)
     face_down_clears_damage: bool = True
     retrigger_position: Literal["back", "keep"] = "back"
     max_chain: int = Field(64, ge=1, le=10_000)
@@ -89,6 +91,8 @@ class PossessionSpec:
     glory_to_win: int
     defender_escapes: bool
     glory_credit: str
+    exhaustion: int
+    defender_wear: int
     face_down_clears_damage: bool
     retrigger_position: str
     max_chain: int
@@ -205,6 +209,8 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         glory_to_win=rules.glory_to_win,
         defender_escapes=rules.defender_escapes,
         glory_credit=rules.glory_credit,
+        exhaustion=rules.exhaustion,
+        defender_wear=rules.defender_wear,
         face_down_clears_damage=rules.face_down_clears_damage,
         retrigger_position=rules.retrigger_position,
         max_chain=rules.max_chain,

@@ -1005,7 +1005,11 @@ def deal_damage(t: Table, pos: int, amount: int, source: int) -> int:
         return 0
     t.damage[c] += amount
     t.dirty = True
-    t.last_hit[c] = source if 0 <= source < t.seats else -1
+    seat = source if 0 <= source < t.seats else -1  # only a Possessed is a player's creature
+    t.last_hit[c] = seat
+    if pos == t.defender and seat >= 0:  # G16: a seat's work on the Defender
+        work = t.work
+        t.work = (*work[:seat], work[seat] + amount, *work[seat + 1 :])
     log(t, DAMAGED, -1, amount, ref(t, source) if source != EMPTY else NO_CREATURE, ref(t, pos))
     return amount
 
@@ -1038,6 +1042,8 @@ def leave(t: Table, pos: int) -> int:
     c = t.occ[pos]
     t.occ[pos] = EMPTY
     clear(t, c)
+    if pos == t.defender and any(t.work):  # the next Defender's work starts at 0 (G16)
+        t.work = (0,) * t.seats
     return c
 
 

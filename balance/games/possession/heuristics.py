@@ -4,12 +4,13 @@ Everything here reads only what a seat may know: face-up creatures, counts, Glor
 piles, and the seat's own hand. Hidden cards (the deck, other hands, a face-down Wild that entered
 unseen) are never looked at, so `evaluate` is unchanged by `determinize`.
 
-The evaluation turns on one fact of the rules: the Glory goes to whoever deals the last blow, so
-a seat that brings the Defender within the next seat's reach (its Might, or a hand card's played
-onto its Possessed) hands that seat the Glory. Against a full hand that reach is nearly certain
-(a hand of 3 holds a card of Might 2 or more 98% of the time in `starter`), so good players wait
-for a kill of their own; between two of them most games reach the round cap, decided by the
-tiebreak, which the evaluation takes over in the last rounds.
+The evaluation turns on who the Defender's Glory goes to. Under `most_damage` (G16, the
+default) it goes to the seat that dealt the Defender the most damage, so every point dealt counts
+towards a Glory and a kill by the next seat may still credit the one who did the work: seats race
+to hurt the Defender. Under `turn_player` and `damage_source` (G2) it goes to whoever deals the
+last blow, so a seat that brings the Defender within the next seat's reach (its Might, or a hand
+card's played onto its Possessed) hands that seat the Glory, and good players wait for a kill of
+their own. Over the last rounds before the cap its tiebreak takes over.
 """
 
 from __future__ import annotations
@@ -19,9 +20,15 @@ from typing import Any
 
 from balance.core.contract import Decision
 from balance.games.possession.effects import endure, might, nurture
-from balance.games.possession.state import EMPTY, T_ACTION_PHASE, T_PLAY_PHASE, Table
+from balance.games.possession.state import (
+    EMPTY,
+    T_ACTION_PHASE,
+    T_PLAY_PHASE,
+    T_TURN_END_STEP,
+    Table,
+)
 
-ACTION_PHASE, PLAY_PHASE = (T_ACTION_PHASE,), (T_PLAY_PHASE,)
+ACTION_PHASE, PLAY_PHASE, TURN_END_STEP = (T_ACTION_PHASE,), (T_PLAY_PHASE,), (T_TURN_END_STEP,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +95,7 @@ def features(t: Table, seat: int) -> Features:
 RACE = 0.85  # the Glory race: who needs fewer Defenders, counting this round's likely kills
 HAND, HAND_LATE = 0.03, 0.05  # per hand card of edge, and more as the deck runs out
 LEFT, LEFT_LATE = 0.005, 0.02  # per point of the Possessed's Endure left, likewise
+LATER = 0.9  # per turn ahead, the weight of what the coming turns may bring: a kill now is surer
 CAP_ROUNDS = 5  # over the last rounds, the cap's tiebreak (Glory, hand, Endure left) takes over
 
 
@@ -95,7 +103,7 @@ def evaluate(t: Table, seat: int) -> float:
     """A value in [-1, 1] for `seat`, from what it may know (spec §10).
 
     Mostly the Glory race: each seat's Glory plus its chance to make the Defender escape in the
-    coming round (`kill_chances`), as who needs fewer Defenders to win. Then the resources: hand
+    coming round (`glory_chances`), as who needs fewer Defenders to win. Then the resources: hand
     cards (a Play's Might, lives and Glory once the deck is out, the cap's tiebreak) and the
     Possessed's Endure left. Over the last rounds the cap's tiebreak takes over.
     """
@@ -108,7 +116,7 @@ def evaluate(t: Table, seat: int) -> float:
     hands, glory, occ, damage, kind = t.hands, t.glory, t.occ, t.damage, t.kind
     spec_endure, mod_endure = spec.endure, t.mod_endure
     goal = spec.glory_to_win if spec.defender_escapes else 0
-    chance = kill_chances(t, seat) if goal else [0.0] * t.seats
+    chance = glory_chances(t, seat) if goal else [0.0] * t.seats
     c = occ[seat]
     my_left = spec_endure[kind[c]] + mod_endure[c] - damage[c] if c >= 0 else 0
     my_hand = len(hands[seat])
@@ -158,14 +166,20 @@ def _tiebreak(glory: float, hand: int, left: int) -> float:
     return value
 
 
-def kill_chances(t: Table, seat: int) -> list[float]:
-    """Per seat, the chance that it is the one to make the Defender escape in the coming round:
-    each remaining seat acts once, from the next Action on (the Turn Player first if its Action
+def glory_chances(t: Table, seat: int) -> list[float]:
+    """Per seat, the Glory it may count on from the current Defender: the chance that the
+    Defender escapes in the coming round with the Glory credited to it, plus, under `most_damage`
+    (G16), its share of the damage dealt so far times the chance that nobody makes the Defender
+    escape this round (each point a Defender's Endure'th of a Glory).
+
+    Each remaining seat acts once, from the next Action on (the Turn Player first if its Action
     is still ahead). A seat reaches the Defender with its Possessed's Might, or a hand card's if
     its Play is still ahead: `seat` knows its own hand, another hand is judged by its size and
-    the share of the game's cards too weak (`Table.weaker`). A seat that cannot kill Soothes
-    when the next one could (the Defender heals its Nurture), and nobody kills a Defender that
-    could not be replaced (deck out, no Support, no hand card to place)."""
+    the share of the game's cards too weak (`Table.weaker`). The Glory of a kill goes to
+    `credit_for` the killer. A seat that cannot kill Soothes (the Defender heals its Nurture)
+    when the next seat could kill and that kill would not credit it, and nobody kills a Defender
+    that could not be replaced (deck out, no Support, no hand card to place). Every turn ends
+    with the Defender's wear (G17), which may make it escape on that turn, with no hit."""
     n = t.seats
     removed, occ, hands, kind = t.removed, t.occ, t.hands, t.kind
     spec = t.spec
@@ -176,6 +190,9 @@ def kill_chances(t: Table, seat: int) -> list[float]:
     left = spec.endure[kind[d]] + t.mod_endure[d] - hurt + t.ward[d]
     heal = spec.nurture[kind[d]] + t.mod_nurture[d]
     free = bool(t.deck) or occ[t.support] >= 0  # a kill needs no hand card
+    # None: every kill credits its killer (so too under most_damage before any work: ties go to
+    # the killer, who deals the final damage on its own turn)
+    work = t.work if spec.glory_credit == "most_damage" and any(t.work) else None
     weaker = t.weaker
     top = len(weaker)
     player = t.turn_player
@@ -200,33 +217,79 @@ def kill_chances(t: Table, seat: int) -> list[float]:
             order.append(player)
     last = len(order) - 1
     alive = 1.0
+    endure_d = spec.endure[kind[d]] + t.mod_endure[d]
+    wear = spec.defender_wear
+    if wear and not acting and len(todo) > 1 and todo[1] == TURN_END_STEP and not t.turn_cut:
+        # this turn's end, and the Defender's wear in it (G17), come before the next seat acts
+        left -= wear
+        hurt += wear
+        if left <= 0:
+            if free or hands[player]:
+                chance[credit_for(t, work, player, 0)] = 1.0
+                return chance
+            left, hurt = endure_d, 0  # nothing to replace it: it drops to 0 damage (G2)
     for k, s in enumerate(order):
         hand = hands[s]
         c = occ[s]
-        if not free and not hand:
-            continue
-        if c >= 0 and spec_might[kind[c]] + mod_might[c] >= left:
-            chance[s] = alive
-            break
-        if hand and left < top and (k or playing or not acting):
-            if s == seat:
-                if max([spec_might[kind[h]] for h in hand]) >= left:
-                    chance[s] = alive
+        if free or hand:
+            reach = spec_might[kind[c]] + mod_might[c] if c >= 0 else 0
+            if c >= 0 and reach >= left:
+                chance[credit_for(t, work, s, reach)] += alive
+                alive = 0.0
+                break
+            if hand and left < top and (k or playing or not acting):
+                if s == seat:
+                    if max([spec_might[kind[h]] for h in hand]) >= left:
+                        chance[credit_for(t, work, s, left)] += alive
+                        alive = 0.0
+                        break
+                else:
+                    p = alive * (1.0 - weaker[left] ** len(hand))
+                    chance[credit_for(t, work, s, left)] += p
+                    alive -= p
+            if heal > 0 and hurt > 0 and k < last:  # a Soothe, if the next seat's kill would hurt
+                following = order[k + 1]
+                c = occ[following]
+                reach = spec_might[kind[c]] + mod_might[c] if c >= 0 else 0
+                if reach < left and hands[following] and left < top:
+                    reach = left  # a card from the hand
+                if reach >= left and credit_for(t, work, following, reach) != s:
+                    healed = min(hurt, heal)
+                    left += healed
+                    hurt -= healed
+        if wear:  # the wear at the end of this seat's turn
+            left -= wear
+            hurt += wear
+            if left <= 0:
+                if free or hand:
+                    chance[credit_for(t, work, s, 0)] += alive
+                    alive = 0.0
                     break
-            else:
-                p = 1.0 - weaker[left] ** len(hand)
-                chance[s] = alive * p
-                alive -= chance[s]
-        if heal > 0 and hurt > 0 and k < last:  # a Soothe, if the next seat could kill
-            following = order[k + 1]
-            c = occ[following]
-            if (c >= 0 and spec_might[kind[c]] + mod_might[c] >= left) or (
-                hands[following] and left < top
-            ):
-                healed = min(hurt, heal)
-                left += healed
-                hurt -= healed
+                left, hurt = endure_d, 0
+        alive *= LATER  # what a later turn brings is less sure
+    if work is not None and alive > 0.0:
+        dealt = sum(work)
+        if dealt:
+            per_point = alive / max(dealt, endure_d)
+            for s in range(n):
+                if work[s] and not removed[s]:
+                    chance[s] += work[s] * per_point
     return chance
+
+
+def credit_for(t: Table, work: tuple[int, ...] | None, killer: int, hit: int) -> int:
+    """The seat a Defender's escape would credit, if `killer` dealt it the final `hit` on its
+    own turn: the killer, unless under `most_damage` (work given) another seat dealt more
+    (rules.credited: ties go to the final damage, then the Turn Player, both the killer here)."""
+    if work is None:
+        return killer
+    best, taker = work[killer] + hit, killer
+    n = t.seats
+    for k in range(1, n):
+        s = (killer + k) % n
+        if work[s] > best and not t.removed[s]:
+            best, taker = work[s], s
+    return taker
 
 
 def power(t: Table, card: int) -> float:
@@ -235,8 +298,9 @@ def power(t: Table, card: int) -> float:
 
 def default_option(t: Table, decision: Decision) -> int:
     """The default policy of §10, used by `preview` for nested decisions: draw always, kill the
-    Defender when able, Soothe when the next seat threatens a kill, possess a healthier Wild when
-    the Defender's Might would finish us, otherwise discard the weakest card."""
+    Defender when able, Soothe when the next seat threatens a kill that would not credit this
+    seat, possess a healthier Wild when the Defender's Might would finish us, otherwise discard
+    the weakest card."""
     options = decision.options
     kind = decision.kind
     seat = decision.seat
@@ -287,6 +351,13 @@ def _action(t: Table, seat: int, options: tuple[Any, ...]) -> int:
     if f.counter_escape and f.deck == 0 and f.hands[seat] <= 1:
         return soothe_self
     if f.next_threat:
+        if t.spec.glory_credit == "most_damage":  # G16: does the next seat's kill credit me?
+            after = list(t.work)
+            after[seat] += f.my_might
+            following = next_seat(t, seat)
+            c = t.occ[following]
+            if c != EMPTY and credit_for(t, tuple(after), following, might(t, c)) == seat:
+                return 0
         d = t.occ[t.defender]
         if f.defender_remaining + min(nurture(t, d), t.damage[d]) > f.my_might:
             return soothe_self

@@ -91,6 +91,7 @@ from balance.games.possession.state import (
     S_DISCARDS,
     S_DRAWS,
     S_DRAWS_SKIPPED,
+    S_EXHAUSTION_DAMAGE,
     S_FINAL_HAND,
     S_FIRST_PLAYER,
     S_GLORY,
@@ -306,6 +307,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         mod_nurture=[0] * copies,
         epoch=[0] * copies,
         last_hit=[-1] * copies,
+        work=(0,) * seats,
         turn_mods=[],
         rare_shared=False,
         removed=[False] * seats,
@@ -316,6 +318,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         turn_cut=False,
         round=1,
         turn=0,
+        exhausted=(0,) * seats,
         todo=[],
         asking=None,
         cont=(),
@@ -401,6 +404,18 @@ def turn_start(t: Table, task: tuple[Any, ...]) -> None:
     t.todo.extend(TURN_TASKS)
     begin_chain(t)
     log(t, TURN_START, t.turn_player)
+    if not t.deck and t.spec.exhaustion:
+        exhaust(t, t.turn_player)
+
+
+def exhaust(t: Table, seat: int) -> None:
+    """G15: a turn started with an empty deck costs the player's Possessed `exhaustion` times
+    the number of that player's turns started so (1, 2, 3, ...); the damage has no source."""
+    count = t.exhausted[seat] + 1
+    t.exhausted = (*t.exhausted[:seat], count, *t.exhausted[seat + 1 :])
+    if t.occ[seat] != EMPTY:
+        landed = deal_damage(t, seat, t.spec.exhaustion * count, EMPTY)
+        t.seat_stats[seat * NS + S_EXHAUSTION_DAMAGE] += landed
 
 
 def draw_phase(t: Table, task: tuple[Any, ...]) -> None:
@@ -564,9 +579,13 @@ def possess(t: Table, seat: int, i: int) -> None:
 
 
 def turn_end_step(t: Table, task: tuple[Any, ...]) -> None:
+    """The turn_end step; in it the Defender wears (G17): it takes `defender_wear` damage,
+    without a source."""
     if not t.turn_cut:
         begin_chain(t)
         log(t, TURN_END, t.turn_player)
+        if t.spec.defender_wear:
+            deal_damage(t, t.defender, t.spec.defender_wear, EMPTY)
 
 
 def end_turn(t: Table, task: tuple[Any, ...]) -> None:
@@ -800,12 +819,26 @@ def escape(t: Table, collected: list[int]) -> None:
 
 
 def credited(t: Table, d: int) -> int:
-    """Who gains the Glory for Defender `d` (G2)."""
-    if t.spec.glory_credit == "damage_source":
-        seat = t.last_hit[d]
-        if seat >= 0 and not t.removed[seat]:
-            return seat
-    return t.turn_player
+    """Who gains the Glory for Defender `d`: under `most_damage` (G16) the remaining player
+    whose Possessed dealt it the most damage since it became the Defender, a tie going to the
+    one who dealt the final damage, else to the Turn Player, else to the first of the tied in
+    turn order; under `damage_source` (G2) the owner of the Possessed that dealt the final
+    damage; else, and under `turn_player`, the Turn Player."""
+    rule = t.spec.glory_credit
+    if rule == "turn_player":
+        return t.turn_player
+    final = t.last_hit[d]
+    if final >= 0 and t.removed[final]:
+        final = -1
+    if rule == "damage_source":
+        return final if final >= 0 else t.turn_player
+    work = t.work
+    seats = turn_order(t)  # the remaining players, from the Turn Player on
+    most = max(work[s] for s in seats)
+    tied = [s for s in seats if work[s] == most]
+    if len(tied) == 1:
+        return tied[0]
+    return final if final in tied else tied[0]  # the Turn Player is first of turn_order
 
 
 def refill_possessed(t: Table, task: tuple[Any, ...]) -> None:

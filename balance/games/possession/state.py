@@ -120,6 +120,7 @@ SEAT_STATS = (
     "damage_taken",
     "possessed_escapes",
     "refill_cards",
+    "exhaustion_damage",
 )
 (
     S_GLORY,
@@ -141,6 +142,7 @@ SEAT_STATS = (
     S_DAMAGE_TAKEN,
     S_POSSESSED_ESCAPES,
     S_REFILL_CARDS,
+    S_EXHAUSTION_DAMAGE,
 ) = range(len(SEAT_STATS))
 NS = len(SEAT_STATS)
 
@@ -211,6 +213,9 @@ class Table:
     mod_nurture: list[int]  # (rare)
     epoch: list[int]
     last_hit: list[int]  # owner of the Possessed that dealt its latest damage, or -1
+    # per seat: the damage its Possessed dealt the Defender since that card became the Defender
+    # (G16, before heals); replaced, never changed in place, so clones share it
+    work: tuple[int, ...]
     turn_mods: list[
         tuple[int, int, int, int]
     ]  # (copy, epoch, stat, amount) to undo at turn end (rare)
@@ -225,6 +230,8 @@ class Table:
     turn_cut: bool  # the Turn Player was removed: the turn ends with the current chain
     round: int
     turn: int
+    # per seat: its turns started with an empty deck (G15); replaced, never changed in place
+    exhausted: tuple[int, ...]
 
     # the continuation
     todo: list[tuple[Any, ...]]
@@ -308,6 +315,7 @@ class Table:
         copy.mod_nurture = self.mod_nurture
         copy.epoch = self.epoch[:]
         copy.last_hit = self.last_hit[:]
+        copy.work = self.work
         copy.turn_mods = self.turn_mods
         self.rare_shared = copy.rare_shared = True
         copy.removed = self.removed
@@ -318,6 +326,7 @@ class Table:
         copy.turn_cut = self.turn_cut
         copy.round = self.round
         copy.turn = self.turn
+        copy.exhausted = self.exhausted
         copy.todo = self.todo[:]
         copy.asking = self.asking
         copy.cont = self.cont

@@ -43,7 +43,9 @@ def starter(tmp_path):
 # -- completions ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("credit, gainer", [("turn_player", 0), ("damage_source", 1)])
+@pytest.mark.parametrize(
+    "credit, gainer", [("turn_player", 0), ("damage_source", 1), ("most_damage", 1)]
+)
 def test_g2_glory_goes_to_the_turn_player_or_the_damage_source(tmp_path, credit, gainer) -> None:
     spec = make_spec(
         tmp_path,
