@@ -110,6 +110,24 @@ def test_global_random_streams_change_nothing(name: str, seed: int) -> None:
 @pytest.mark.parametrize("name", GAMES)
 @PROPERTY
 @given(seed=st.integers(0, 2**32 - 1))
+def test_turns_only_grow(name: str, seed: int) -> None:
+    """`turn` is what search bots stop at: a whole number that never goes back, and moves at all
+    (a game of one endless turn gives search no horizon)."""
+    lineup = lineup_for(name, seed)
+    _, choices = play_random(name, seed, lineup)
+    state = load_game(name).new_game(spec_of(name), lineup, seed)
+    seen = [state.turn]
+    for option in choices:
+        state.apply(option)
+        assert isinstance(state.turn, int)
+        assert seen[-1] <= state.turn, "the turn went back"
+        seen.append(state.turn)
+    assert seen[-1] > seen[0] or len(choices) < 2
+
+
+@pytest.mark.parametrize("name", GAMES)
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1))
 def test_clones_of_earlier_states_never_change(name: str, seed: int) -> None:
     lineup = lineup_for(name, seed)
     _, choices = play_random(name, seed, lineup)

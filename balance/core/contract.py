@@ -115,6 +115,13 @@ class GameSpec(Protocol):
 class State(Protocol):
     events: list[Event]
 
+    @property
+    def turn(self) -> int:
+        """Turns begun so far: it grows by one as each turn begins, a turn in the game's own
+        sense (a seat's turn; in zynalith, a main action). Search bots end their look-ahead at a
+        turn's end, where positions are alike enough to compare; replays mark turns with it."""
+        ...
+
     def decision(self) -> Decision | None:
         """The pending decision, or None once the game is over."""
         ...

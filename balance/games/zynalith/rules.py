@@ -164,6 +164,11 @@ class Zynalith(Table):
 
     __slots__ = ()
 
+    @property
+    def turn(self) -> int:
+        """Turns begun so far (a main action ends a turn; free actions continue it)."""
+        return self.turns
+
     def decision(self) -> Decision | None:
         return self.pending
 

@@ -29,6 +29,14 @@ class Duel:
 
     # -- the contract ------------------------------------------------------------------------
 
+    @property
+    def turn(self) -> int:
+        """Turns begun so far: each seat's play in a round is a turn."""
+        seats = len(self.hands)
+        if self.to_play < 0:  # over: every turn of the last round was played
+            return self.round * seats
+        return (self.round - 1) * seats + self.to_play + 1
+
     def decision(self) -> Decision | None:
         if self.to_play < 0:
             return None
