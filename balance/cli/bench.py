@@ -8,15 +8,19 @@ from typing import Annotated
 
 import typer
 
-from balance.cli.options import BotsOpt
-
 
 def bench(
     games: Annotated[
         list[str] | None,
         typer.Argument(help="Games to measure \\[default: every game].", show_default=False),
     ] = None,
-    bots: BotsOpt = "random",
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            help="Bots to measure, one after another, each playing every seat: random,greedy,mcts.",
+        ),
+    ] = "random",
     seconds: Annotated[
         float,
         typer.Option(
@@ -40,7 +44,9 @@ def bench(
         ),
     ] = None,
 ) -> None:
-    """Measure games/s, decisions/s, µs per decision, clone() µs and the parallel speed-up."""
+    """Measure games/s, decisions/s, µs per decision, clone() µs, the parallel speed-up, the
+    median ms a bot takes per choice, and each bot's cost per game against the first one listed
+    (`--bots random,greedy`: greedy's game cost in random games)."""
     import json
     from dataclasses import asdict
     from datetime import datetime
@@ -76,13 +82,26 @@ def bench(
         "µs/decision",
         "clone µs",
         f"speed-up ×{jobs}",
+        "ms/choice",
+        "game cost",
         box=None,
     )
+    # a game's cost against the first bot measured in the same game (greedy 23.1× random)
+    first = {}
     for r in results:
+        first.setdefault(r.game, r)
+    for r in results:
+        base = first[r.game]
+        cost = (
+            f"{base.games_per_s.median / r.games_per_s.median:.1f}× {base.bot}"
+            if r is not base
+            else "1×"
+        )
         table.add_row(
             r.game, r.bot, f"{r.games_per_s.median:,.1f}",
             f"{r.decisions_per_s.median:,.0f}", f"{r.decisions_per_s.low / 1e3:.1f}k-{r.decisions_per_s.high / 1e3:.1f}k",
             f"{r.us_per_decision.median:.1f}", f"{r.clone_us.median:.1f}", f"{r.speedup:.2f}" if r.speedup else "-",
+            f"{r.choose_ms:.2f}", cost,
         )  # fmt: skip
     out = Console()
     if not out.is_terminal:  # a file or a CI log: no terminal width to fit, keep rows whole

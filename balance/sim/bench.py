@@ -47,6 +47,7 @@ class GameBench:
     clone_us: Spread
     jobs: int
     speedup: float | None  # the runner's games/s at `jobs` workers over its games/s in one
+    choose_ms: float  # the median wall time of the bot's answer to a decision with a choice
 
 
 def bench_game(
@@ -88,6 +89,7 @@ def bench_game(
                 f"{name} {bot}: {played / elapsed:,.1f} games/s, {decisions / elapsed:,.0f} decisions/s"
             )
     clone = _clone_us(game, spec, schedule)
+    choose = _choose_ms(game, spec, schedule, bot, seconds / repeats)
     speedup = (
         _speedup(
             name, spec, schedule, jobs, statistics.median(games_rate), seconds / repeats, repeats
@@ -96,7 +98,32 @@ def bench_game(
         else None
     )
     return GameBench(name, bot, schedule.seats, total_games, Spread.of(games_rate), Spread.of(decision_rate),
-                     Spread.of(per_decision), clone, jobs, speedup)  # fmt: skip
+                     Spread.of(per_decision), clone, jobs, speedup, choose)  # fmt: skip
+
+
+def _choose_ms(game: Any, spec: Any, schedule: Any, bot: str, seconds: float) -> float:
+    """The median wall ms a bot takes to answer a decision that has a choice (one option is
+    answered by the play loop, not the bot), over games played for about `seconds`. Timed
+    apart from the games/s figures, so timing each answer costs them nothing."""
+    inner = make_bot(bot)
+    timings: list[float] = []
+
+    class Timed:
+        name = inner.name
+
+        def choose(self, state: Any, decision: Any, rng: Random) -> int:
+            began = time.perf_counter()
+            option = inner.choose(state, decision, rng)
+            timings.append(time.perf_counter() - began)
+            return option
+
+    start = time.perf_counter()
+    index = 10**6  # far from the games the figures above played
+    while time.perf_counter() - start < seconds or not timings:
+        slot = schedule.slot(index)
+        index += 1
+        play_game(game, spec, slot.lineup.decks, [Timed()] * len(slot.lineup.decks), slot.seed)
+    return statistics.median(timings) * 1000
 
 
 def _clone_us(game: Any, spec: Any, schedule: Any, states: int = 12, copies: int = 200) -> Spread:
