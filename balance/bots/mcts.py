@@ -1,11 +1,25 @@
-"""Determinized Monte-Carlo tree search in the information-set style (SO-ISMCTS).
+"""Determinized Monte-Carlo tree search in the information-set style (SO-ISMCTS), for one turn.
 
 Every iteration samples a world consistent with what the bot's seat knows
 (`state.determinize(seat, rng)`) and walks one shared tree down it. Tree edges are keyed by the
 option itself, not its index, because a sampled world may offer other options (another hand for
 the opponent); a child's availability count replaces its parent's visit count in UCT, as in
-Cowling, Powley and Whitehouse (2012). Leaves are rolled out with random (or greedy) play for at
-most `depth` decisions, then scored by the game's `evaluate` for every seat.
+Cowling, Powley and Whitehouse (2012).
+
+What makes it stronger than greedy rather than weaker is where it judges positions. The games'
+evaluations are built to compare positions of one seat's turn, action by action (that is how the
+greedy bot uses them); a search that scores leaves wherever a random rollout stops (mid-action,
+in the opponent's reply) compares positions the evaluation cannot tell apart. So:
+- the tree covers the rest of the current turn and stops where the next turn begins
+  (`horizon` turns; DESIGN's `State.turn`), the consistent point where positions are compared
+  (the TAG framework's MCTS ends rollouts at a turn's end for the same reason);
+- a new node is expanded whole: every option is applied and scored by the deciding seat's
+  evaluation, as the greedy bot would score it. Those scores are the edges' priors, which order
+  untried edges and bias the choice towards them until visits speak (progressive bias, Chaslot
+  et al. 2008), and the new node's value is the position after its best-scored option: a
+  one-step greedy roll-out that costs nothing more, so a leaf never stands mid-action.
+Measured in beings against greedy (32 games each, 300 iterations): random roll-outs to the end
+of the turn 0.06, roll-outs choosing the best of 4 sampled options 0.41, this 0.61.
 
 Two to five seats: each node keeps a reward per seat and the seat deciding there maximises its
 own (max^n backup, Sturtevant 2003). Scores sum to 1 in every game here, so maximising one's own
@@ -22,21 +36,21 @@ import math
 import time
 from dataclasses import dataclass, field
 from random import Random
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
 from pydantic.dataclasses import dataclass as checked
 
-from balance.bots.greedy import GreedyBot
 from balance.core.contract import Decision, State
 
 
 @dataclass(slots=True)
 class Node:
+    prior: float = 0.5  # the evaluation of this edge by the seat that chooses it, in [0, 1]
     visits: int = 0
     available: int = 0
     totals: dict[int, float] = field(default_factory=dict)  # seat -> summed reward in [0, 1]
-    children: dict[object, Node] = field(default_factory=dict)
+    children: dict[object, Node] | None = None  # None until expanded
 
 
 @checked
@@ -44,22 +58,21 @@ class MctsBot:
     """Parameters are checked when the bot is made (pydantic): `make_bot` reports a bad one."""
 
     name: str = "mcts"
-    iterations: Annotated[int, Field(gt=0)] = 200
+    iterations: Annotated[int, Field(gt=0)] = 300
     # > 0: search for this many milliseconds per decision instead (not reproducible)
     ms: Annotated[int, Field(ge=0)] = 0
     c: Annotated[float, Field(ge=0, allow_inf_nan=False)] = (
-        0.7  # UCT exploration, rewards in [0, 1]
+        0.4  # UCT exploration, rewards in [0, 1]
     )
-    rollout: Literal["random", "greedy"] = "random"
-    depth: Annotated[int, Field(ge=0)] = 12  # rollout decisions before evaluate scores the position
-
-    def __post_init__(self) -> None:
-        self._greedy = GreedyBot(follow=0, max_options=8)
+    # progressive bias: the weight of an edge's prior, fading as 1 / (visits + 1)
+    bias: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 1.0
+    horizon: Annotated[int, Field(gt=0)] = 1  # the tree ends where this many turns have begun
 
     def choose(self, state: State, decision: Decision, rng: Random) -> int:
         seat = decision.seat
         root = Node()
-        seats = {seat}
+        seats = {seat}  # the seats met so far: each needs its reward wherever it decides
+        horizon = state.turn + self.horizon
         deadline = time.perf_counter() + self.ms / 1000 if self.ms > 0 else 0.0
         done = 0
         while (
@@ -67,80 +80,92 @@ class MctsBot:
             if not deadline
             else (time.perf_counter() < deadline or done == 0)
         ):
-            self._iterate(state.determinize(seat, rng), root, seats, rng)
+            self._iterate(state.determinize(seat, rng), root, seats, horizon, rng)
             done += 1
         index_of = {option: i for i, option in reversed(list(enumerate(decision.options)))}
-        visited = [
-            (child.visits, rng.random(), index_of[key])
-            for key, child in root.children.items()
+        children = root.children or {}
+        ranked = [
+            (child.visits, child.prior, rng.random(), index_of[key])
+            for key, child in children.items()
             if key in index_of
         ]
-        if not visited:
-            return rng.randrange(len(decision.options))
-        return max(visited)[2]
+        return max(ranked)[3] if ranked else rng.randrange(len(decision.options))
 
-    def _iterate(self, world: State, root: Node, seats: set[int], rng: Random) -> None:
+    def _iterate(
+        self, world: State, root: Node, seats: set[int], horizon: int, rng: Random
+    ) -> None:
         path = [root]
         node = root
+        leaf = world
         while True:
             decision = world.decision()
-            if decision is None:
+            if decision is None or world.turn >= horizon:
                 break
             if len(decision.options) == 1:
                 world.apply(0)
                 continue
-            seats.add(decision.seat)
-            untried = []
-            for i, option in enumerate(decision.options):
-                child = node.children.get(option)
-                if child is None:
-                    untried.append(i)
-                else:
-                    child.available += 1
-            if untried:
-                i = rng.choice(untried)
-                child = Node(available=1)
-                node.children[decision.options[i]] = child
-                world.apply(i)
-                path.append(child)
-                break
-            i = self._select(node, decision, rng)
-            node = node.children[decision.options[i]]
+            seats.add(decision.seat)  # before any of its edges is scored: its rewards are whole
+            if node.children is None:
+                leaf = self._expand(node, world, decision)
+                if node is not root:
+                    break
+            i = self._select(node, world, decision, rng)
+            node = node.children[decision.options[i]]  # type: ignore[index]
             world.apply(i)
             path.append(node)
-        rewards = self._play_out(world, seats, rng)
+            leaf = world
+        rewards = _rewards(leaf, seats)
         for visited in path:
             visited.visits += 1
-            for s, r in rewards.items():
-                visited.totals[s] = visited.totals.get(s, 0.0) + r
+            totals = visited.totals
+            for s, r in rewards:
+                totals[s] = totals.get(s, 0.0) + r
 
-    def _select(self, node: Node, decision: Decision, rng: Random) -> int:
+    def _expand(self, node: Node, world: State, decision: Decision) -> State:
+        """Score every option of `node` for the deciding seat; the position after the best."""
         seat = decision.seat
+        children: dict[object, Node] = {}
+        best, best_value = world, -math.inf
+        for i, option in enumerate(decision.options):
+            copy = world.clone()
+            copy.apply(i)
+            value = copy.evaluate(seat)
+            children[option] = Node(prior=(value + 1.0) / 2.0)
+            if value > best_value:
+                best, best_value = copy, value
+        node.children = children
+        return best
+
+    def _select(self, node: Node, world: State, decision: Decision, rng: Random) -> int:
+        seat = decision.seat
+        children = node.children
+        assert children is not None
         best, best_value = 0, -math.inf
         for i, option in enumerate(decision.options):
-            child = node.children[option]
-            value = child.totals.get(seat, 0.0) / child.visits + self.c * math.sqrt(
-                math.log(child.available) / child.visits
-            )
+            child = children.get(option)
+            if child is None:  # an option this world offers and earlier ones did not
+                copy = world.clone()
+                copy.apply(i)
+                child = children[option] = Node(prior=(copy.evaluate(seat) + 1.0) / 2.0)
+            child.available += 1
+            if child.visits == 0:
+                value = 2.0 + child.prior  # untried edges first, the best-scored first
+            else:
+                value = (
+                    child.totals.get(seat, 0.0) / child.visits
+                    + self.c * math.sqrt(math.log(child.available) / child.visits)
+                    + self.bias * child.prior / (child.visits + 1)
+                )
             value += rng.random() * 1e-9  # ties: the bot's own stream decides
             if value > best_value:
                 best, best_value = i, value
         return best
 
-    def _play_out(self, world: State, seats: set[int], rng: Random) -> dict[int, float]:
-        for _ in range(self.depth):
-            decision = world.decision()
-            if decision is None:
-                break
-            seats.add(decision.seat)
-            if len(decision.options) == 1:
-                option = 0
-            elif self.rollout == "greedy":
-                option = self._greedy.choose(world, decision, rng)
-            else:
-                option = rng.randrange(len(decision.options))
-            world.apply(option)
-        if world.decision() is None:
-            scores = world.result().scores
-            return {s: scores[s] for s in range(len(scores))}
-        return {s: (world.evaluate(s) + 1.0) / 2.0 for s in seats}
+
+def _rewards(leaf: State, seats: set[int]) -> list[tuple[int, float]]:
+    """Each seat's reward in [0, 1] at the leaf: its final score once the game is over, else its
+    evaluation of the position."""
+    if leaf.decision() is None:
+        scores = leaf.result().scores
+        return [(s, scores[s]) for s in range(len(scores))]
+    return [(s, (leaf.evaluate(s) + 1.0) / 2.0) for s in seats]
