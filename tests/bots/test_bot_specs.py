@@ -21,10 +21,10 @@ def test_unknown_bots_and_parameters_are_config_errors() -> None:
 
 
 def test_a_bot_is_named_by_its_whole_spec_so_tables_and_replays_tell_parameters_apart() -> None:
-    bot = make_bot("mcts: iterations = 50 ,depth=3")
-    assert bot.name == "mcts:iterations=50,depth=3"
+    bot = make_bot("mcts: iterations = 50 ,horizon=2")
+    assert bot.name == "mcts:iterations=50,horizon=2"
     again = make_bot(bot.name)
-    assert (again.name, again.iterations, again.depth) == (bot.name, 50, 3)  # type: ignore[attr-defined]
+    assert (again.name, again.iterations, again.horizon) == (bot.name, 50, 2)  # type: ignore[attr-defined]
     assert make_bot("greedy:follow=0").name != make_bot("greedy").name
 
 
@@ -36,8 +36,9 @@ def test_a_bot_is_named_by_its_whole_spec_so_tables_and_replays_tell_parameters_
         ("mcts:ms=-5", "ms=-5: input should be greater than or equal to 0"),
         ("mcts:c=nan", "c=nan: input should be a finite number"),
         ("mcts:c=-0.5", "c=-0.5: input should be greater than or equal to 0"),
-        ("mcts:depth=-1", "depth=-1: input should be greater than or equal to 0"),
-        ("mcts:rollout=smart", "rollout=smart: input should be 'random' or 'greedy'"),
+        ("mcts:horizon=0", "horizon=0: input should be greater than 0"),
+        ("mcts:bias=inf", "bias=inf: input should be a finite number"),
+        ("greedy:follow=-1", "follow=-1: input should be greater than or equal to 0"),
         ("mcts:iterations=many", "iterations=many: input should be a valid integer"),
         ("greedy:max_options=0", "max_options=0: input should be greater than 0"),
     ],
@@ -51,5 +52,5 @@ def test_bot_parameters_out_of_their_declared_range_are_config_errors(
 
 
 def test_parameters_in_range_are_accepted_and_converted() -> None:
-    bot = make_bot("mcts:iterations=5,c=0,depth=0,ms=0,rollout=greedy")
-    assert (bot.iterations, bot.c, bot.depth, bot.ms, bot.rollout) == (5, 0.0, 0, 0, "greedy")  # type: ignore[attr-defined]
+    bot = make_bot("mcts:iterations=5,c=0,bias=0,ms=0,horizon=2")
+    assert (bot.iterations, bot.c, bot.bias, bot.ms, bot.horizon) == (5, 0.0, 0.0, 0, 2)  # type: ignore[attr-defined]
