@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -87,7 +87,7 @@ def bench(
         box=None,
     )
     # a game's cost against the first bot measured in the same game (greedy 23.1× random)
-    first = {}
+    first: dict[str, Any] = {}
     for r in results:
         first.setdefault(r.game, r)
     for r in results:
