@@ -75,7 +75,12 @@ def play_batch(batch: Batch) -> BatchResult:
     for index in range(batch.start, batch.stop):
         slot = schedule.slot(index)
         record = play_game(
-            game, spec, slot.lineup.decks, [bots[name] for name in slot.lineup.bots], slot.seed
+            game,
+            spec,
+            slot.lineup.decks,
+            [bots[name] for name in slot.lineup.bots],
+            slot.seed,
+            rotation=slot.rotation,
         )
         rows.add(slot, record)
         result.decisions += record.decisions
@@ -84,6 +89,7 @@ def play_batch(batch: Batch) -> BatchResult:
                 {
                     "game": index,
                     "seed": slot.seed,
+                    "rotation": slot.rotation,
                     "decks": list(record.decks),
                     "bots": list(record.bots),
                     "error": record.error,
