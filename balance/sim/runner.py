@@ -97,8 +97,7 @@ def play_batch(batch: Batch) -> BatchResult:
                     "traceback": record.trace,
                 }
             )
-        else:
-            tally.add_game(record.decks, record.scores, record.events)
+        tally.add_game(slot.deal, record)  # a crash leaves its whole deal out of the tally
     return result
 
 
@@ -110,8 +109,13 @@ def batches(
     start: int = 0,
     stop: int | None = None,
 ) -> Iterator[Batch]:
-    """Games start..stop-1 of the schedule (to its end by default) in batches."""
+    """Games start..stop-1 of the schedule (to its end by default) in batches of whole deals
+    (`batch_size` is rounded up to a multiple of the seats): the card tally of a batch sums
+    products of a deal's totals, so a deal is never split between batches."""
     end = schedule.games if stop is None else min(stop, schedule.games)
+    if start % schedule.seats or end % schedule.seats:
+        raise ValueError(f"games {start}..{end - 1} split a deal: give whole deals")
+    batch_size = -(-batch_size // schedule.seats) * schedule.seats
     spec_pickle = pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)
     for first in range(start, end, batch_size):
         yield Batch(game, spec_pickle, schedule, first, min(first + batch_size, end))

@@ -20,7 +20,7 @@ from typing import Any
 import balance
 from balance.bots import make_bot
 from balance.core.registry import load_game
-from balance.sim.records import CardTally, GamesWriter
+from balance.sim.records import CardTally, GamesWriter, card_columns
 from balance.sim.runner import Progress, batches, default_batch_size, resolve_jobs, run_batches
 from balance.sim.schedule import make_schedule
 
@@ -136,12 +136,7 @@ def simulate(
 def _write_cards(path: Path, rows: list[dict[str, Any]], counters: tuple[str, ...]) -> None:
     import pandas as pd
 
-    columns = [
-        "deck", "card", "copies", "games", "drawn", "drawn_won", "opening", "opening_won",
-        "played", "played_won", "not_drawn", "not_drawn_won", "turn_played_sum",
-        *(f"{c}_sum" for c in counters),
-    ]  # fmt: skip
-    pd.DataFrame(rows, columns=columns).to_parquet(path, index=False)
+    pd.DataFrame(rows, columns=card_columns(counters)).to_parquet(path, index=False)
 
 
 def _new_run_folder(game: str) -> Path:
