@@ -69,7 +69,11 @@ def test_baselines_pass_unchanged_fail_shifted_and_refuse_other_rules(tmp_path: 
     )
     same = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--baseline", str(baseline)])
     assert same.exit_code == 0, same.output
-    assert "shift of seat advantage" in same.output
+    assert "shifts from the baseline: 19 pass (baseline)" in same.output
+    verbose = runner.invoke(
+        app, ["check", "tinyduel", "--jobs", "1", "--baseline", str(baseline), "--verbose"]
+    )
+    assert "shift of seat advantage" in verbose.output
     shifted = runner.invoke(
         app,
         [
@@ -141,16 +145,17 @@ def test_bernoulli_sprt_for_rare_events() -> None:
     assert band_verdict_bernoulli(12, 300, band, 0.05, 0.05) == "fail"
 
 
-def test_the_fallback_says_when_a_pass_is_only_the_benefit_of_the_doubt() -> None:
+def test_at_max_games_an_undecided_estimate_outside_its_band_fails() -> None:
     from balance.gate import Assertion, Thresholds, _fallback
 
     band = Band(-0.05, 0.05, 0.03)
     doubtful = Assertion("seat advantage", band, "normal", 0.07, 0.045, 0.098)
-    _fallback(doubtful, Thresholds(), 2000, "fixed-sample")
-    assert doubtful.verdict == "pass" and "outside the band" in doubtful.method
-    inside = Assertion("seat advantage", band, "normal", 0.01, -0.02, 0.04)
-    _fallback(inside, Thresholds(), 2000, "fixed-sample")
-    assert (inside.verdict, inside.method) == ("pass", "fixed-sample")
-    shown_outside = Assertion("seat advantage", band, "normal", 0.09, 0.06, 0.12)
-    _fallback(shown_outside, Thresholds(), 2000, "fixed-sample")
-    assert shown_outside.verdict == "fail"
+    _fallback(doubtful, Thresholds(), 2000)
+    assert doubtful.verdict == "fail"
+    assert doubtful.method == "undecided at 2,000 games; estimate outside the band"
+    inside = Assertion("seat advantage", band, "normal", 0.01, -0.02, 0.06)
+    _fallback(inside, Thresholds(), 2000)
+    assert (inside.verdict, inside.method) == (
+        "pass",
+        "undecided at 2,000 games; estimate inside the band",
+    )
