@@ -17,7 +17,8 @@ At the edges the linearised variance collapses (a card that won all 12 games it 
 V = 0), as the normal interval of a proportion does. As Agresti and Coull do for a proportion,
 z^2/2 pseudo-deals of the mean size nn / n are added at each bound of the value's range before
 the interval is computed; in the middle of the range they change almost nothing, and with deals
-of one game each this is the Agresti-Coull interval. A difference of two ratios over the same
+of one game each this is the Agresti-Coull interval. A value with no bounded range (a game's
+length) has no edge to pad: its interval takes Student's t on G - 1 degrees of freedom. A difference of two ratios over the same
 deals (IWD: GIH WR - GND WR) adds the cross-products' covariance, and z^2/4 pseudo-deals at each
 bound of each ratio, as Agresti and Caffo do for a difference of proportions.
 
@@ -33,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import t as student_t
 
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 
@@ -96,7 +98,8 @@ def ratio_interval(
     sums: DealSums, low: float = 0.0, high: float = 1.0, z: float = Z95
 ) -> tuple[Array, Array, Array, Array]:
     """(estimate, 95% low, 95% high, standard error) of sum(y_d) / sum(n_d) over deals whose
-    per-deal ratio lies in [low, high]. An unbounded range (a game length) gets no pseudo-deals.
+    per-deal ratio lies in [low, high]. An unbounded range (a game length) gets no pseudo-deals
+    but Student's t on the effective deals.
     The standard error is the plain cluster-robust one (for tests that need it, e.g. an SPRT);
     the interval is the padded one."""
     value = sums.ratio()
@@ -105,8 +108,10 @@ def ratio_interval(
         padded = sums.padded(z * z / 2, low, high)
         centre = padded.ratio()
         half = z * _std_error(padded, centre)
-    else:
-        centre, half = value, z * std_error
+    else:  # no edge to pad: Student's t on the deals, as for any small-sample mean
+        deals = np.asarray(sums.deals(), dtype=float)
+        quantile = student_t.ppf(student_t.cdf(z, np.inf), np.where(deals > 1, deals - 1, np.nan))
+        centre, half = value, quantile * std_error
     return value, np.maximum(low, centre - half), np.minimum(high, centre + half), std_error
 
 

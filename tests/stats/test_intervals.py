@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import t as student_t
 
 from balance.stats.intervals import (
     Z95,
@@ -33,7 +34,8 @@ def test_the_cluster_robust_variance_by_hand() -> None:
     value, low, high, std_error = ratio_interval(sums, 0.0, math.inf)  # unbounded: no pseudo
     assert value == pytest.approx(2 / 3)
     assert std_error == pytest.approx(math.sqrt(3.24 / 2.24 * 10 / 9) / 9)
-    assert (low, high) == pytest.approx((2 / 3 - Z95 * std_error, 2 / 3 + Z95 * std_error))
+    t = student_t.ppf(0.975, 2.24)  # Student's t on the effective deals less one
+    assert (low, high) == pytest.approx((2 / 3 - t * std_error, 2 / 3 + t * std_error))
 
 
 def test_deals_of_one_game_give_agresti_coulls_interval() -> None:
