@@ -435,7 +435,7 @@ def summary_lines(result: GateResult) -> list[str]:
             parts.append(f"{len(passed)} pass ({', '.join(methods)})")
         low = [a for a in skipped if a.method == "low sample"]
         if low:
-            parts.append(_low_sample_line(low, result))
+            parts.append(_low_sample_line(low))
         other = [a for a in skipped if a.method != "low sample"]
         if other:
             parts.append(f"{len(other)} skipped (no games)")
@@ -443,7 +443,7 @@ def summary_lines(result: GateResult) -> list[str]:
     return lines
 
 
-def _low_sample_line(low: list[Assertion], result: GateResult) -> str:
+def _low_sample_line(low: list[Assertion]) -> str:
     outside = sum(not math.isnan(a.estimate) and not a.band.contains(a.estimate) for a in low)
     needed = [a.needed for a in low if a.needed]
     line = f"{len(low)} skipped, short of their sample in and out of hand"

@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tinygame" / "site"))
 
-from oddsduel.truth import Model, coverage, true_rates
+from oddsduel.truth import Model, coverage, measures, true_rates, wilson_coverage
 
 from balance.core.registry import load_game
 
@@ -43,11 +43,19 @@ def model(overrides: dict[str, object]) -> Model:
 def study_coverage(runs: int, deals: int) -> None:
     for label, overrides in ODDS.items():
         m = model(overrides)
-        covered = coverage(m.sample(np.random.default_rng(1), runs, deals), true_rates(m))
+        truth = true_rates(m)
+        sample = m.sample(np.random.default_rng(1), runs, deals)
+        covered = coverage(sample, truth)
         print(f"\n{label}: {runs:,} runs of {deals} deals of each of 6 lineups")
         for name, rate in sorted(covered.items(), key=lambda item: item[1]):
             print(f"  {rate:.4f}  {name}")
         print(f"  lowest {min(covered.values()):.4f}, highest {max(covered.values()):.4f}")
+        decks = [name for name in measures(m) if name.startswith(("deck ", "matchup "))]
+        for what, names in (
+            ("seat 0 win rate", ["seat 0 win rate"]),
+            ("deck and matchup win rates", decks),
+        ):
+            print(f"  Wilson on games, {what}: {wilson_coverage(sample, truth, names):.4f}")
 
 
 def scenarios(truth: dict[str, float]) -> list[tuple[str, str, str, str]]:

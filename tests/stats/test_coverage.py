@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from oddsduel.truth import Model, Sample, coverage, measures, true_rates
+from oddsduel.truth import Model, coverage, true_rates, wilson_coverage
 
 from balance.core.registry import load_game
 from balance.sim.simulate import RunOptions, simulate
@@ -49,19 +49,6 @@ def test_every_interval_covers_the_truth_at_its_nominal_rate() -> None:
             "cap rate", "draw rate", "turns", "meek/ace iwd", "bold/crown gih_wr"} <= set(covered)  # fmt: skip
     short = {name: rate for name, rate in covered.items() if rate < 0.93}
     assert not short, f"intervals covering the truth in under 93% of {RUNS} runs: {short}"
-
-
-def wilson_coverage(sample: Sample, truth: dict[str, float], names: list[str]) -> float:
-    """Wilson's score interval on the games (the old tables'), pooled over these measures."""
-    hits = []
-    for name in names:
-        y, n = measures(sample.model)[name]
-        wins, games = sample.total(y), sample.total(n)
-        p, z2 = wins / games, Z95 * Z95
-        centre = (p + z2 / (2 * games)) / (1 + z2 / games)
-        half = Z95 * np.sqrt(p * (1 - p) / games + z2 / (4 * games**2)) / (1 + z2 / games)
-        hits.append((centre - half <= truth[name]) & (truth[name] <= centre + half))
-    return float(np.mean(hits))
 
 
 DECK_RATES = ["deck bold win rate", "deck even win rate", "deck meek win rate",

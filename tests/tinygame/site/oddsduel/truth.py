@@ -317,3 +317,18 @@ def coverage(sample: Sample, truth: dict[str, float]) -> dict[str, float]:
         if not np.isnan(truth[name]):
             out[name] = float(np.mean((low <= truth[name]) & (truth[name] <= high)))
     return out
+
+
+def wilson_coverage(sample: Sample, truth: dict[str, float], names: Sequence[str]) -> float:
+    """The share of runs in which Wilson's score interval on the games (the tables' interval
+    before intervals over deals) holds the truth, pooled over these measures."""
+    z = 1.959963984540054
+    hits = []
+    for name in names:
+        y, n = measures(sample.model)[name]
+        wins, games = sample.total(y), sample.total(n)
+        p, z2 = wins / games, z * z
+        centre = (p + z2 / (2 * games)) / (1 + z2 / games)
+        half = z * np.sqrt(p * (1 - p) / games + z2 / (4 * games**2)) / (1 + z2 / games)
+        hits.append((centre - half <= truth[name]) & (truth[name] <= centre + half))
+    return float(np.mean(hits))
