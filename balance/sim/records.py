@@ -197,21 +197,35 @@ class CardTally:
                 totals = self.decks.get(deck)
                 if totals is None:
                     totals = self.decks[deck] = [0] * len(DECK_FIELDS)
-                for i, value in enumerate((g, w, 1, g * g, g * w, w * w)):
-                    totals[i] += value
-            width = len(CARD_FIELDS) + self.counters + len(PRODUCT_FIELDS)
+                totals[0] += g
+                totals[1] += w
+                totals[2] += 1
+                totals[3] += g * g
+                totals[4] += g * w
+                totals[5] += w * w
+            base = len(CARD_FIELDS) + self.counters
             for key, sums in self.deal_cards.items():
                 g, w = self.deal_decks[key[0]]
-                d, dw, o, ow, p, pw = sums[:6]
-                products = (
-                    d * d, d * dw, dw * dw, g * d, g * dw, w * d, w * dw,
-                    o * o, o * ow, ow * ow, p * p, p * pw, pw * pw, g * p,
-                )  # fmt: skip
+                d, dw, o, ow, p, pw = sums[0], sums[1], sums[2], sums[3], sums[4], sums[5]
                 row = self.cards.get(key)
                 if row is None:
-                    row = self.cards[key] = [0] * width
-                for i, value in enumerate((*sums, *products)):
-                    row[i] += value
+                    row = self.cards[key] = [0] * (base + len(PRODUCT_FIELDS))
+                row[:base] = [a + b for a, b in zip(row, sums)]
+                # PRODUCT_FIELDS, in order (written out: this runs for every card of every deal)
+                row[base] += d * d
+                row[base + 1] += d * dw
+                row[base + 2] += dw * dw
+                row[base + 3] += g * d
+                row[base + 4] += g * dw
+                row[base + 5] += w * d
+                row[base + 6] += w * dw
+                row[base + 7] += o * o
+                row[base + 8] += o * ow
+                row[base + 9] += ow * ow
+                row[base + 10] += p * p
+                row[base + 11] += p * pw
+                row[base + 12] += pw * pw
+                row[base + 13] += g * p
         self.deal_decks = {}
         self.deal_cards = {}
         self.deal_crashed = False
