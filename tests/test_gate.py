@@ -159,3 +159,24 @@ def test_at_max_games_an_undecided_estimate_outside_its_band_fails() -> None:
         "pass",
         "undecided at 2,000 games; estimate inside the band",
     )
+
+
+def test_at_max_games_the_verdict_comes_first_and_skipped_cards_are_said_once() -> None:
+    result = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--max-games", "400"])
+    assert result.exit_code == 0, result.output
+    output = result.output[result.output.index("PASS") :]  # after the progress bar
+    assert output.index("PASS") < output.index("seat advantage")
+    assert "undecided at 402 games; estimate inside the band" in output
+    (cards,) = [line for line in output.splitlines() if "card IWD" in line]
+    assert cards.startswith("card IWD: 14 skipped") and "they would need" in cards
+    assert "card one (plain) IWD" not in output
+    verbose = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--max-games", "400", "-v"])
+    assert "card one (plain) IWD" in verbose.output and "low sample" in verbose.output
+
+
+def test_an_undecided_estimate_outside_its_band_fails_at_max_games() -> None:
+    args = ["check", "tinyduel", "--jobs", "1", "--max-games", "600", "--set", "cards.wild.value=9"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1, result.output
+    assert "FAIL: deck plain win rate, deck wild win rate" in result.output
+    assert "undecided at 600 games; estimate outside the band" in result.output
