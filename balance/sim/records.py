@@ -38,7 +38,7 @@ DECK_FIELDS = ("games", "won", "deals", "games_sq", "games_x_won", "won_sq")
 # Per (deck, card), after CARD_FIELDS and the counters: sums over deals of the products of a
 # deal's totals (d drawn, dw drawn_won, o opening, ow opening_won, p played, pw played_won) with
 # each other and with the deck's g and w. Cluster-robust intervals over deals need them
-# (balance.stats.deals); the not-drawn products follow from these, since not_drawn = g - d.
+# (balance.stats.intervals); the not-drawn products follow, since not_drawn = g - d.
 PRODUCT_FIELDS = (
     "drawn_sq", "drawn_x_drawn_won", "drawn_won_sq", "games_x_drawn", "games_x_drawn_won",
     "won_x_drawn", "won_x_drawn_won", "opening_sq", "opening_x_opening_won", "opening_won_sq",

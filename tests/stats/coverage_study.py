@@ -74,7 +74,9 @@ def scenarios(truth: dict[str, float]) -> list[tuple[str, str, str, str]]:
         ("matchup outside", "pass", "matchup bold vs meek", f"matchup_win_rate: [0.3, {matchup - 0.03}]"),
         ("cap rate on the edge", "fail", "cap rate", f"cap_rate: {cap}"),
         ("cap rate outside", "pass", "cap rate", f"cap_rate: {cap / 2}"),  # H1: twice the band
+        ("matchup half a margin inside", "fail", "matchup bold vs meek", f"matchup_win_rate: [0.3, {matchup + 0.015}]"),
         ("card IWD on the edge", "fail", "card ace (bold) IWD", f"cards: {{max_abs_iwd: {iwd}, min_games: 300}}"),
+        ("card IWD half a margin inside", "fail", "card ace (bold) IWD", f"cards: {{max_abs_iwd: {iwd + 0.015}, min_games: 300}}"),
         ("card IWD outside", "pass", "card ace (bold) IWD", f"cards: {{max_abs_iwd: {iwd - 0.03}, min_games: 300}}"),
     ]  # fmt: skip
 
