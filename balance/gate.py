@@ -4,9 +4,16 @@ The designer's thresholds (configs/<game>/balance.yaml) become assertions: the s
 each deck's win rate against the field, each matchup, the cap rate, and optionally each card's
 IWD. The gate plays mirrored, seeded rounds of games (every lineup, every seat rotation) and
 after each round runs one SPRT per assertion (balance.stats.sequential): it stops as soon as
-every assertion is decided, or at `max_games`, where an undecided assertion falls back to the
-fixed-sample 95% interval and says so. Units are game pairs on one seed (a deal played in every
-seat order), as fishtest does; capped games are counted one by one.
+every assertion is decided, or at `max_games`. There an undecided assertion fails if its
+estimate lies outside its band ("undecided at N games; estimate outside the band") and passes,
+saying it was undecided, if inside: the gate never passes what it has seen outside the band. A
+card whose sample (`min_games` in hand and out of it) is not reached is skipped with the games
+it would need.
+
+The unit is the deal (a seed played in every seat order), as fishtest's game pairs: every
+estimate, interval and standard error is over deals (balance.stats.intervals). Capped games are
+counted one by one in a Bernoulli SPRT whose counts are shrunk by the design effect of the deals
+(a deal's games share a seed, so their caps come together).
 
 A baseline records the estimates of a run; `--baseline` replays the baseline's games (same seed,
 same count) with the current config and fails on a significant shift beyond the tolerance.
@@ -27,21 +34,21 @@ from pydantic import BaseModel, ConfigDict, Field
 import balance
 from balance.bots import make_bot, split_bot_specs
 from balance.core.config import validate
-from balance.core.contract import SCORE_UNITS
 from balance.core.errors import ConfigError
 from balance.core.registry import load_game
 from balance.core.yamlio import load_yaml
 from balance.sim.records import CardTally
 from balance.sim.runner import play_range, resolve_jobs
 from balance.sim.schedule import Schedule, make_schedule
-from balance.stats.intervals import Z95, bounded_mean_interval, difference_interval, wilson
+from balance.stats.cards import card_metrics
+from balance.stats.intervals import Z95
 from balance.stats.sequential import (
     Band,
     band_verdict_bernoulli,
     band_verdict_normal,
     fixed_sample_verdict,
 )
-from balance.stats.units import deal_units, unit_bounds
+from balance.stats.units import deal_units, unit_estimate
 
 ROUNDS_PER_STEP = 25  # deals of every lineup played between two looks at the SPRTs
 
@@ -84,7 +91,8 @@ class Assertion:
     units: int = 0  # deals, games or card samples behind the estimate
     games: int = 0  # games played when it was decided
     verdict: str = ""  # pass | fail | skipped
-    method: str = ""  # sprt | fixed-sample | baseline | low sample
+    method: str = ""  # sprt | undecided at N games; estimate inside/outside the band | low sample
+    needed: int = 0  # a card skipped for its sample: about the games that would give it
 
 
 @dataclass
@@ -166,7 +174,7 @@ def check(
         games = pd.concat([games, chunk], ignore_index=True)
         tally.merge(chunk_tally)
         _measure(assertions, games, tally, spec.catalog, schedule, thresholds)
-        if sequential:
+        if sequential or stop >= planned:  # a run of fixed length looks once, at its end
             for a in assertions:
                 if not a.verdict:
                     _sprt(a, thresholds, len(games))
@@ -175,7 +183,7 @@ def check(
                 break
     for a in assertions:
         if not a.verdict:
-            _fallback(a, thresholds, len(games), "baseline" if baseline else "fixed-sample")
+            _fallback(a, thresholds, len(games))
     if baseline is not None:
         assertions += _shifts(assertions, baseline, thresholds.tolerance, len(games))
     return GateResult(
@@ -238,26 +246,14 @@ def _measure(
     """Refresh every undecided assertion's estimate from the games so far."""
     units = deal_units(games, schedule.seats)
     for a in assertions:
-        if a.verdict:
-            continue
-        if a.kind == "bernoulli":
-            finished = games[games["error"] == ""]
-            events, n = float(finished["capped"].sum()), len(finished)
-            a.estimate = events / n if n else math.nan
-            a.ci_low, a.ci_high = wilson(events, n)
-            a.std_error = math.sqrt(a.estimate * (1 - a.estimate) / n) if n else math.nan
-            a.units = n
+        if a.verdict or a.kind == "iwd":
             continue
         values = units.get(a.name)
         if values is None or not len(values):
             continue
-        n = len(values)
-        a.estimate = float(values.mean())
-        a.ci_low, a.ci_high = bounded_mean_interval(
-            float(values.sum()), float((values**2).sum()), n, *unit_bounds(a.name, schedule.seats)
-        )
-        a.std_error = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-        a.units = n
+        a.estimate, a.ci_low, a.ci_high, a.std_error = unit_estimate(values, a.name, schedule.seats)
+        # capped games are counted one by one; the deals' SPRTs count deals
+        a.units = int(values["n"].sum()) if a.kind == "bernoulli" else len(values)
     if t.cards is not None:
         _measure_cards(assertions, tally, catalog, t)
 
@@ -268,11 +264,9 @@ def _measure_cards(
     assert t.cards is not None
     rule = t.cards
     known = {a.name: a for a in assertions}
-    for (deck, card), row in tally.cards.items():
-        games, won = tally.decks[deck]
-        drawn, drawn_won = row[0], row[1] / SCORE_UNITS
-        not_drawn, not_drawn_won = games - drawn, (won - row[1]) / SCORE_UNITS
-        name = f"card {catalog.cards[card]} ({deck}) IWD"
+    metrics = card_metrics(pd.DataFrame(tally.rows(catalog)), rule.min_games)
+    for row in metrics.itertuples(index=False):
+        name = f"card {row.card} ({row.deck}) IWD"
         a = known.get(name)
         if a is None:
             a = Assertion(name, Band(-rule.max_abs_iwd, rule.max_abs_iwd, t.margin), "iwd")
@@ -280,34 +274,30 @@ def _measure_cards(
             known[name] = a
         if a.verdict:
             continue
-        a.units = min(drawn, not_drawn)
-        if drawn and not_drawn:
-            p1, p2 = drawn_won / drawn, not_drawn_won / not_drawn
-            a.estimate = p1 - p2
-            a.ci_low, a.ci_high = difference_interval(drawn_won, drawn, not_drawn_won, not_drawn)
-            a.std_error = math.sqrt(
-                max(p1 * (1 - p1), 1e-4) / drawn + max(p2 * (1 - p2), 1e-4) / not_drawn
-            )
+        a.units = int(min(row.drawn, row.not_drawn))
+        a.estimate, a.ci_low, a.ci_high = row.iwd, row.iwd_low, row.iwd_high
+        a.std_error = row.iwd_std_error
 
 
 def _sprt(a: Assertion, t: Thresholds, games: int) -> None:
+    if math.isnan(a.estimate) or math.isnan(a.std_error):
+        return
     if a.kind == "bernoulli":
-        verdict = (
-            band_verdict_bernoulli(a.estimate * a.units, a.units, a.band, t.alpha, t.beta)
-            if a.units
-            else None
-        )
+        # Wald's Bernoulli SPRT on games, its counts divided by the design effect: the variance
+        # over deals against the variance the same games would have if independent
+        p, n = a.estimate, a.units
+        independent = p * (1 - p) / n if n else 0.0
+        effect = max(1.0, a.std_error**2 / independent) if independent > 0 else 1.0
+        verdict = band_verdict_bernoulli(p * n / effect, n / effect, a.band, t.alpha, t.beta)
     elif a.kind == "iwd":
-        if t.cards is None or a.units < t.cards.min_games or math.isnan(a.estimate):
+        if t.cards is None or a.units < t.cards.min_games:
             return
-        # the estimate is a difference of two rates over many games: one normal observation
+        # the estimate is a difference of two rates over many deals: one normal observation
         # with its own variance
         verdict = band_verdict_normal(
             a.estimate, a.std_error**2, 1, a.band, t.alpha, t.beta, min_units=1
         )
     else:
-        if math.isnan(a.estimate) or math.isnan(a.std_error):
-            return
         verdict = band_verdict_normal(
             a.estimate, (a.std_error**2) * a.units, a.units, a.band, t.alpha, t.beta
         )
@@ -315,18 +305,22 @@ def _sprt(a: Assertion, t: Thresholds, games: int) -> None:
         a.verdict, a.method, a.games = verdict, "sprt", games
 
 
-def _fallback(a: Assertion, t: Thresholds, games: int, method: str) -> None:
+def _fallback(a: Assertion, t: Thresholds, games: int) -> None:
+    """The games ran out before the SPRT decided: the estimate against the band."""
     a.games = games
     if a.kind == "iwd" and (t.cards is None or a.units < t.cards.min_games):
         a.verdict, a.method = "skipped", "low sample"
+        if t.cards is not None and a.units > 0:
+            a.needed = math.ceil(games * t.cards.min_games / a.units)
         return
     if math.isnan(a.estimate):
         a.verdict, a.method = "skipped", "no games"
         return
-    a.verdict, a.method = fixed_sample_verdict(a.ci_low, a.ci_high, a.band), method
-    if a.verdict == "pass" and not a.band.contains(a.estimate):
-        # benefit of the doubt, but the designer must see that it was only doubt
-        a.method = f"{method}; outside the band, not shown to be"
+    inside = a.band.contains(a.estimate)
+    a.verdict = "pass" if inside else "fail"
+    a.method = (
+        f"undecided at {games:,} games; estimate {'inside' if inside else 'outside'} the band"
+    )
 
 
 def _shifts(
@@ -411,7 +405,58 @@ def write_junit(result: GateResult, path: Path) -> None:
 
 def describe(a: Assertion) -> str:
     band = f"[{_fmt(a.band.low)}, {_fmt(a.band.high)}]"
-    return f"{a.name}: {a.estimate:+.4f} [{a.ci_low:+.4f}, {a.ci_high:+.4f}] in {band}? {a.verdict} ({a.method}, {a.games} games)"
+    need = f"; about {a.needed:,} games would give it its sample" if a.needed else ""
+    return f"{a.name}: {a.estimate:+.4f} [{a.ci_low:+.4f}, {a.ci_high:+.4f}] in {band}? {a.verdict} ({a.method}{need}, {a.games} games)"
+
+
+def kind_of(a: Assertion) -> str:
+    """The kind of assertion, for the one-line summaries: its name without the deck or card."""
+    for prefix, kind in (("shift of ", "shifts from the baseline"), ("deck ", "deck win rates"),
+                         ("matchup ", "matchups"), ("card ", "card IWD")):  # fmt: skip
+        if a.name.startswith(prefix):
+            return kind
+    return a.name
+
+
+def summary_lines(result: GateResult) -> list[str]:
+    """One line per kind of assertion that neither failed nor was undecided: how many passed
+    (and how), and the cards skipped for their sample, once, with the games they would need."""
+    kinds: dict[str, list[Assertion]] = {}
+    for a in result.assertions:
+        if not needs_attention(a):
+            kinds.setdefault(kind_of(a), []).append(a)
+    lines = []
+    for kind, group in kinds.items():
+        passed = [a for a in group if a.verdict == "pass"]
+        skipped = [a for a in group if a.verdict == "skipped"]
+        parts = []
+        if passed:
+            methods = sorted({a.method for a in passed})
+            parts.append(f"{len(passed)} pass ({', '.join(methods)})")
+        low = [a for a in skipped if a.method == "low sample"]
+        if low:
+            parts.append(_low_sample_line(low))
+        other = [a for a in skipped if a.method != "low sample"]
+        if other:
+            parts.append(f"{len(other)} skipped (no games)")
+        lines.append(f"{kind}: " + "; ".join(parts))
+    return lines
+
+
+def _low_sample_line(low: list[Assertion]) -> str:
+    outside = sum(not math.isnan(a.estimate) and not a.band.contains(a.estimate) for a in low)
+    needed = [a.needed for a in low if a.needed]
+    line = f"{len(low)} skipped, short of their sample in and out of hand"
+    if needed:
+        line += f": they would need {min(needed):,} to {max(needed):,} games (--max-games)"
+    if outside:
+        line += f"; {outside} of them estimate outside the band"
+    return line
+
+
+def needs_attention(a: Assertion) -> bool:
+    """Failed, or passed without being decided: shown whole, before the rest."""
+    return a.verdict == "fail" or a.method.startswith("undecided")
 
 
 def _fmt(value: float | None) -> str:

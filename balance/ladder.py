@@ -5,7 +5,7 @@ For bots of several skill levels (random, greedy, mcts, ...):
   orders and with the decks swapped, so a bot's win rate is neither seat nor deck luck;
 - at each level, self-play (every seat the same bot): the seat advantage and each deck's win
   rate against the field, side by side across levels.
-Win rates are per-deal means with their 95% interval (deals are independent).
+Win rates are mean scores with their 95% interval over deals (balance.stats.intervals).
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from balance.bots import make_bot
 from balance.core.registry import load_game
 from balance.sim.runner import play_range, resolve_jobs
 from balance.sim.schedule import Lineup, Schedule, lineup_decks
-from balance.stats.intervals import bounded_mean_interval
+from balance.stats.intervals import units_estimate
 from balance.stats.units import deal_units, unit_bounds
+from balance.stats.winrates import paired
 
 
 @dataclass
@@ -94,9 +95,9 @@ def _schedule(lineups: tuple[Lineup, ...], seats: int, games: int, seed: int) ->
     return Schedule(lineups, deals, seats, seed)
 
 
-def _bot_units(table: pd.DataFrame, bot: str, seats: int) -> pd.Series:
-    """Per deal: the mean score of `bot`'s seat across the deal's rotations."""
-    finished = table[table["error"] == ""]
+def _bot_units(table: pd.DataFrame, bot: str, seats: int) -> pd.DataFrame:
+    """Per deal: the totals (y: score, n: seat-games) of `bot`'s seats across its rotations."""
+    finished = paired(table)
     frames = [
         finished.loc[finished[f"bot_{s}"] == bot, ["seed", f"score_{s}"]].rename(
             columns={f"score_{s}": "score"}
@@ -104,10 +105,9 @@ def _bot_units(table: pd.DataFrame, bot: str, seats: int) -> pd.Series:
         for s in range(seats)
     ]
     scores = pd.concat(frames, ignore_index=True)
-    return scores.groupby("seed")["score"].mean()
+    return scores.groupby("seed")["score"].agg(y="sum", n="count").astype(float)
 
 
-def _mean(values: pd.Series, bounds: tuple[float, float]) -> dict[str, Any]:
-    total, total_sq = float(values.sum()), float((values**2).sum())
-    low, high = bounded_mean_interval(total, total_sq, len(values), *bounds)
-    return {"deals": len(values), "estimate": float(values.mean()), "ci_low": low, "ci_high": high}
+def _mean(values: pd.DataFrame, bounds: tuple[float, float]) -> dict[str, Any]:
+    estimate, low, high, _ = units_estimate(values, *bounds)
+    return {"deals": len(values), "estimate": estimate, "ci_low": low, "ci_high": high}

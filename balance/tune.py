@@ -45,8 +45,7 @@ from balance.sim.records import CardTally
 from balance.sim.runner import play_range, resolve_jobs
 from balance.sim.schedule import make_schedule
 from balance.stats.cards import card_metrics
-from balance.stats.intervals import bounded_mean_interval
-from balance.stats.units import deal_units, unit_bounds
+from balance.stats.units import deal_units, unit_estimate
 
 BOOTSTRAP = 400
 CARD_MEASURES = {"gih": "gih_wr", "gp": "gp_wr", "oh": "oh_wr", "iwd": "iwd", "play": "play_rate"}
@@ -352,7 +351,7 @@ class Trial:
         if self.store is not None:
             self.store.save(self)
 
-    def units(self) -> dict[str, pd.Series]:
+    def units(self) -> dict[str, pd.DataFrame]:
         return deal_units(self.games, self.seats)
 
 
@@ -398,10 +397,8 @@ def measure(trial: Trial, metric: Metric) -> tuple[float, float, float]:
         values = trial.units().get(metric.unit)
         if values is None or not len(values):
             return math.nan, math.nan, math.nan
-        total, total_sq = float(values.sum()), float((values**2).sum())
-        bounds = unit_bounds(metric.unit, trial.seats)
-        low, high = bounded_mean_interval(total, total_sq, len(values), *bounds)
-        return float(values.mean()), low, high
+        estimate, low, high, _ = unit_estimate(values, metric.unit, trial.seats)
+        return estimate, low, high
     assert trial.tally is not None
     rows = pd.DataFrame(trial.tally.rows(trial.catalog))
     metrics = card_metrics(rows)
@@ -427,10 +424,11 @@ def bootstrap_weights(seeds: Sequence[int], seed: int, repeats: int = BOOTSTRAP)
     )
 
 
-def resampled_means(values: pd.Series, weights: pd.DataFrame) -> np.ndarray:
-    w = weights.reindex(values.index).fillna(0).to_numpy()
-    total = w.sum(axis=0)
-    return (values.to_numpy() @ w) / np.where(total > 0, total, np.nan)
+def resampled_ratios(units: pd.DataFrame, weights: pd.DataFrame) -> np.ndarray:
+    """A unit's sum(y) / sum(n) over deals in each resample (its columns)."""
+    w = weights.reindex(units.index).fillna(0).to_numpy()
+    total = units["n"].to_numpy() @ w
+    return (units["y"].to_numpy() @ w) / np.where(total > 0, total, np.nan)
 
 
 # -- sweep --------------------------------------------------------------------------------------
@@ -524,7 +522,7 @@ def _sweep_result(
         if len(series) == len(found):
             seeds = sorted(set().union(*(s.index for s in series)))
             weights = bootstrap_weights(seeds, seed)
-            resampled = np.vstack([resampled_means(s, weights) for s in series])
+            resampled = np.vstack([resampled_ratios(s, weights) for s in series])
             winners = np.nanargmin(np.abs(resampled - metric.target), axis=0)
             sureness = float(np.mean(winners == best))
     return SweepResult(metric, paths, points, closest, sureness)
@@ -554,13 +552,13 @@ class TuneResult:
     interrupted: bool = False
 
 
-def objective_terms(trial: Trial) -> list[tuple[pd.Series, float]]:
-    """(unit series, target) per term: each deck's win rate against the fair share, and the
-    seat advantage against 0."""
+def objective_terms(trial: Trial) -> list[tuple[str, pd.DataFrame, float]]:
+    """(unit name, per-deal totals, target) per term: each deck's win rate against the fair
+    share, and the seat advantage against 0."""
     units = trial.units()
-    terms = [(units[name], 1.0 / trial.seats) for name in units if name.startswith("deck ")]
+    terms = [(name, units[name], 1.0 / trial.seats) for name in units if name.startswith("deck ")]
     if "seat advantage" in units:
-        terms.append((units["seat advantage"], 0.0))
+        terms.append(("seat advantage", units["seat advantage"], 0.0))
     return terms
 
 
@@ -573,15 +571,14 @@ def balance_objective(
     if not terms:
         return math.nan, math.nan, math.nan
     total = 0.0
-    for values, target in terms:
-        n = len(values)
-        variance = float(values.var(ddof=1)) / n if n > 1 else 0.0
-        total += (float(values.mean()) - target) ** 2 - variance
+    for name, values, target in terms:
+        estimate, _, _, std_error = unit_estimate(values, name, trial.seats)
+        total += (estimate - target) ** 2 - (std_error**2 if math.isfinite(std_error) else 0.0)
     if weights is None:
         return total, math.nan, math.nan
     sampled = np.zeros(weights.shape[1])
-    for values, target in terms:
-        sampled += (resampled_means(values, weights) - target) ** 2
+    for _, values, target in terms:
+        sampled += (resampled_ratios(values, weights) - target) ** 2
     # the bootstrap spread of the plug-in estimate, centred on the debiased value
     spread = sampled - np.nanmean(sampled)
     low, high = np.nanpercentile(spread, [2.5, 97.5])

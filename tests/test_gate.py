@@ -69,7 +69,11 @@ def test_baselines_pass_unchanged_fail_shifted_and_refuse_other_rules(tmp_path: 
     )
     same = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--baseline", str(baseline)])
     assert same.exit_code == 0, same.output
-    assert "shift of seat advantage" in same.output
+    assert "shifts from the baseline: 19 pass (baseline)" in same.output
+    verbose = runner.invoke(
+        app, ["check", "tinyduel", "--jobs", "1", "--baseline", str(baseline), "--verbose"]
+    )
+    assert "shift of seat advantage" in verbose.output
     shifted = runner.invoke(
         app,
         [
@@ -141,16 +145,38 @@ def test_bernoulli_sprt_for_rare_events() -> None:
     assert band_verdict_bernoulli(12, 300, band, 0.05, 0.05) == "fail"
 
 
-def test_the_fallback_says_when_a_pass_is_only_the_benefit_of_the_doubt() -> None:
+def test_at_max_games_an_undecided_estimate_outside_its_band_fails() -> None:
     from balance.gate import Assertion, Thresholds, _fallback
 
     band = Band(-0.05, 0.05, 0.03)
     doubtful = Assertion("seat advantage", band, "normal", 0.07, 0.045, 0.098)
-    _fallback(doubtful, Thresholds(), 2000, "fixed-sample")
-    assert doubtful.verdict == "pass" and "outside the band" in doubtful.method
-    inside = Assertion("seat advantage", band, "normal", 0.01, -0.02, 0.04)
-    _fallback(inside, Thresholds(), 2000, "fixed-sample")
-    assert (inside.verdict, inside.method) == ("pass", "fixed-sample")
-    shown_outside = Assertion("seat advantage", band, "normal", 0.09, 0.06, 0.12)
-    _fallback(shown_outside, Thresholds(), 2000, "fixed-sample")
-    assert shown_outside.verdict == "fail"
+    _fallback(doubtful, Thresholds(), 2000)
+    assert doubtful.verdict == "fail"
+    assert doubtful.method == "undecided at 2,000 games; estimate outside the band"
+    inside = Assertion("seat advantage", band, "normal", 0.01, -0.02, 0.06)
+    _fallback(inside, Thresholds(), 2000)
+    assert (inside.verdict, inside.method) == (
+        "pass",
+        "undecided at 2,000 games; estimate inside the band",
+    )
+
+
+def test_at_max_games_the_verdict_comes_first_and_skipped_cards_are_said_once() -> None:
+    result = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--max-games", "400"])
+    assert result.exit_code == 0, result.output
+    output = result.output[result.output.index("PASS") :]  # after the progress bar
+    assert output.index("PASS") < output.index("seat advantage")
+    assert "undecided at 402 games; estimate inside the band" in output
+    (cards,) = [line for line in output.splitlines() if "card IWD" in line]
+    assert cards.startswith("card IWD: 14 skipped") and "they would need" in cards
+    assert "card one (plain) IWD" not in output
+    verbose = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--max-games", "400", "-v"])
+    assert "card one (plain) IWD" in verbose.output and "low sample" in verbose.output
+
+
+def test_an_undecided_estimate_outside_its_band_fails_at_max_games() -> None:
+    args = ["check", "tinyduel", "--jobs", "1", "--max-games", "600", "--set", "cards.wild.value=9"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1, result.output
+    assert "FAIL: deck plain win rate, deck wild win rate" in result.output
+    assert "undecided at 600 games; estimate outside the band" in result.output

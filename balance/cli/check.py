@@ -57,6 +57,12 @@ def check(
     force: Annotated[
         bool, typer.Option("--force", help="Compare with a baseline of another rules_version.")
     ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="Show every assertion, not only the failed and undecided."
+        ),
+    ] = False,
     jobs: JobsOpt = None,
     patch: PatchOpt = None,
     set_: SetOpt = None,
@@ -67,32 +73,39 @@ def check(
 
     from balance.cli.progress import games_progress
     from balance.gate import check as run_check
+    from balance.gate import needs_attention, summary_lines, write_junit
     from balance.gate import save_baseline as write_baseline
-    from balance.gate import write_junit
 
     with games_progress(f"check {game}") as (start, advance):
         result = run_check(
             game, config, thresholds, overrides_from(patch, set_), max_games, jobs,
             baseline, force, full=save_baseline is not None, progress=advance, on_start=start,
         )  # fmt: skip
-    table = Table("assertion", "estimate", "95% interval", "band", "games", "verdict", box=None)
-    for a in result.assertions:
-        low = "-inf" if a.band.low is None else f"{a.band.low:g}"
-        colour = {"pass": "green", "fail": "red"}.get(a.verdict, "yellow")
-        table.add_row(
-            a.name, f"{a.estimate:.4f}", f"[{a.ci_low:.4f}, {a.ci_high:.4f}]", f"[{low}, {a.band.high:g}]",
-            f"{a.games:,}", f"[{colour}]{a.verdict}[/{colour}] ({a.method})",
-        )  # fmt: skip
     console = Console()
     if not console.is_terminal:
         console = Console(width=160)  # CI logs: one line per assertion
-    console.print(table)
     early = " (stopped early: every assertion decided)" if result.stopped_early else ""
     failed = [a.name for a in result.assertions if a.verdict == "fail"]
     console.print(
-        f"{result.games:,} of at most {result.planned:,} games{early}: "
-        + ("PASS" if not failed else f"FAIL: {', '.join(failed)}")
+        ("PASS" if not failed else f"FAIL: {', '.join(failed)}")
+        + f"\n{result.games:,} of at most {result.planned:,} games{early}"
     )
+    shown = [a for a in result.assertions if verbose or needs_attention(a)]
+    if shown:
+        table = Table("assertion", "estimate", "95% interval", "band", "games", "verdict", box=None)
+        for a in shown:
+            low = "-inf" if a.band.low is None else f"{a.band.low:g}"
+            high = "inf" if a.band.high is None else f"{a.band.high:g}"
+            colour = {"pass": "green", "fail": "red"}.get(a.verdict, "yellow")
+            colour = "yellow" if needs_attention(a) and a.verdict == "pass" else colour
+            table.add_row(
+                a.name, f"{a.estimate:.4f}", f"[{a.ci_low:.4f}, {a.ci_high:.4f}]", f"[{low}, {high}]",
+                f"{a.games:,}", f"[{colour}]{a.verdict}[/{colour}] ({a.method})",
+            )  # fmt: skip
+        console.print(table)
+    if not verbose:
+        for line in summary_lines(result):
+            console.print(line, highlight=False)
     if junit is not None:
         write_junit(result, junit)
         console.print(f"wrote {junit}")

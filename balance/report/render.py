@@ -26,8 +26,19 @@ DEFINITIONS = (
         "1 for a win, 1/k for a k-way shared win or draw, 0 for a loss; a win rate is a mean score.",
     ),
     (
+        "deal",
+        (
+            "One seed with one lineup, played in every seat rotation: the rotations share the seed's "
+            "cards (paired), while the bots draw afresh in each, so no two games are the same game."
+        ),
+    ),
+    (
         "interval",
-        "Wilson 95% score interval on the mean score; IWD uses Newcombe's interval for a difference.",
+        (
+            "95% interval over deals: a deal's games share its cards, so the deal is the unit "
+            "(cluster-robust, with Agresti-Coull-like pseudo-deals at the edges); IWD's counts that "
+            "GIH WR and GND WR come from the same deals. A deal with a crashed game is left out."
+        ),
     ),
     ("seat", "Seat 0 moves first. Every deal is played in every seat rotation on the same seed."),
     (
@@ -35,7 +46,13 @@ DEFINITIONS = (
         "Seat 0's win rate minus the fair share 1/N, on paired seeds (deck strength cancels).",
     ),
     ("deck win rate", "The deck's mean score against the field; mirror games are left out."),
-    ("matchup", "Row deck's mean score against the column deck, both seat orders pooled."),
+    (
+        "matchup",
+        (
+            "Row deck's mean score against the column deck, both seat orders pooled; a mirror is "
+            "1/2 by construction and has no interval."
+        ),
+    ),
     ("play rate", "Share of the deck's games in which the card was played."),
     ("GP WR", "Win rate in the games in which the card was played."),
     ("GIH WR", "Win rate in the games in which the card was in hand (opening hand or drawn)."),
@@ -53,12 +70,14 @@ DEFINITIONS = (
 )
 
 SEAT_COLUMNS = (
-    Column("seat", "seat", "int"), Column("games", "games", "int"), Column("win_rate", "win rate", "pct"),
+    Column("seat", "seat", "int"), Column("games", "games", "int"), Column("deals", "deals", "int"),
+    Column("win_rate", "win rate", "pct"),
     Column("ci_low,ci_high", "95% interval", "interval"), Column("advantage", "vs fair share", "signed"),
     Column("decided_win_rate", "win rate, decided games", "pct"),
 )  # fmt: skip
 DECK_COLUMNS = (
-    Column("deck", "deck"), Column("games", "games", "int"), Column("win_rate", "win rate", "pct"),
+    Column("deck", "deck"), Column("games", "games", "int"), Column("deals", "deals", "int"),
+    Column("win_rate", "win rate", "pct"),
     Column("ci_low,ci_high", "95% interval", "interval"),
 )  # fmt: skip
 MATCHUP_COLUMNS = (
@@ -69,6 +88,7 @@ MATCHUP_COLUMNS = (
 CARD_COLUMNS = (
     Column("deck", "deck"), Column("card", "card"), Column("copies", "copies", "int"),
     Column("play_rate", "play rate", "pct"), Column("gp_wr", "GP WR", "pct"), Column("gih_wr", "GIH WR", "pct"),
+    Column("gih_wr_low,gih_wr_high", "GIH WR 95%", "interval"),
     Column("oh_wr", "OH WR", "pct"), Column("gnd_wr", "GND WR", "pct"), Column("iwd", "IWD", "signed"),
     Column("iwd_low,iwd_high", "IWD 95%", "interval"), Column("mean_turn_played", "turn played", "num"),
     Column("low_sample", "low sample"),
@@ -149,7 +169,8 @@ def build_sections(run: Run, summary: dict[str, Any], plot_dir: Path) -> list[Se
             shape(ends, (Column("end_reason", "end reason"), Column("games", "games", "int"), Column("share", "share", "pct"))),
             shape(by_lineup, (Column("lineup", "lineup"), Column("games", "games", "int"), Column("cap_rate", "capped", "pct"),
                               Column("draw_rate", "draws", "pct"), Column("crash_rate", "crashed", "pct"))),
-            shape(lengths, (Column("measure", "length"), Column("mean", "mean", "num"), Column("p10", "p10", "num"),
+            shape(lengths, (Column("measure", "length"), Column("mean", "mean", "num"),
+                            Column("ci_low,ci_high", "95% interval", "interval_num"), Column("p10", "p10", "num"),
                             Column("p50", "median", "num"), Column("p90", "p90", "num"))),
             shape(metric_rows, (Column("metric", "game metric"), Column("value", "value", "num"))),
         ],
@@ -366,6 +387,7 @@ def terminal_summary(folder: Path) -> None:
             "card",
             "deck",
             "IWD",
+            "95% interval",
             "GIH WR",
             "play rate",
             title="Cards by IWD: top and bottom 5",
@@ -378,6 +400,7 @@ def terminal_summary(folder: Path) -> None:
                 row["card"],
                 row["deck"],
                 f"{row['iwd']:+.3f}",
+                f"[{row['iwd_low']:+.3f}, {row['iwd_high']:+.3f}]",
                 f"{row['gih_wr']:.1%}",
                 f"{row['play_rate']:.1%}",
             )

@@ -14,9 +14,9 @@ import pandas as pd
 class Column:
     source: str  # the column of the statistics table
     title: str
-    kind: str = (
-        "text"  # text | int | pct | num | num3 | num4 | signed | interval | interval3 ("low,high")
-    )
+    # text | int | pct | num | num3 | num4 | signed, or an interval read from "low,high":
+    # interval (percentages), interval3 (signed, 3 places), interval_num (plain, 2 places)
+    kind: str = "text"
 
 
 @dataclass(frozen=True)
@@ -40,11 +40,13 @@ def shape(frame: pd.DataFrame, columns: Sequence[Column]) -> Table:
 
 
 def _cell(record: pd.Series, column: Column) -> tuple[str, float | str]:
-    if column.kind in ("interval", "interval3"):
+    if column.kind in ("interval", "interval3", "interval_num"):
         low_name, high_name = column.source.split(",")
         low, high = record[low_name], record[high_name]
         if _missing(low) or _missing(high):
             return "", math.nan
+        if column.kind == "interval_num":
+            return f"[{low:.2f}, {high:.2f}]", float(low)
         if column.kind == "interval3" or "iwd" in low_name:
             return f"[{low:+.3f}, {high:+.3f}]", float(low)
         return f"[{low:.1%}, {high:.1%}]", float(low)
@@ -64,7 +66,7 @@ def _cell(record: pd.Series, column: Column) -> tuple[str, float | str]:
     if column.kind == "signed":
         return f"{value:+.3f}", float(value)
     if isinstance(value, (bool,)) or str(value) in ("True", "False"):
-        return ("yes" if bool(value) else ""), str(value)
+        return ("yes" if str(value) == "True" else ""), str(value)  # "False" as text is no
     return str(value), str(value)
 
 

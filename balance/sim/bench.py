@@ -147,6 +147,10 @@ def _clone_us(game: Any, spec: Any, schedule: Any, states: int = 12, copies: int
     return Spread.of(timings)
 
 
+def _whole_deals(games: int, seats: int) -> int:
+    return -(-games // seats) * seats
+
+
 def _speedup(
     name: str, spec: Any, schedule: Any, jobs: int, single_rate: float, seconds: float, repeats: int
 ) -> float:
@@ -159,10 +163,11 @@ def _speedup(
     """
     # batches of a fifth of a second, sixteen a worker at least: the tail where one worker
     # waits for the last batch stays a few percent, as in a real run's default batch size
-    per_batch = max(1, min(500, int(single_rate * 0.2)))
+    # (in whole deals, as batches hold)
+    per_batch = _whole_deals(max(1, min(500, int(single_rate * 0.2))), schedule.seats)
     warm = list(run_batches(batches(name, spec, schedule, per_batch, 0, per_batch * jobs), jobs))
     assert warm
-    count = max(jobs * per_batch * 16, int(single_rate * seconds))
+    count = _whole_deals(max(jobs * per_batch * 16, int(single_rate * seconds)), schedule.seats)
     first = per_batch * jobs
 
     def rate(workers: int, start: int) -> float:

@@ -40,15 +40,17 @@ def play_game(
     seed: int,
     trace: Trace | None = None,
     forced: Sequence[int] | None = None,
+    rotation: int = 0,
 ) -> GameRecord:
-    """Play one game. Each seat's bot draws from its own stream, derived from the game's seed.
+    """Play one game. Each seat's bot draws from its own stream, derived from the game's seed and
+    the seat rotation of its deal (so a deal's rotations are different games, mirrors included).
 
     With `forced`, those choices are made first (a replay), then the bots carry on. A game that
     raises is returned as a record with its error and the choices that led there.
     """
     seats = len(decks)
     bot_names = tuple(bot.name for bot in bots)
-    rngs = [Random(bot_seed(seed, seat)) for seat in range(seats)]
+    rngs = [Random(bot_seed(seed, seat, rotation)) for seat in range(seats)]
     choices: list[int] = []
     cap = spec.decision_cap
     state: State | None = None

@@ -25,13 +25,15 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from balance.core.contract import DRAWN, OPENING, PLAYED, SCORE_UNITS, Catalog, Event
+from balance.core.contract import DRAWN, OPENING, PLAYED, SCORE_UNITS, Catalog
 from balance.core.errors import ConfigError
 from balance.core.runfiles import CARDS, CRASHES, GAMES, read_json, replacing, write_json
 from balance.sim.play import GameRecord
 from balance.sim.schedule import GameSlot
+
+Key = TypeVar("Key")
 
 # The card tally's fields per (deck, card), before the game's own counters.
 CARD_FIELDS = (
@@ -43,6 +45,44 @@ CARD_FIELDS = (
     "played_won",
     "turn_played_sum",  # sum over those games of the turn it was first played
 )
+DRAWN_AT, DRAWN_WON_AT, OPENING_AT, OPENING_WON_AT, PLAYED_AT, PLAYED_WON_AT = range(6)
+
+# Per deck: seat-games and score units (sums over games), then the deals it was played in and
+# the sums over deals of the products of a deal's totals, g (seat-games) and w (score units).
+DECK_FIELDS = ("games", "won", "deals", "games_sq", "games_x_won", "won_sq")
+
+# Per (deck, card), after CARD_FIELDS and the counters: sums over deals of the products of a
+# deal's totals (d drawn, dw drawn_won, o opening, ow opening_won, p played, pw played_won) with
+# each other and with the deck's g and w. Cluster-robust intervals over deals need them
+# (balance.stats.intervals); the not-drawn products follow, since not_drawn = g - d.
+PRODUCT_FIELDS = (
+    "drawn_sq", "drawn_x_drawn_won", "drawn_won_sq", "games_x_drawn", "games_x_drawn_won",
+    "won_x_drawn", "won_x_drawn_won", "opening_sq", "opening_x_opening_won", "opening_won_sq",
+    "played_sq", "played_x_played_won", "played_won_sq", "games_x_played",
+)  # fmt: skip
+
+# cards.parquet's columns after the sums (and `<counter>_sum`): the deals and, per ratio a
+# metric is, the sums over deals of its denominator's and numerator's squares and product
+# (`a_x_b` is the sum over deals of a * b), and the cross products IWD's two ratios need.
+DEAL_COLUMNS = (
+    "deals",
+    "games_sq", "games_x_played", "played_sq",
+    "played_x_played_won", "played_won_sq",
+    "drawn_sq", "drawn_x_drawn_won", "drawn_won_sq",
+    "opening_sq", "opening_x_opening_won", "opening_won_sq",
+    "not_drawn_sq", "not_drawn_x_not_drawn_won", "not_drawn_won_sq",
+    "drawn_x_not_drawn", "drawn_x_not_drawn_won", "drawn_won_x_not_drawn",
+    "drawn_won_x_not_drawn_won",
+)  # fmt: skip
+
+
+def card_columns(counters: tuple[str, ...]) -> list[str]:
+    """cards.parquet's columns, in order."""
+    return [
+        "deck", "card", "copies", "games", "drawn", "drawn_won", "opening", "opening_won",
+        "played", "played_won", "not_drawn", "not_drawn_won", "turn_played_sum",
+        *(f"{c}_sum" for c in counters), *DEAL_COLUMNS,
+    ]  # fmt: skip
 
 
 class GameRows:
@@ -93,27 +133,46 @@ def games_columns(seats: int, game_stats: tuple[str, ...]) -> list[str]:
 
 @dataclass
 class CardTally:
-    """Sufficient statistics per deck and per (deck, card), summed over games and batches."""
+    """Sufficient statistics per deck and per (deck, card), summed over games and deals.
+
+    Games come in deal by deal (`add_game(deal, record)`, every rotation of a deal in a row, as a
+    batch holds whole deals); a deal's totals are kept apart until the next deal starts or the
+    tally is read, then added with their products. A deal in which a game crashed is left out
+    whole: its other games would stand without their other seat orders, and every rate here is
+    paired over a deal's rotations (the crash is counted in the games table). Every number is a
+    whole number (scores in SCORE_UNITS), so sums of products are exact in any order.
+    """
 
     counters: int  # how many counters the game declares
-    decks: dict[str, list[int]] = field(default_factory=dict)  # deck -> [seat-games, score units]
-    cards: dict[tuple[str, int], list[int]] = field(default_factory=dict)
+    decks: dict[str, list[int]] = field(default_factory=dict)  # deck -> DECK_FIELDS
+    cards: dict[tuple[str, int], list[int]] = field(default_factory=dict)  # see PRODUCT_FIELDS
+    # the deal being added: its number, its totals (as `decks`' first two fields and `cards`'
+    # sums), and whether one of its games crashed
+    deal: int = -1
+    deal_decks: dict[str, list[int]] = field(default_factory=dict)
+    deal_cards: dict[tuple[str, int], list[int]] = field(default_factory=dict)
+    deal_crashed: bool = False
 
-    def add_game(
-        self, decks: tuple[str, ...], scores: tuple[float, ...], events: list[Event]
-    ) -> None:
-        units = [round(score * SCORE_UNITS) for score in scores]
+    def add_game(self, deal: int, record: GameRecord) -> None:
+        if deal != self.deal:
+            self.close_deal()
+            self.deal = deal
+        if record.error:
+            self.deal_crashed = True
+            return
+        units = [round(score * SCORE_UNITS) for score in record.scores]
+        decks = record.decks
         for seat, deck in enumerate(decks):
-            totals = self.decks.get(deck)
+            totals = self.deal_decks.get(deck)
             if totals is None:
-                totals = self.decks[deck] = [0, 0]
+                totals = self.deal_decks[deck] = [0, 0]
             totals[0] += 1
             totals[1] += units[seat]
         # Per (seat, card) in this game: [opening, drawn, first turn played (-1: never),
         # counter sums...], laid out so that a counter event's id is its index.
         seen: dict[tuple[int, int], list[int]] = {}
         width = PLAYED + 1 + self.counters
-        for turn, seat, card, kind, value in events:
+        for turn, seat, card, kind, value in record.events:
             mark = seen.get((seat, card))
             if mark is None:
                 mark = seen[(seat, card)] = [0] * width
@@ -130,35 +189,69 @@ class CardTally:
         row_width = len(CARD_FIELDS) + self.counters
         for (seat, card), mark in seen.items():
             key = (decks[seat], card)
-            row = self.cards.get(key)
+            row = self.deal_cards.get(key)
             if row is None:
-                row = self.cards[key] = [0] * row_width
+                row = self.deal_cards[key] = [0] * row_width
             won = units[seat]
             if mark[OPENING] or mark[DRAWN]:
-                row[0] += 1
-                row[1] += won
+                row[DRAWN_AT] += 1
+                row[DRAWN_WON_AT] += won
             if mark[OPENING]:
-                row[2] += 1
-                row[3] += won
+                row[OPENING_AT] += 1
+                row[OPENING_WON_AT] += won
             if mark[PLAYED] >= 0:
-                row[4] += 1
-                row[5] += won
+                row[PLAYED_AT] += 1
+                row[PLAYED_WON_AT] += won
                 row[6] += mark[PLAYED]
             for k in range(self.counters):
                 row[7 + k] += mark[PLAYED + 1 + k]
 
+    def close_deal(self) -> None:
+        """Add the deal being added (unless a game of it crashed) to the sums."""
+        if not self.deal_crashed:
+            for deck, (g, w) in self.deal_decks.items():
+                totals = self.decks.get(deck)
+                if totals is None:
+                    totals = self.decks[deck] = [0] * len(DECK_FIELDS)
+                totals[0] += g
+                totals[1] += w
+                totals[2] += 1
+                totals[3] += g * g
+                totals[4] += g * w
+                totals[5] += w * w
+            base = len(CARD_FIELDS) + self.counters
+            for key, sums in self.deal_cards.items():
+                g, w = self.deal_decks[key[0]]
+                d, dw, o, ow, p, pw = sums[0], sums[1], sums[2], sums[3], sums[4], sums[5]
+                row = self.cards.get(key)
+                if row is None:
+                    row = self.cards[key] = [0] * (base + len(PRODUCT_FIELDS))
+                row[:base] = [a + b for a, b in zip(row, sums)]
+                # PRODUCT_FIELDS, in order (written out: this runs for every card of every deal)
+                row[base] += d * d
+                row[base + 1] += d * dw
+                row[base + 2] += dw * dw
+                row[base + 3] += g * d
+                row[base + 4] += g * dw
+                row[base + 5] += w * d
+                row[base + 6] += w * dw
+                row[base + 7] += o * o
+                row[base + 8] += o * ow
+                row[base + 9] += ow * ow
+                row[base + 10] += p * p
+                row[base + 11] += p * pw
+                row[base + 12] += pw * pw
+                row[base + 13] += g * p
+        self.deal_decks = {}
+        self.deal_cards = {}
+        self.deal_crashed = False
+
     def merge(self, other: CardTally) -> None:
-        for deck, (games, won) in other.decks.items():
-            totals = self.decks.setdefault(deck, [0, 0])
-            totals[0] += games
-            totals[1] += won
-        for key, row in other.cards.items():
-            mine = self.cards.get(key)
-            if mine is None:
-                self.cards[key] = list(row)
-            else:
-                for i, value in enumerate(row):
-                    mine[i] += value
+        """Add another tally of other, whole deals (a batch's), field by field."""
+        self.close_deal()
+        other.close_deal()
+        _add_rows(self.decks, other.decks)
+        _add_rows(self.cards, other.cards)
 
     def to_state(self) -> dict[str, Any]:
         """The tally as JSON-ready data: every dataclass field, whatever fields it grows, so a
@@ -170,15 +263,19 @@ class CardTally:
         return cls(**{name: _decode(value) for name, value in state.items()})
 
     def rows(self, catalog: Catalog) -> list[dict[str, Any]]:
-        """One row per (deck, card) for every deck played: its cards, and any card seen with it."""
+        """One row per (deck, card) for every deck played: its cards, and any card seen with it.
+        Columns as `card_columns`; wins in scores (sums of score units / SCORE_UNITS)."""
+        self.close_deal()
         rows = []
         deck_order = [d for d in catalog.decks if d in self.decks]
+        base = len(CARD_FIELDS) + self.counters
+        width = base + len(PRODUCT_FIELDS)
         for deck in deck_order:
-            games, won = self.decks[deck]
+            games, won, deals, g_sq, g_w, w_sq = self.decks[deck]
             contents = catalog.decks[deck]
             seen = sorted({card for d, card in self.cards if d == deck} | set(contents))
             for card in seen:
-                tally = self.cards.get((deck, card), [0] * (len(CARD_FIELDS) + self.counters))
+                tally = self.cards.get((deck, card), [0] * width)
                 row: dict[str, Any] = {
                     "deck": deck,
                     "card": catalog.cards[card],
@@ -187,10 +284,11 @@ class CardTally:
                 }
                 for name, value in zip(CARD_FIELDS, tally):
                     row[name] = value / SCORE_UNITS if name.endswith("_won") else value
-                row["not_drawn"] = games - tally[0]
-                row["not_drawn_won"] = (won - tally[1]) / SCORE_UNITS
+                row["not_drawn"] = games - tally[DRAWN_AT]
+                row["not_drawn_won"] = (won - tally[DRAWN_WON_AT]) / SCORE_UNITS
                 for k, counter in enumerate(catalog.counters):
                     row[f"{counter}_sum"] = tally[len(CARD_FIELDS) + k]
+                row.update(_deal_columns(deals, g_sq, g_w, w_sq, tally[base:]))
                 rows.append(row)
         return rows
 
@@ -208,6 +306,45 @@ def _encode(value: Any) -> Any:
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     raise TypeError(f"a card tally field holds a {type(value).__name__}, which has no state form")
+
+
+def _add_rows(mine: dict[Key, list[int]], theirs: dict[Key, list[int]]) -> None:
+    for key, values in theirs.items():
+        row = mine.get(key)
+        if row is None:
+            mine[key] = list(values)
+        else:
+            for i, value in enumerate(values):
+                row[i] += value
+
+
+def _deal_columns(
+    deals: int, g_sq: int, g_w: int, w_sq: int, products: list[int]
+) -> dict[str, float]:
+    """DEAL_COLUMNS from a deck's and a card's sums of products; not drawn = g - d per deal."""
+    d_sq, d_dw, dw_sq, g_d, g_dw, w_d, w_dw, o_sq, o_ow, ow_sq, p_sq, p_pw, pw_sq, g_p = products
+    unit, unit_sq = SCORE_UNITS, SCORE_UNITS * SCORE_UNITS
+    return {
+        "deals": deals,
+        "games_sq": g_sq,
+        "games_x_played": g_p,
+        "played_sq": p_sq,
+        "played_x_played_won": p_pw / unit,
+        "played_won_sq": pw_sq / unit_sq,
+        "drawn_sq": d_sq,
+        "drawn_x_drawn_won": d_dw / unit,
+        "drawn_won_sq": dw_sq / unit_sq,
+        "opening_sq": o_sq,
+        "opening_x_opening_won": o_ow / unit,
+        "opening_won_sq": ow_sq / unit_sq,
+        "not_drawn_sq": g_sq - 2 * g_d + d_sq,
+        "not_drawn_x_not_drawn_won": (g_w - g_dw - w_d + d_dw) / unit,
+        "not_drawn_won_sq": (w_sq - 2 * w_dw + dw_sq) / unit_sq,
+        "drawn_x_not_drawn": g_d - d_sq,
+        "drawn_x_not_drawn_won": (w_d - d_dw) / unit,
+        "drawn_won_x_not_drawn": (g_dw - d_dw) / unit,
+        "drawn_won_x_not_drawn_won": (w_dw - dw_sq) / unit_sq,
+    }
 
 
 def _decode(value: Any) -> Any:

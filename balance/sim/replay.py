@@ -33,6 +33,7 @@ def replay_from_run(folder: Path, index: int, trace: Trace | None = None) -> Gam
         decks,
         bots,
         trace,
+        rotation=int(row["rotation"]),  # numpy int16 in the table: its arithmetic overflows
     )
 
 
@@ -45,11 +46,20 @@ def replay_seed(
     bots: Sequence[str],
     trace: Trace | None = None,
     choices: Sequence[int] | None = None,
+    rotation: int = 0,
 ) -> GameRecord:
-    """One game on `seed`: the bots decide (their streams derive from the seed), or `choices` do."""
+    """One game on `seed`: the bots decide (their streams derive from the seed and the deal's
+    seat rotation), or `choices` do."""
     game = load_game(game_name)
     spec = game.load(config_dir or game.config_dir, overrides)
     lineup_decks(spec.catalog, list(decks), len(decks))  # an unknown or illegal lineup: one line
     return play_game(
-        game, spec, decks, [make_bot(b) for b in bots], seed, trace=trace, forced=choices
+        game,
+        spec,
+        decks,
+        [make_bot(b) for b in bots],
+        seed,
+        trace=trace,
+        forced=choices,
+        rotation=rotation,
     )

@@ -89,7 +89,12 @@ def play_batch(batch: Batch) -> BatchResult:
     for index in range(batch.start, batch.stop):
         slot = schedule.slot(index)
         record = play_game(
-            game, spec, slot.lineup.decks, [bots[name] for name in slot.lineup.bots], slot.seed
+            game,
+            spec,
+            slot.lineup.decks,
+            [bots[name] for name in slot.lineup.bots],
+            slot.seed,
+            rotation=slot.rotation,
         )
         rows.add(slot, record)
         result.decisions += record.decisions
@@ -98,6 +103,7 @@ def play_batch(batch: Batch) -> BatchResult:
                 {
                     "game": index,
                     "seed": slot.seed,
+                    "rotation": slot.rotation,
                     "decks": list(record.decks),
                     "bots": list(record.bots),
                     "error": record.error,
@@ -105,8 +111,7 @@ def play_batch(batch: Batch) -> BatchResult:
                     "traceback": record.trace,
                 }
             )
-        else:
-            tally.add_game(record.decks, record.scores, record.events)
+        tally.add_game(slot.deal, record)  # a crash leaves its whole deal out of the tally
     return result
 
 
@@ -119,11 +124,14 @@ def batches(
     stop: int | None = None,
 ) -> Iterator[Batch]:
     """Games start..stop-1 of the schedule (to its end by default) in batches of about
-    `batch_size` games. Every boundary inside the range falls between two deals (the size is
-    rounded up to whole deals), so a range that starts and ends between deals, as every run's
-    does, plays each deal within one batch. The tables do not depend on the batch size."""
+    `batch_size` games. Every boundary falls between two deals (the size is rounded up to whole
+    deals, and the range must start and end between deals): the card tally of a batch sums
+    products of a deal's totals, so a deal is never split. The tables do not depend on the
+    batch size."""
     end = schedule.games if stop is None else min(stop, schedule.games)
     seats = schedule.seats
+    if start % seats or end % seats:
+        raise ValueError(f"games {start}..{end - 1} split a deal: give whole deals")
     size = max(1, -(-batch_size // seats)) * seats
     spec_pickle = pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)
     first = start

@@ -36,7 +36,7 @@ from balance.bots import make_bot
 from balance.core.errors import ConfigError, RunFailed
 from balance.core.registry import load_game
 from balance.core.runfiles import CARDS, MANIFEST, read_manifest, replacing, write_json
-from balance.sim.records import GamesWriter
+from balance.sim.records import GamesWriter, card_columns
 from balance.sim.runner import (
     Progress,
     batches,
@@ -338,13 +338,8 @@ def _manifest(
 def _write_cards(path: Path, rows: list[dict[str, Any]], counters: tuple[str, ...]) -> None:
     import pandas as pd
 
-    columns = [
-        "deck", "card", "copies", "games", "drawn", "drawn_won", "opening", "opening_won",
-        "played", "played_won", "not_drawn", "not_drawn_won", "turn_played_sum",
-        *(f"{c}_sum" for c in counters),
-    ]  # fmt: skip
     with replacing(path) as temporary:
-        pd.DataFrame(rows, columns=columns).to_parquet(temporary, index=False)
+        pd.DataFrame(rows, columns=card_columns(counters)).to_parquet(temporary, index=False)
 
 
 def _new_run_folder(game: str) -> Path:

@@ -8,49 +8,46 @@ Per (deck, card), over the seat-games in which the deck was played:
 - GND WR (games not drawn): win rate in the games in which it never reached the hand;
 - IWD (improvement when drawn) = GIH WR - GND WR;
 - mean turn played; each of the game's counters per game played.
-Every rate has a Wilson 95% interval (IWD: Newcombe's interval for a difference); a card with
-fewer than `min_games` games in hand or not in hand is flagged `low_sample`.
+Every rate has a 95% interval over deals (balance.stats.intervals), from the tally's sums over
+deals of the products of a deal's totals; IWD's accounts for its two rates sharing deals. A card
+with fewer than `min_games` games in hand or not in hand is flagged `low_sample`. A
+cards.parquet written before the tally kept those sums gives rates without intervals.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
-from balance.stats.intervals import difference_interval, wilson
+from balance.stats.intervals import CrossSums, DealSums, difference_interval, ratio_interval
 
 MIN_GAMES = 200
 
-RATES = (  # metric -> (wins column, games column)
-    ("gp_wr", "played_won", "played"),
-    ("gih_wr", "drawn_won", "drawn"),
-    ("oh_wr", "opening_won", "opening"),
-    ("gnd_wr", "not_drawn_won", "not_drawn"),
-)
+RATES = (  # metric -> the cards.parquet columns of y, n, sum y^2, sum n*y, sum n^2 over deals
+    ("play_rate", "played", "games", "played_sq", "games_x_played", "games_sq"),
+    ("gp_wr", "played_won", "played", "played_won_sq", "played_x_played_won", "played_sq"),
+    ("gih_wr", "drawn_won", "drawn", "drawn_won_sq", "drawn_x_drawn_won", "drawn_sq"),
+    ("oh_wr", "opening_won", "opening", "opening_won_sq", "opening_x_opening_won", "opening_sq"),
+    ("gnd_wr", "not_drawn_won", "not_drawn", "not_drawn_won_sq", "not_drawn_x_not_drawn_won",
+     "not_drawn_sq"),
+)  # fmt: skip
 
 
 def card_metrics(cards: pd.DataFrame, min_games: int = MIN_GAMES) -> pd.DataFrame:
     """One row per (deck, card) with every metric above, its interval and the sample flag."""
     out = cards[["deck", "card", "copies", "games", "drawn", "not_drawn", "played"]].copy()
-    out["play_rate"] = _ratio(cards["played"], cards["games"])
-    low_high = [wilson(p, n) for p, n in zip(cards["played"], cards["games"])]
-    out["play_rate_low"] = [b[0] for b in low_high]
-    out["play_rate_high"] = [b[1] for b in low_high]
-    for name, wins, games in RATES:
-        out[name] = _ratio(cards[wins], cards[games])
-        bounds = [wilson(w, n) for w, n in zip(cards[wins], cards[games])]
-        out[f"{name}_low"] = [b[0] for b in bounds]
-        out[f"{name}_high"] = [b[1] for b in bounds]
-    out["iwd"] = out["gih_wr"] - out["gnd_wr"]
-    bounds = [
-        difference_interval(a, n, b, m)
-        for a, n, b, m in zip(
-            cards["drawn_won"], cards["drawn"], cards["not_drawn_won"], cards["not_drawn"]
-        )
-    ]
-    out["iwd_low"] = [b[0] for b in bounds]
-    out["iwd_high"] = [b[1] for b in bounds]
+    sums = {}
+    for name, *columns in RATES:
+        sums[name] = DealSums(*(_column(cards, c) for c in columns))
+        out[name], out[f"{name}_low"], out[f"{name}_high"], _ = ratio_interval(sums[name])
+    cross = CrossSums(*(_column(cards, c) for c in ("drawn_won_x_not_drawn_won",
+                        "drawn_won_x_not_drawn", "drawn_x_not_drawn_won", "drawn_x_not_drawn")))  # fmt: skip
+    deals = sums["play_rate"].deals()  # the deck's deals (play rate's n is the deck's games)
+    out["iwd"], out["iwd_low"], out["iwd_high"], out["iwd_std_error"] = difference_interval(
+        sums["gih_wr"], sums["gnd_wr"], cross, deals
+    )
     out["mean_turn_played"] = _ratio(cards["turn_played_sum"], cards["played"])
     for column in cards.columns:
         if column.endswith("_sum") and column != "turn_played_sum":
@@ -59,6 +56,12 @@ def card_metrics(cards: pd.DataFrame, min_games: int = MIN_GAMES) -> pd.DataFram
             )
     out["low_sample"] = (cards["drawn"] < min_games) | (cards["not_drawn"] < min_games)
     return out
+
+
+def _column(cards: pd.DataFrame, name: str) -> np.ndarray:
+    if name not in cards.columns:  # a run from before the tally kept sums over deals
+        return np.full(len(cards), math.nan)
+    return cards[name].to_numpy(dtype=float)
 
 
 def _ratio(numerator: pd.Series, denominator: pd.Series) -> pd.Series:

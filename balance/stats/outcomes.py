@@ -1,5 +1,8 @@
 """How games ended: crash, cap and draw rates, game length, per-lineup outcomes, Ludii-style
-metrics, and the game's own per-game statistics. Pure functions over the games table."""
+metrics, and the game's own per-game statistics. Pure functions over the games table.
+
+Rates and mean lengths carry 95% intervals over deals (balance.stats.intervals), over the deals
+all of whose games finished; the crash rate over every deal."""
 
 from __future__ import annotations
 
@@ -8,8 +11,8 @@ from typing import Any
 
 import pandas as pd
 
-from balance.stats.intervals import wilson
-from balance.stats.winrates import finished, seat_count
+from balance.stats.intervals import rate_table
+from balance.stats.winrates import finished, paired, seat_count
 
 # The games table's own columns; any other column is a statistic the game declared.
 BASE_COLUMNS = (
@@ -27,38 +30,62 @@ BASE_COLUMNS = (
 
 
 def outcome_rates(games: pd.DataFrame) -> dict[str, Any]:
-    """How games ended: counts and rates (with Wilson intervals) of crashes, caps and draws."""
+    """How games ended: counts of crashes, caps and draws (a draw: no single winner, capped
+    games included), and their rates with 95% intervals over deals."""
     n = len(games)
     played = finished(games)
-    m = len(played)
-    crashed = n - m
-    capped = int(played["capped"].sum())
-    draws = int((played["winner"] < 0).sum())
-    out: dict[str, Any] = {"games": n, "crashed": crashed, "capped": capped, "draws": draws}
-    for name, count, total in (("crash", crashed, n), ("cap", capped, m), ("draw", draws, m)):
-        low, high = wilson(count, total)
-        out[f"{name}_rate"] = count / total if total else math.nan
+    out: dict[str, Any] = {
+        "games": n,
+        "crashed": n - len(played),
+        "capped": int(played["capped"].sum()),
+        "draws": int((played["winner"] < 0).sum()),
+    }
+    kept = paired(games)
+    events = {
+        "crash": games.assign(event=(games["error"] != "").astype(float)),
+        "cap": kept.assign(event=kept["capped"].astype(float)),
+        "draw": kept.assign(event=(kept["winner"] < 0).astype(float)),
+    }
+    for name, frame in events.items():
+        rate, low, high = _overall(frame, "event", 0.0, 1.0)
+        out[f"{name}_rate"] = rate
         out[f"{name}_ci"] = [low, high]
     return out
 
 
 def game_length(games: pd.DataFrame) -> dict[str, dict[str, float]]:
-    """Turns and decisions per finished game: mean, p10, p50, p90."""
-    played = finished(games)
+    """Turns and decisions per game: mean (with its 95% interval over deals), p10, p50, p90."""
+    played = paired(games)
     out = {}
     for column in ("turns", "decisions"):
         values = played[column].astype(float)
         if not len(values):
-            out[column] = {"mean": math.nan, "p10": math.nan, "p50": math.nan, "p90": math.nan}
+            out[column] = dict.fromkeys(
+                ("mean", "ci_low", "ci_high", "p10", "p50", "p90"), math.nan
+            )
             continue
+        mean, low, high = _overall(played.assign(value=values), "value", 0.0, math.inf)
         q = values.quantile([0.1, 0.5, 0.9])
         out[column] = {
-            "mean": float(values.mean()),
+            "mean": mean,
+            "ci_low": low,
+            "ci_high": high,
             "p10": float(q[0.1]),
             "p50": float(q[0.5]),
             "p90": float(q[0.9]),
         }
     return out
+
+
+def _overall(
+    frame: pd.DataFrame, value: str, low: float, high: float
+) -> tuple[float, float, float]:
+    """The mean of `value` over the games of `frame`, with its interval over deals."""
+    table = rate_table(frame.assign(all=0), ["all"], value, low, high)
+    if not len(table):
+        return math.nan, math.nan, math.nan
+    row = table.iloc[0]
+    return float(row["estimate"]), float(row["ci_low"]), float(row["ci_high"])
 
 
 def ludii_summary(seats: pd.DataFrame, rates: dict[str, Any]) -> dict[str, float]:

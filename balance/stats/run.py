@@ -55,29 +55,30 @@ def load_run(path: str | Path) -> Run:
 
 def summarize(run: Run) -> dict[str, Any]:
     """summary.json: the fields DESIGN.md names, then the seat advantage, rates and game metrics."""
-    rates = outcome_rates(run.games)
+    outcomes = outcome_rates(run.games)
     seats = run.seats()
     metrics = run.card_metrics()
-    card_columns = ["deck", "card", "play_rate", "gp_wr", "gih_wr", "oh_wr", "gnd_wr", "iwd",
-                    "iwd_low", "iwd_high", "mean_turn_played", "drawn", "played", "games", "low_sample"]  # fmt: skip
+    rates = ("play_rate", "gp_wr", "gih_wr", "oh_wr", "gnd_wr", "iwd")
+    card_columns = ["deck", "card", *(f"{r}{end}" for r in rates for end in ("", "_low", "_high")),
+                    "mean_turn_played", "drawn", "played", "games", "low_sample"]  # fmt: skip
     card_columns += [c for c in metrics.columns if c.endswith("_per_game_played")]
     summary = {
         "game": run.manifest.get("game"),
-        "games": rates["games"],
-        "crashed": rates["crashed"],
-        "capped": rates["capped"],
-        "draws": rates["draws"],
+        "games": outcomes["games"],
+        "crashed": outcomes["crashed"],
+        "capped": outcomes["capped"],
+        "draws": outcomes["draws"],
         "seats": _records(
-            seats[["seat", "games", "win_rate", "ci_low", "ci_high", "decided_win_rate"]]
+            seats[["seat", "games", "deals", "win_rate", "ci_low", "ci_high", "decided_win_rate"]]
         ),
-        "decks": _records(run.decks()[["deck", "games", "win_rate", "ci_low", "ci_high"]]),
+        "decks": _records(run.decks()[["deck", "games", "deals", "win_rate", "ci_low", "ci_high"]]),
         "matchups": _records(run.matchups()),
         "cards": _records(metrics[card_columns]),
         "turns": game_length(run.games)["turns"],
         "decisions": game_length(run.games)["decisions"],
         "seat_advantage": seat_advantage(run.games),
-        "rates": {k: v for k, v in rates.items() if k.endswith(("_rate", "_ci"))},
-        "metrics": ludii_summary(seats, rates),
+        "rates": {k: v for k, v in outcomes.items() if k.endswith(("_rate", "_ci"))},
+        "metrics": ludii_summary(seats, outcomes),
         "rules_version": run.manifest.get("rules_version"),
         "config_hash": run.manifest.get("config_hash"),
     }

@@ -1,52 +1,56 @@
-"""Per-deal units: one value per deal (a seed played in every seat rotation), the unit of the
-sequential tests and of paired comparisons between configs played on the same seeds.
+"""Per-deal units: one deal's totals (y, n) of a measure, the unit of the sequential tests and of
+paired comparisons between configs played on the same seeds. The measure over deals is
+sum(y) / sum(n), with its interval from balance.stats.intervals.
 
-Named like the gate's assertions: "seat advantage" (seat 0's mean score minus 1/N), "deck X win
-rate" (X's mean score in the deal; mirror deals left out), "matchup A vs B" (A's mean score, A
-before B alphabetically; two seats), and "turns" (the deal's mean game length).
+Named like the gate's assertions: "seat advantage" (seat 0's score less the fair share 1/N, over
+the deal's games), "deck X win rate" (X's score over its seat-games in the deal; mirror deals
+left out), "matchup A vs B" (A's score, A before B alphabetically; two seats), "cap rate" (its
+capped games) and "turns" (its game lengths). Only deals all of whose games finished count
+(balance.stats.winrates).
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
+from balance.stats.intervals import units_estimate
+from balance.stats.winrates import by_seat, paired
 
-def deal_units(games: pd.DataFrame, seats: int) -> dict[str, pd.Series]:
-    """Each unit series is indexed by the deal's seed."""
-    finished = games[games["error"] == ""]
-    complete = finished.groupby("seed")["game"].transform("size") == seats
-    played = finished[complete]
-    out: dict[str, pd.Series] = {}
+
+def deal_units(games: pd.DataFrame, seats: int) -> dict[str, pd.DataFrame]:
+    """Each unit's totals per deal: columns y and n, indexed by the deal's seed."""
+    played = paired(games)
+    out: dict[str, pd.DataFrame] = {}
     if not len(played):
         return out
-    by_seed = played.groupby("seed")
-    out["seat advantage"] = by_seed["score_0"].mean() - 1.0 / seats
-    out["turns"] = by_seed["turns"].mean()
-    long = pd.concat(
-        [
-            pd.DataFrame(
-                {"seed": played["seed"], "deck": played[f"deck_{s}"], "score": played[f"score_{s}"]}
-            )
-            for s in range(seats)
-        ],
-        ignore_index=True,
-    )
+    by_deal = played.groupby("seed")
+    n = by_deal["game"].size().astype(float)
+    out["seat advantage"] = pd.DataFrame({"y": by_deal["score_0"].sum() - n / seats, "n": n})
+    out["turns"] = pd.DataFrame({"y": by_deal["turns"].sum().astype(float), "n": n})
+    out["cap rate"] = pd.DataFrame({"y": by_deal["capped"].sum().astype(float), "n": n})
+    long = by_seat(played)[["seed", "deck", "score"]]
     mixed = long[long.groupby("seed")["deck"].transform("nunique") > 1]
-    per_deal = mixed.groupby(["seed", "deck"])["score"].mean().reset_index()
+    per_deal = mixed.groupby(["seed", "deck"])["score"].agg(y="sum", n="count").reset_index()
+    per_deal["n"] = per_deal["n"].astype(float)
     for deck, rows in per_deal.groupby("deck"):
-        out[f"deck {deck} win rate"] = rows.set_index("seed")["score"]
+        out[f"deck {deck} win rate"] = rows.set_index("seed")[["y", "n"]]
     if seats == 2 and len(mixed):
-        pairs = per_deal.merge(per_deal, on="seed", suffixes=("", "_other"))
+        pairs = per_deal.merge(per_deal[["seed", "deck"]], on="seed", suffixes=("", "_other"))
         pairs = pairs[pairs["deck"] < pairs["deck_other"]]
         for (a, b), rows in pairs.groupby(["deck", "deck_other"]):
-            out[f"matchup {a} vs {b}"] = rows.set_index("seed")["score"]
+            out[f"matchup {a} vs {b}"] = rows.set_index("seed")[["y", "n"]]
     return out
 
 
 def unit_bounds(name: str, seats: int) -> tuple[float, float]:
-    """The range a unit's values lie in: a score's, or seat 0's score less its fair share."""
+    """The range a unit's per-deal ratio lies in: a score's, or seat 0's score less its share."""
     if name == "seat advantage":
         return -1.0 / seats, 1.0 - 1.0 / seats
     if name == "turns":
         return 0.0, float("inf")
     return 0.0, 1.0
+
+
+def unit_estimate(units: pd.DataFrame, name: str, seats: int) -> tuple[float, float, float, float]:
+    """(estimate, 95% low, 95% high, standard error) of the unit `name` over its deals."""
+    return units_estimate(units, *unit_bounds(name, seats))

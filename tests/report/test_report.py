@@ -35,7 +35,10 @@ def test_report_on_a_small_run(tmp_path: Path) -> None:
     ):
         assert words in page
     markdown = (out / "report.md").read_text()
-    assert "| seat | games | win rate |" in markdown and "![cards](plots/cards.png)" in markdown
+    assert (
+        "| seat | games | deals | win rate | 95% interval |" in markdown
+        and "![cards](plots/cards.png)" in markdown
+    )
     summary = json.loads((out / "summary.json").read_text())
     for key in (
         "game",
@@ -61,7 +64,10 @@ def test_report_on_a_small_run(tmp_path: Path) -> None:
         "gnd_wr",
         "iwd",
     }
-    assert set(summary["turns"]) == {"mean", "p10", "p50", "p90"}
+    assert set(summary["turns"]) == {"mean", "ci_low", "ci_high", "p10", "p50", "p90"}
+    assert all(deck["ci_low"] < deck["win_rate"] < deck["ci_high"] for deck in summary["decks"])
+    mirrors = [m for m in summary["matchups"] if m["deck"] == m["opponent"]]
+    assert mirrors and all(m["ci_low"] is None for m in mirrors)  # 1/2 by construction
     assert summary["games"] == len(load_run(out).games)
 
 

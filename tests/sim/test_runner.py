@@ -185,7 +185,7 @@ def test_a_worker_plays_each_batch_with_the_spec_that_batch_carries() -> None:
 @pytest.mark.parametrize("batch_size", [1, 2, 7, 50])
 def test_every_batch_holds_whole_deals(batch_size: int) -> None:
     """A deal (one seed, every seat rotation) is never split between batches, so per-deal sums
-    can be made in a worker; a range that starts mid-deal is split only at that deal."""
+    can be made in a worker; a range that would split a deal is refused."""
     from balance.sim.runner import batches
 
     game = load_game("tinyduel")
@@ -195,8 +195,8 @@ def test_every_batch_holds_whole_deals(batch_size: int) -> None:
     assert ranges[0][0] == 0 and ranges[-1][1] == schedule.games
     assert all(stop == start for (_, stop), (start, _) in pairwise(ranges))
     assert all(start % 3 == 0 and stop % 3 == 0 for start, stop in ranges)
-    offset = [(b.start, b.stop) for b in batches("tinyduel", spec, schedule, batch_size, 4, 40)]
-    assert offset[0][0] == 4 and all(stop % 3 == 0 for _, stop in offset[:-1])
+    with pytest.raises(ValueError, match="split a deal"):
+        next(batches("tinyduel", spec, schedule, batch_size, 4, 39))
 
 
 def test_a_batch_that_keeps_killing_its_worker_ends_the_run_with_one_error() -> None:

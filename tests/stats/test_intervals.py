@@ -1,71 +1,104 @@
-"""Intervals against published values, and their coverage on coins with known p."""
+"""Intervals over deals against hand-computed and textbook values.
+
+Coverage on a game whose probabilities are known is tested in test_coverage.py."""
+
+import math
 
 import numpy as np
+import pandas as pd
 import pytest
+from scipy.stats import t as student_t
 
 from balance.stats.intervals import (
-    bounded_mean_interval,
+    Z95,
+    CrossSums,
+    DealSums,
     difference_interval,
-    mean_interval,
-    wilson,
+    ratio_interval,
+    units_estimate,
 )
 
 
-@pytest.mark.parametrize(
-    "successes, n, low, high",
-    [  # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I
-        (81, 263, 0.2553, 0.3662),
-        (15, 148, 0.0624, 0.1605),
-        (0, 20, 0.0, 0.1611),
-        (1, 29, 0.0061, 0.1718),
-    ],
-)
-def test_wilson_matches_the_textbook(successes: int, n: int, low: float, high: float) -> None:
-    got = wilson(successes, n)
-    assert got == pytest.approx((low, high), abs=1e-4)
+def agresti_coull(successes: int, n: int) -> tuple[float, float]:
+    """Agresti and Coull (1998): z^2/2 successes and failures added, then the normal interval."""
+    total = n + Z95**2
+    p = (successes + Z95**2 / 2) / total
+    half = Z95 * math.sqrt(p * (1 - p) / total)
+    return p - half, p + half
 
 
-def test_difference_interval_matches_newcombe() -> None:
-    # Newcombe (1998), "Interval estimation for the difference between independent
-    # proportions", example (a): 56/70 - 48/80, method 10 (hybrid score): 0.0524 to 0.3339
-    assert difference_interval(56, 70, 48, 80) == pytest.approx((0.0524, 0.3339), abs=1e-4)
+def test_the_cluster_robust_variance_by_hand() -> None:
+    # deals (y, n): (1, 2), (2, 2), (0, 1), (3, 4); r = 6/9; residuals y - r n: -1/3, 2/3,
+    # -2/3, 1/3, squares summing to 10/9; effective deals 9^2 / (4 + 4 + 1 + 16) = 3.24
+    sums = DealSums.of([1, 2, 0, 3], [2, 2, 1, 4])
+    value, low, high, std_error = ratio_interval(sums, 0.0, math.inf)  # unbounded: no pseudo
+    assert value == pytest.approx(2 / 3)
+    assert std_error == pytest.approx(math.sqrt(3.24 / 2.24 * 10 / 9) / 9)
+    t = student_t.ppf(0.975, 2.24)  # Student's t on the effective deals less one
+    assert (low, high) == pytest.approx((2 / 3 - t * std_error, 2 / 3 + t * std_error))
 
 
-def test_empty_samples_have_no_interval() -> None:
-    assert np.isnan(wilson(0, 0)).all()
-    assert np.isnan(difference_interval(1, 2, 0, 0)).all()
+def test_deals_of_one_game_give_agresti_coulls_interval() -> None:
+    # Newcombe (1998), Table I, 81/263: Agresti-Coull 0.2552 to 0.3663
+    games = np.r_[np.ones(81), np.zeros(182)]
+    _, low, high, _ = ratio_interval(DealSums.of(games, np.ones(263)))
+    assert (low, high) == pytest.approx(agresti_coull(81, 263), abs=5e-4)
+    assert (low, high) == pytest.approx((0.2552, 0.3663), abs=5e-4)
 
 
-@pytest.mark.parametrize("p, n", [(0.5, 100), (0.3, 400), (0.1, 250)])
-def test_wilson_covers_the_true_rate_95_percent_of_the_time(p: float, n: int) -> None:
-    rng = np.random.default_rng(20261122)
-    repeats = 4000
-    hits = rng.binomial(n, p, size=repeats)
-    covered = sum(low <= p <= high for low, high in (wilson(h, n) for h in hits))
-    assert 0.93 <= covered / repeats <= 0.97
+def test_equal_deals_give_the_interval_of_the_deal_means() -> None:
+    """Two games per deal: the ratio is the mean of the deal means, its standard error theirs."""
+    rng = np.random.default_rng(3)
+    scores = rng.integers(0, 3, size=(400, 2)) / 2  # 0, 1/2 or 1 per game
+    means = scores.mean(axis=1)
+    value, low, high, std_error = ratio_interval(DealSums.of(scores.sum(axis=1), np.full(400, 2)))
+    assert value == pytest.approx(means.mean())
+    assert std_error == pytest.approx(means.std(ddof=1) / math.sqrt(400))
+    half = Z95 * std_error
+    assert (low, high) == pytest.approx((value - half, value + half), abs=0.002)
 
 
-def test_mean_interval_is_the_normal_interval() -> None:
-    values = np.array([0.1, -0.2, 0.3, 0.0, 0.05])
-    low, high = mean_interval(values.sum(), (values**2).sum(), len(values))
-    half = 1.959963984540054 * values.std(ddof=1) / np.sqrt(len(values))
-    assert (low, high) == pytest.approx((values.mean() - half, values.mean() + half))
-
-
-def test_a_bounded_mean_never_leaves_its_bounds_nor_collapses_at_them() -> None:
-    all_won = np.ones(208)
-    low, high = bounded_mean_interval(all_won.sum(), (all_won**2).sum(), len(all_won))
-    assert high == 1.0
-    # close to Wilson's interval for 208 wins out of 208, not the normal interval's [1, 1]
-    assert low == pytest.approx(wilson(208, 208)[0], abs=0.01)
-    assert low < 0.99
-    nearly_lost = np.array([0.0] * 256 + [0.5])
-    low, high = bounded_mean_interval(nearly_lost.sum(), (nearly_lost**2).sum(), 257)
+def test_at_the_edges_the_interval_neither_collapses_nor_leaves_the_range() -> None:
+    all_won = DealSums.of(np.full(104, 2.0), np.full(104, 2.0))
+    value, low, high, std_error = ratio_interval(all_won)
+    assert value == 1.0 and high == 1.0 and std_error == 0.0
+    assert 0.95 < low < 0.99  # the normal interval would say [1, 1]
+    nearly_lost = DealSums.of([0.0] * 256 + [0.5], [1.0] * 257)
+    _, low, high, _ = ratio_interval(nearly_lost)
     assert low == 0.0 and 0.0 < high < 0.03
 
 
-def test_a_bounded_mean_in_the_middle_is_close_to_the_normal_interval() -> None:
-    values = np.random.default_rng(3).uniform(0.3, 0.7, 400)
-    plain = mean_interval(values.sum(), (values**2).sum(), len(values))
-    bounded = bounded_mean_interval(values.sum(), (values**2).sum(), len(values))
-    assert bounded == pytest.approx(plain, abs=0.01)
+def test_a_difference_of_rates_on_separate_deals_is_agresti_caffos() -> None:
+    # Newcombe's example 56/70 - 48/80 (hybrid score: 0.0524 to 0.3339); Agresti and Caffo
+    # (2000) add one success and one failure to each sample: 0.0525 to 0.3358
+    first = np.r_[np.ones(56), np.zeros(14), np.zeros(80)]
+    second = np.r_[np.zeros(70), np.ones(48), np.zeros(32)]
+    a = DealSums.of(first, np.r_[np.ones(70), np.zeros(80)])
+    b = DealSums.of(second, np.r_[np.zeros(70), np.ones(80)])
+    value, low, high, _ = difference_interval(a, b, CrossSums(0, 0, 0, 0), 150)
+    assert value == pytest.approx(0.2)
+    assert (low, high) == pytest.approx((0.0525, 0.3358), abs=0.002)
+
+
+def test_a_difference_within_deals_counts_their_covariance() -> None:
+    """Rates that move together within deals: their difference varies less than apart."""
+    rng = np.random.default_rng(5)
+    luck = rng.random(300)
+    y1, y2 = luck + rng.random(300) * 0.1, luck + rng.random(300) * 0.1
+    n = np.ones(300)
+    a, b = DealSums.of(y1, n), DealSums.of(y2, n)
+    cross = CrossSums((y1 * y2).sum(), y1.sum(), y2.sum(), 300.0)
+    _, _, _, together = difference_interval(a, b, cross, 300)
+    _, _, _, apart = difference_interval(a, b, CrossSums(0, 0, 0, 0), 300)
+    assert together == pytest.approx((y1 - y2).std(ddof=1) / math.sqrt(300))
+    assert together < apart / 5
+
+
+def test_arrays_give_one_interval_per_row_and_nothing_without_deals() -> None:
+    sums = DealSums(
+        np.array([3.0, 0.0]), np.array([4.0, 0.0]), np.array([9.0, 0.0]),
+        np.array([12.0, 0.0]), np.array([16.0, 0.0]),
+    )  # fmt: skip
+    value, low, high, _ = ratio_interval(sums)
+    assert value[0] == 0.75 and np.isnan(value[1]) and np.isnan(low[1]) and np.isnan(high[1])
+    assert all(math.isnan(x) for x in units_estimate(pd.DataFrame({"y": [], "n": []})))
