@@ -50,12 +50,6 @@ SeatsOpt = Annotated[
         show_default=False,
     ),
 ]
-BotsOpt = Annotated[
-    str,
-    typer.Option(
-        "--bots", help="Bot per seat, or one for all: random, greedy, mcts:iterations=200."
-    ),
-]
 MeasureBotsOpt = Annotated[
     str | None,
     typer.Option(
@@ -142,8 +136,9 @@ def overrides_from(patch: Path | None, sets: list[str] | None) -> dict[str, obje
 
 
 def measuring_bots(game: str, config: Path | None, bots: str | None) -> list[str]:
-    """The bots given, else the ones the game's balance.yaml names: a sweep or a tune measures
-    balance with the players the gate will judge it by (random when there is no balance.yaml)."""
+    """The bots given, else the ones the game's balance.yaml names: every command measures
+    balance with the players the gate judges it by (random when a game has no balance.yaml,
+    as a plug-in may not); the output names them either way."""
     from balance.bots import split_bot_specs
 
     if bots is not None:

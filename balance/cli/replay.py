@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from balance.cli.options import BotsOpt, ConfigOpt, SetOpt
+from balance.cli.options import ConfigOpt, MeasureBotsOpt, SetOpt, measuring_bots
 
 
 def replay(
@@ -41,7 +41,7 @@ def replay(
             show_default=False,
         ),
     ] = None,
-    bots: BotsOpt = "random",
+    bots: MeasureBotsOpt = None,
     seats: Annotated[
         int | None,
         typer.Option(
@@ -52,7 +52,6 @@ def replay(
     set_: SetOpt = None,
 ) -> None:
     """Replay one game and print every decision: who chose, among what, and what."""
-    from balance.bots import split_bot_specs
     from balance.core.config import parse_overrides
     from balance.core.errors import ConfigError
     from balance.core.registry import load_game
@@ -90,7 +89,7 @@ def replay(
         spec = game.load(config or game.config_dir, parse_overrides(set_ or []))
         n = seats or game.info.min_seats
         names = [d.strip() for d in decks.split(",")] if decks else [next(iter(spec.catalog.decks))]
-        bot_specs = split_bot_specs(bots)
+        bot_specs = measuring_bots(target, config, bots)
         record = replay_seed(
             target, config, parse_overrides(set_ or []), seed,
             names * n if len(names) == 1 else names,

@@ -16,17 +16,18 @@ import typer
 from balance.cli.options import (
     BackendOpt,
     BatchOpt,
-    BotsOpt,
     ConfigOpt,
     DecksOpt,
     GamesOpt,
     JobsOpt,
+    MeasureBotsOpt,
     OutOpt,
     PatchOpt,
     SchedulerOpt,
     SeatsOpt,
     SeedOpt,
     SetOpt,
+    measuring_bots,
     overrides_from,
 )  # fmt: skip
 
@@ -44,7 +45,7 @@ def simulate(
     games: GamesOpt = 2000,
     decks: DecksOpt = "all",
     seats: SeatsOpt = None,
-    bots: BotsOpt = "random",
+    bots: MeasureBotsOpt = None,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     batch_size: BatchOpt = None,
@@ -74,7 +75,6 @@ def simulate(
     """Play bot-vs-bot games and write games.parquet, cards.parquet, run.json and a report."""
     from dataclasses import replace
 
-    from balance.bots import split_bot_specs
     from balance.cli.progress import games_progress
     from balance.core.errors import ConfigError
     from balance.sim.simulate import RunOptions, resume_options
@@ -86,7 +86,7 @@ def simulate(
         config_dir=config,
         overrides=overrides_from(patch, set_),
         decks="all" if decks == "all" else [d.strip() for d in decks.split(",")],
-        bots=split_bot_specs(bots),
+        bots=measuring_bots(game, config, bots) if game else [],
         seats=seats,
         games=games,
         seed=seed,
