@@ -133,6 +133,21 @@ def test_a_clone_and_its_original_draw_the_same_numbers_independently(shipped_sp
     assert g.draws().random() != first[0]  # the original went on from where it stood
 
 
+
+def test_a_world_makes_its_rng_at_its_first_draw_from_the_bots_seed(shipped_spec):
+    """determinize() reseeds the world's RNG from the bot's stream but makes it only when the
+    world (or a clone of it) first draws: each clone then draws that seed's numbers on its own."""
+    g = rules.new_game(shipped_spec, ["standard"] * 2, 7)
+    world = g.determinize(g.decision().seat, Random(3))
+    seed = Random(3).getrandbits(64)  # the world's seed: the bot's first draw
+    a, b = world.clone(), world.clone()
+    assert world.rng is None and a.rng is None  # not made yet
+    expected = Random(seed)
+    numbers = [expected.random() for _ in range(4)]
+    assert [a.draws().random() for _ in range(4)] == numbers
+    assert [b.draws().random() for _ in range(2)] == numbers[:2]
+    assert [world.draws().random() for _ in range(4)] == numbers
+
 @settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
