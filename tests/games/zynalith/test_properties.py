@@ -133,7 +133,6 @@ def test_a_clone_and_its_original_draw_the_same_numbers_independently(shipped_sp
     assert g.draws().random() != first[0]  # the original went on from where it stood
 
 
-
 def test_a_world_makes_its_rng_at_its_first_draw_from_the_bots_seed(shipped_spec):
     """determinize() reseeds the world's RNG from the bot's stream but makes it only when the
     world (or a clone of it) first draws: each clone then draws that seed's numbers on its own."""
@@ -147,6 +146,7 @@ def test_a_world_makes_its_rng_at_its_first_draw_from_the_bots_seed(shipped_spec
     assert [a.draws().random() for _ in range(4)] == numbers
     assert [b.draws().random() for _ in range(2)] == numbers[:2]
     assert [world.draws().random() for _ in range(4)] == numbers
+
 
 @settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
