@@ -266,7 +266,8 @@ _copy_list = list.copy
 NOTHING_OWNED: frozenset[int] = frozenset()  # a clone's `owned` until it changes a creature
 
 
-@dataclass(slots=True)
+# weakly referable: a turn decision not listed yet reaches its state by a weak reference (rules)
+@dataclass(slots=True, weakref_slot=True)
 class Table:
     """Every zone and counter of a game of Zynalith."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from random import Random
 
 from hypothesis import HealthCheck, given, settings
@@ -180,11 +181,27 @@ def test_a_turn_lists_its_options_only_when_read(shipped_spec):
         g.apply(0)
     assert type(d) is rules.TurnDecision  # not listed yet
     copy = g.clone()
-    assert copy.decision() is d
-    options = copy.decision().options  # listed from the state that asked, for both
+    assert type(copy.decision()) is rules.TurnDecision and copy.decision() is not d  # its own
+    options = d.options  # listed from the state that asked
     assert type(d) is not rules.TurnDecision and d.options is options
-    assert options == rules.turn_options(g, d.seat)
+    assert options == rules.turn_options(g, d.seat) == copy.decision().options
     assert d == g.decision() and hash(d) == hash(rules.Decision(d.seat, d.kind, options))
+    again = g.clone()
+    assert again.decision() is d  # a listed decision is shared
+
+
+def test_a_copy_a_search_drops_unread_is_freed_at_once(shipped_spec):
+    """An unlisted turn decision reaches its state weakly: no reference cycle keeps a dropped
+    copy alive for the cyclic garbage collector."""
+    g = rules.new_game(shipped_spec, ["standard"] * 2, 3)
+    while (d := g.decision()) is not None and d.kind != "turn":
+        g.apply(0)
+    copy = g.clone()
+    copy.apply(len(d.options) - 1)  # pass: the next seat's turn decision, not listed
+    assert type(copy.decision()) is rules.TurnDecision
+    gone = weakref.ref(copy)
+    del copy
+    assert gone() is None
 
 
 @PROPERTY
