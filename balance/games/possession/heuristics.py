@@ -234,18 +234,23 @@ def glory_chances(t: Table, seat: int) -> list[float]:
         if free or hand:
             reach = spec_might[kind[c]] + mod_might[c] if c >= 0 else 0
             if c >= 0 and reach >= left:
-                chance[credit_for(t, work, s, reach)] += alive
+                chance[s if work is None else credit_for(t, work, s, reach)] += alive
                 alive = 0.0
                 break
             if hand and left < top and (k or playing or not acting):
                 if s == seat:
-                    if max([spec_might[kind[h]] for h in hand]) >= left:
-                        chance[credit_for(t, work, s, left)] += alive
+                    reaches = False
+                    for h in hand:
+                        if spec_might[kind[h]] >= left:
+                            reaches = True
+                            break
+                    if reaches:
+                        chance[s if work is None else credit_for(t, work, s, left)] += alive
                         alive = 0.0
                         break
                 else:
                     p = alive * (1.0 - weaker[left] ** len(hand))
-                    chance[credit_for(t, work, s, left)] += p
+                    chance[s if work is None else credit_for(t, work, s, left)] += p
                     alive -= p
             if heal > 0 and hurt > 0 and k < last:  # a Soothe, if the next seat's kill would hurt
                 following = order[k + 1]

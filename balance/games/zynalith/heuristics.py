@@ -93,18 +93,21 @@ def standings(g: Table, seat: int) -> list[float]:
     defence = [0] * seats
     attackers: list[tuple] = []
     by_cost = spec.open_defence_by_cost
+    offset = spec.refund_offset
+    bonus_vp, zyn, silver, fronts = g.bonus_vp, g.zyn, g.silver, g.front
+    hand_open, hand_secret = g.hand_open, g.hand_secret
     for s in range(seats):
         if not alive[s]:
             attackers.append(())
             continue
         mine: list[tuple] = []
-        total = float(g.bonus_vp[s] + g.zyn[s])
-        total += g.silver[s] * silver_value
+        total = float(bonus_vp[s] + zyn[s])
+        total += silver[s] * silver_value
         defenders = 0
-        for c in g.front[s]:
+        for c in fronts[s]:
             view = c.view
             if view is None:
-                view = c.view = creature_view(c, vps, spec.refund_offset)
+                view = c.view = creature_view(c, vps, offset)
             total += view[5]  # its printed VP: lost again below if the projection kills it
             if c.attack:
                 mine.append(view)
@@ -114,29 +117,30 @@ def standings(g: Table, seat: int) -> list[float]:
         if defenders:
             defence[s] = defence_of(g, s) if by_cost else defenders * spec.defence_per_defender
         hand = 0.0
-        for card in g.hand_open[s]:
+        for card in hand_open[s]:
             hand += surplus[card]
         if s == seat:
-            for card in g.hand_secret[s]:
+            for card in hand_secret[s]:
                 hand += surplus[card]
         else:
-            hand += HIDDEN_CARD_VALUE * len(g.hand_secret[s])
+            hand += HIDDEN_CARD_VALUE * len(hand_secret[s])
         value[s] = total + hand_value * hand
     # the same fronts recur in many positions (every option that buys or takes nothing): the
     # projection is remembered by everything it reads
     # (one memo per spec and weights: the rule numbers and the silver value are fixed by them)
-    key = (tuple(attackers), tuple(defence), tuple(g.hp), tuple(alive), combats)
+    hp = g.hp
+    key = (tuple(attackers), tuple(defence), tuple(hp), tuple(alive), combats)
     outcome = projections.get(key)
     if outcome is None:
         if len(projections) >= 100_000:
             projections.clear()
-        hp = [h if a else 0 for h, a in zip(g.hp, alive)]
+        left = [h if a else 0 for h, a in zip(hp, alive)]
         gains = [0.0] * seats
         fighters = [list(map(list, a)) for a in attackers]
-        project(g, fighters, defence, hp, gains, combats, silver_value)
+        project(g, fighters, defence, left, gains, combats, silver_value)
         outcome = projections[key] = tuple(
             gain + HP_VALUE * (h if h > 0 else 0)  # noqa: FURB136
-            for gain, h in zip(gains, hp)
+            for gain, h in zip(gains, left)
         )
     for s in range(seats):
         if alive[s]:

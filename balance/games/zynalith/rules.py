@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 from types import MemberDescriptorType
+from weakref import ref
 
 from balance.core.contract import DRAWN, OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
@@ -172,6 +173,13 @@ class Zynalith(Table):
     def decision(self) -> Decision | None:
         return self.pending
 
+    def clone(self, seed: int | None = None) -> Zynalith:
+        copy: Zynalith = Table.clone(self, seed)
+        pending = copy.pending
+        if type(pending) is TurnDecision:  # not listed yet: the copy asks its own (TurnDecision)
+            copy.pending = turn_decision(pending.seat, copy)
+        return copy
+
     def apply(self, option: int) -> None:
         decision = self.pending
         if decision is None:
@@ -192,7 +200,7 @@ class Zynalith(Table):
     def determinize(self, seat: int, rng: Random) -> Zynalith:
         """A copy in which what `seat` cannot see is reshuffled (4.5): each pile's order together
         with the opponents' hand cards drawn from that pile (sizes kept); the RNG is reseeded."""
-        copy = self.clone(Random(rng.getrandbits(64)))
+        copy = self.clone(rng.getrandbits(64))  # its RNG is made if it draws
         cards = self.spec.cards
         for pile in (CREATURE_PILE, EXTRA_PILE):
             pool = copy.piles[pile][:]
@@ -261,6 +269,7 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
     g = Zynalith(
         spec=spec,
         rng=rng,
+        rng_seed=seed,
         seats=seats,
         setup=setup,
         round=0,
@@ -312,7 +321,8 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
         cap_hits=[],
         tally=[[0] * len(SEAT_TALLIES) for _ in range(seats)],
         gtally=[0] * len(GAME_TALLIES),
-        events=[],
+        past=(),
+        recent=[],
     )
     g.stack.append((S_ROUND, 1))
     g.stack.append((S_DRAFT_END,))
@@ -405,7 +415,7 @@ def draft_end(g: Table, step: tuple) -> None:
     """The hands after the draft are the players' opening hands."""
     for seat in range(g.seats):
         for card in g.hand_open[seat] + g.hand_secret[seat]:
-            g.events.append((0, seat, card, OPENING, 1))
+            g.recent.append((0, seat, card, OPENING, 1))
 
 
 def take_options(g: Table) -> list[tuple]:
@@ -444,7 +454,7 @@ def take(g: Table, seat: int, choice: tuple) -> None:
 def add_to_hand(g: Table, seat: int, card: int, secret: bool) -> None:
     (g.hand_secret if secret else g.hand_open)[seat].append(card)
     if g.round > 0:
-        g.events.append((g.round, seat, card, DRAWN, 1))
+        g.recent.append((g.round, seat, card, DRAWN, 1))
 
 
 def pay(g: Table, seat: int, silver: int, zynalith: int) -> None:
@@ -512,15 +522,26 @@ class TurnDecision(Decision):
 
     A search bot applies each option to a copy and mostly reads only who decides next and what
     kind of decision it is; listing every option of that next turn is most of the work of a
-    turn, so it is done only when asked for. Until then the options slot holds the asking state;
-    the first read lists the options into it and turns the object into a plain `Decision`, so
-    later reads cost nothing. A clone shares the decision and its options."""
+    turn, so it is done only when asked for. Until then the options slot holds a weak reference
+    to the asking state; the first read lists the options into it and turns the object into a
+    plain `Decision`, so later reads cost nothing. A clone shares a listed decision and its
+    options; a clone of a state whose decision is not listed yet asks its own (`Zynalith.clone`).
+
+    The reference is weak because the state holds its decision: a strong one would make every
+    copy a search discards without reading its next options a reference cycle, left for the
+    cyclic garbage collector (in greedy games, a million objects per ten games and a tenth of
+    their time)."""
 
     __slots__ = ()
 
     @property  # type: ignore[override]
     def options(self) -> tuple:
-        options = turn_options(_OPTIONS.__get__(self, None), self.seat)
+        asker = _OPTIONS.__get__(self, None)()
+        if asker is None:
+            raise RuntimeError(
+                "the state that asked this turn decision is gone: read its options first"
+            )
+        options = turn_options(asker, self.seat)
         _OPTIONS.__set__(self, options)
         object.__setattr__(self, "__class__", Decision)
         return options
@@ -546,7 +567,7 @@ def turn_decision(seat: int, g: Table) -> TurnDecision:
     d = object.__new__(TurnDecision)
     _SEAT.__set__(d, seat)
     _KIND.__set__(d, "turn")
-    _OPTIONS.__set__(d, g)
+    _OPTIONS.__set__(d, ref(g))
     return d
 
 
@@ -759,9 +780,9 @@ def play(
         g.market[EXTRA_PILE if cd.type != TYPE_CREATURE else CREATURE_PILE].pop(pos)
         # bought straight from the market: for card statistics the seat acquired the card as
         # surely as one taken into the hand first (GIH counts the cards a seat gets)
-        g.events.append((g.round, seat, card, DRAWN, 1))
+        g.recent.append((g.round, seat, card, DRAWN, 1))
     g.limbo.append(card)
-    g.events.append((g.round, seat, card, PLAYED, 1))
+    g.recent.append((g.round, seat, card, PLAYED, 1))
     if cd.type == TYPE_CREATURE:
         g.tally[seat][T_PLAYED] += 1
     if counter:
@@ -784,7 +805,7 @@ def play_enter(g: Table, step: tuple) -> None:
     if ctx in g.negated:
         g.limbo.remove(card)
         g.discards[cd.pile].append(card)
-        g.events.append((g.round, seat, card, EV_NEGATED, 1))
+        g.recent.append((g.round, seat, card, EV_NEGATED, 1))
         return
     attack = False
     if cd.type == TYPE_CREATURE:
@@ -1057,10 +1078,10 @@ def event_run(g: Table, step: tuple) -> None:
         g.limbo.remove(card)
         g.discards[cd.pile].append(card)
         g.gtally[G_EVENTS_NEGATED] += 1
-        g.events.append((g.round, event_player, card, EV_NEGATED, 1))
+        g.recent.append((g.round, event_player, card, EV_NEGATED, 1))
         return
     g.gtally[G_EVENTS] += 1
-    g.events.append((g.round, event_player, card, PLAYED, 1))
+    g.recent.append((g.round, event_player, card, PLAYED, 1))
     g.stack.append((S_EVENT_DONE, card))
     g.stack.append(RESOLVE_STEP)
     g.stack.append((S_EVENT_TRIGGERS, card, event_player))
@@ -1310,7 +1331,7 @@ def hit(g: Table, step: tuple) -> None:
             g.gtally[G_TIED] += 1
         else:
             atk = winner.stat(ATK)
-            events = g.events
+            events = g.recent
             r = g.round
             for x in alive:
                 if x is winner:
@@ -1337,9 +1358,9 @@ def win_line(g: Table, winner: Creature) -> None:
     gain = g.spec.zynalith_per_line_win
     g.zyn[winner.owner] += gain
     g.tally[winner.owner][T_LINES_WON] += 1
-    g.events.append((g.round, winner.owner, winner.card, EV_LINE_WINS, 1))
+    g.recent.append((g.round, winner.owner, winner.card, EV_LINE_WINS, 1))
     if gain:
-        g.events.append((g.round, winner.owner, winner.card, EV_ZYNALITH, gain))
+        g.recent.append((g.round, winner.owner, winner.card, EV_ZYNALITH, gain))
 
 
 def line_winner(g: Table, alive: list[Creature]) -> Creature | None:
@@ -1426,7 +1447,7 @@ def die(g: Table, dead: list[Creature]) -> None:
         g.discards[spec.cards[c.card].pile].append(c.card)
         g.discards[EXTRA_PILE].extend(a[1] for a in c.attachments)
         g.tally[c.owner][T_DIED] += 1
-        g.events.append((g.round, c.owner, c.card, EV_DEATHS, 1))
+        g.recent.append((g.round, c.owner, c.card, EV_DEATHS, 1))
     if spec.with_trigger[T_DEATH]:
         found: list[tuple] = []
         for c in dead:
@@ -1555,7 +1576,7 @@ def finish(g: Table, reason: str, winners: tuple[int, ...]) -> None:
         for c in g.front[seat]:
             for card in (c.card, *(a[1] for a in c.attachments)):
                 if cards[card].vp:
-                    g.events.append((g.round, seat, card, EV_VP, cards[card].vp))
+                    g.recent.append((g.round, seat, card, EV_VP, cards[card].vp))
 
 
 def game_result(g: Table) -> Result:

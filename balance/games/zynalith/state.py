@@ -266,12 +266,16 @@ _copy_list = list.copy
 NOTHING_OWNED: frozenset[int] = frozenset()  # a clone's `owned` until it changes a creature
 
 
-@dataclass(slots=True)
+# weakly referable: a turn decision not listed yet reaches its state by a weak reference (rules)
+@dataclass(slots=True, weakref_slot=True)
 class Table:
     """Every zone and counter of a game of Zynalith."""
 
     spec: Any  # the compiled ZynalithSpec
-    rng: Random  # draw only through draws(): it may be shared with a clone (copy-on-first-draw)
+    # draw only through draws(): it may be shared with a clone (copy-on-first-draw), or not made
+    # yet (None: made from `rng_seed` at the first draw; determinize's worlds mostly never draw)
+    rng: Random | None
+    rng_seed: int
     seats: int
     setup: str
     round: int
@@ -325,15 +329,21 @@ class Table:
     cap_hits: list[str]
     tally: list[list[int]]
     gtally: list[int]
-    events: list[Event]
+    # The card events (contract.Event) are `past` then `recent`: `past` is an immutable tuple that
+    # clones share, `recent` this state's own list. A clone folds `recent` into `past` first, so
+    # copying a state costs nothing per event already logged (read them as `events`, log with
+    # `recent.append`).
+    past: tuple[Event, ...]
+    recent: list[Event]
     rng_shared: bool = False  # `rng` is also another state's: copy it before the next draw
     # Creatures are shared with clones and copied on their first change (`own`): the uids this
     # state has made its own since it was last cloned; None: never cloned, all are its own.
     owned: set[int] | frozenset[int] | None = None
 
-    def clone(self, rng: Random | None = None) -> Any:
+    def clone(self, seed: int | None = None) -> Any:
         """An exact copy: zones, creatures, pending work, decision and RNG state (or, given
-        `rng`, that RNG instead: determinize's reseeded one).
+        `seed`, an RNG seeded with it instead: determinize's reseeded one, made at its first
+        draw).
 
         The RNG is shared until one of the two draws from it (see `draws`): most copies made by
         search bots never draw, and copying a Random's state costs more than the rest.
@@ -344,12 +354,15 @@ class Table:
         # from now on both share every creature: whoever changes one first copies it
         self.owned = NOTHING_OWNED
         copy = object.__new__(type(self))
-        if rng is None:
-            copy.rng = self.rng
-            copy.rng_shared = self.rng_shared = True
+        if seed is not None:
+            copy.rng, copy.rng_seed, copy.rng_shared = None, seed, False
         else:
-            copy.rng = rng
-            copy.rng_shared = False
+            copy.rng = self.rng
+            copy.rng_seed = self.rng_seed
+            if self.rng is not None:
+                copy.rng_shared = self.rng_shared = True
+            else:  # neither made it yet: each makes its own, the same, at its first draw
+                copy.rng_shared = False
         copy.owned = NOTHING_OWNED
         copy.spec = self.spec
         copy.seats = self.seats
@@ -406,8 +419,21 @@ class Table:
         copy.cap_hits = self.cap_hits
         copy.tally = list(map(_copy_list, self.tally))
         copy.gtally = self.gtally[:]
-        copy.events = self.events[:]
+        if self.recent:
+            self.past += tuple(self.recent)
+            self.recent = []
+        copy.past = self.past
+        copy.recent = []
         return copy
+
+    @property
+    def events(self) -> list[Event]:
+        """Every card event so far, oldest first (a new list: log with `recent.append`)."""
+        return [*self.past, *self.recent]
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        self.past, self.recent = (), list(events)
 
     def own(self, c: Creature) -> Creature:
         """`c` made this state's own before a change: every change to a creature in play goes
@@ -437,12 +463,15 @@ class Table:
     def draws(self) -> Random:
         """The state's RNG, made its own first if a clone still shares it (copy-on-first-draw):
         every draw of the game goes through here."""
-        if self.rng_shared:
-            rng = Random.__new__(Random)
-            rng.setstate(self.rng.getstate())
-            self.rng = rng
+        rng = self.rng
+        if rng is None:
+            rng = self.rng = Random(self.rng_seed)
+        elif self.rng_shared:
+            private = Random.__new__(Random)  # not Random(): seeding from the OS is wasted work
+            private.setstate(rng.getstate())
+            rng = self.rng = private
             self.rng_shared = False
-        return self.rng
+        return rng
 
     def inventory(self) -> tuple[int, ...]:
         """Every card id in every zone, sorted: piles, discards, market, hands, fronts (creatures

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from random import Random
 
 from hypothesis import HealthCheck, given, settings
@@ -133,6 +134,21 @@ def test_a_clone_and_its_original_draw_the_same_numbers_independently(shipped_sp
     assert g.draws().random() != first[0]  # the original went on from where it stood
 
 
+def test_a_world_makes_its_rng_at_its_first_draw_from_the_bots_seed(shipped_spec):
+    """determinize() reseeds the world's RNG from the bot's stream but makes it only when the
+    world (or a clone of it) first draws: each clone then draws that seed's numbers on its own."""
+    g = rules.new_game(shipped_spec, ["standard"] * 2, 7)
+    world = g.determinize(g.decision().seat, Random(3))
+    seed = Random(3).getrandbits(64)  # the world's seed: the bot's first draw
+    a, b = world.clone(), world.clone()
+    assert world.rng is None and a.rng is None  # not made yet
+    expected = Random(seed)
+    numbers = [expected.random() for _ in range(4)]
+    assert [a.draws().random() for _ in range(4)] == numbers
+    assert [b.draws().random() for _ in range(2)] == numbers[:2]
+    assert [world.draws().random() for _ in range(4)] == numbers
+
+
 @settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -165,11 +181,27 @@ def test_a_turn_lists_its_options_only_when_read(shipped_spec):
         g.apply(0)
     assert type(d) is rules.TurnDecision  # not listed yet
     copy = g.clone()
-    assert copy.decision() is d
-    options = copy.decision().options  # listed from the state that asked, for both
+    assert type(copy.decision()) is rules.TurnDecision and copy.decision() is not d  # its own
+    options = d.options  # listed from the state that asked
     assert type(d) is not rules.TurnDecision and d.options is options
-    assert options == rules.turn_options(g, d.seat)
+    assert options == rules.turn_options(g, d.seat) == copy.decision().options
     assert d == g.decision() and hash(d) == hash(rules.Decision(d.seat, d.kind, options))
+    again = g.clone()
+    assert again.decision() is d  # a listed decision is shared
+
+
+def test_a_copy_a_search_drops_unread_is_freed_at_once(shipped_spec):
+    """An unlisted turn decision reaches its state weakly: no reference cycle keeps a dropped
+    copy alive for the cyclic garbage collector."""
+    g = rules.new_game(shipped_spec, ["standard"] * 2, 3)
+    while (d := g.decision()) is not None and d.kind != "turn":
+        g.apply(0)
+    copy = g.clone()
+    copy.apply(len(d.options) - 1)  # pass: the next seat's turn decision, not listed
+    assert type(copy.decision()) is rules.TurnDecision
+    gone = weakref.ref(copy)
+    del copy
+    assert gone() is None
 
 
 @PROPERTY

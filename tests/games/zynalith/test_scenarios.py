@@ -34,7 +34,7 @@ def blank(spec, seats: int = 2, round: int = 1, seed: int = 0) -> rules.Zynalith
     g.round = round
     g.slots = 5
     g.start_player = g.active = 0
-    g.events.clear()
+    g.events = []
     return g
 
 
