@@ -18,6 +18,7 @@ from typer.exceptions import TyperException
 from balance.cli import (
     bench,
     check,
+    compare,
     games,
     ladder,
     replay,
@@ -83,6 +84,7 @@ app.command("validate")(validate.validate)
 app.command("simulate")(simulate.simulate)
 app.command("replay")(replay.replay)
 app.command("report")(report.report)
+app.command("compare")(compare.compare)
 app.command("check")(check.check)
 app.command("sweep")(sweep.sweep)
 app.command("tune")(tune.tune)

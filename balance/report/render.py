@@ -205,7 +205,8 @@ def render_report(
     if "md" in formats:
         written.append(_write_markdown(folder / "report.md", run, sections))
     if "html" in formats:
-        written.append(_write_html(folder / "report.html", run, sections))
+        title = f"Balance report: {run.manifest.get('game')}"
+        written.append(_write_html(folder / "report.html", title, sections))
     return written
 
 
@@ -572,26 +573,47 @@ def comparison_section(c: Context) -> Section | None:
     """With --against RUN: every table both runs have, side by side, with the change."""
     if c.against is None:
         return None
-    tables = compare_tables(c.against.games, c.run.games)
-    a, b, both = shared_deals(c.against.games, c.run.games)
+    return comparison(c.against, c.run, "this run")
+
+
+COMPARED_TABLES = (("seats", ("seat",)), ("decks", ("deck",)), ("matchups", ("deck", "opponent")),
+                   ("outcomes", ("measure",)))  # fmt: skip
+
+
+def comparison(a: Run, b: Run, b_name: str = "") -> Section:
+    """Every table runs A and B both have, row by row: A, B, the change B − A and its 95%
+    interval (balance.stats.compare), paired over the deals both played where they played the
+    same ones. Its tables, in order: seats, decks, matchups, outcomes, cards (`table_names`)."""
+    tables = compare_tables(a.games, b.games)
+    deals_a, deals_b, both = shared_deals(a.games, b.games)
     text = (
-        f"A: {c.against.folder} ({players_line(c.against)}) B: this run. Change B − A with its 95% "
-        f"interval; the runs share {both:,} of their {a:,} and {b:,} deals, so rows over the same "
-        "deals are paired. Card metrics are unpaired."
+        f"A: {a.folder} ({players_line(a)}) B: {b_name or b.folder} ({players_line(b)}) Change "
+        f"B − A with its 95% interval; the runs share {both:,} of their {deals_a:,} and "
+        f"{deals_b:,} deals, so rows over the same deals are paired. Card metrics are unpaired "
+        "(cards.parquet keeps sums over deals, not each deal's counts)."
     )
     section = Section("Compared with an earlier run", text)
-    for name, keys in (("seats", ["seat"]), ("decks", ["deck"]), ("matchups", ["deck", "opponent"]),
-                       ("outcomes", ["measure"])):  # fmt: skip
+    for name, keys in COMPARED_TABLES:
         table = tables[name].assign(
             pairing=lambda t: t["paired"].map({True: "paired", False: "unpaired"})
         )
         section.tables.append(shape(table, (*(Column(k, k) for k in keys), *CHANGE_COLUMNS)))
-    cards = card_changes(c.against.card_metrics(), c.run.card_metrics())
+    cards = card_changes(a.card_metrics(), b.card_metrics())
     cards = cards.assign(pairing="unpaired")
     section.tables.append(shape(cards, (Column("deck", "deck"), Column("card", "card"),
                                         Column("measure", "measure"), *CHANGE_COLUMNS)))  # fmt: skip
     section.filters[len(section.tables) - 1] = "deck"
     return section
+
+
+def table_names() -> list[str]:
+    """The names of `comparison`'s tables, in order."""
+    return [name for name, _ in COMPARED_TABLES] + ["cards"]
+
+
+def write_comparison(section: Section, path: Path) -> Path:
+    """The comparison as one self-contained page (sortable, filterable tables)."""
+    return _write_html(path, f"Balance: {section.title.lower()}", [section])
 
 
 def definitions_section(c: Context) -> Section:
@@ -712,8 +734,7 @@ def page(title: str, body: str, head_script: str = "") -> str:
             f"<style>{_STYLE}</style>{script}</head><body>{body}<script>{_SCRIPT}</script></body></html>")  # fmt: skip
 
 
-def _write_html(path: Path, run: Run, sections: list[Section]) -> Path:
-    title = f"Balance report: {run.manifest.get('game')}"
+def _write_html(path: Path, title: str, sections: list[Section]) -> Path:
     parts = [f"<h1>{html.escape(title)}</h1>"]
     table_number = 0
     interactive = any(section.figures for section in sections)

@@ -63,7 +63,7 @@ def _change(a: pd.DataFrame, b: pd.DataFrame, low: float, high: float) -> dict[s
     sums_a, sums_b = DealSums.of(a["y"], a["n"]), DealSums.of(b["y"], b["n"])
     bounded = math.isfinite(low) and math.isfinite(high)
     if set(a.index) == set(b.index):  # the same deals: paired over them
-        both = b.join(a, lsuffix="_b", rsuffix="_a")
+        both = b.add_suffix("_b").join(a.add_suffix("_a"))
         cross = CrossSums(
             float((both["y_b"] * both["y_a"]).sum()),
             float((both["y_b"] * both["n_a"]).sum()),
