@@ -40,7 +40,7 @@ def sweep(
         str | None,
         typer.Option(
             "--metric",
-            help="seat, deck:NAME, matchup:A:B, turns, card:ID[@DECK]:gih|gp|oh|iwd|play \\[default: the win rate of a deck holding the card, else seat].",
+            help="seat, deck:NAME, matchup:DECK:OTHER, turns, card:ID[@DECK]:gih|gp|oh|iwd|play \\[default: the win rate of a deck holding the card, else seat].",
             show_default=False,
         ),
     ] = None,
