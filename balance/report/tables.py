@@ -15,7 +15,8 @@ import pandas as pd
 class Column:
     source: str  # the column of the statistics table
     title: str
-    # text | int | pct | num | num3 | num4 | signed | flag (yes, or blank), or an interval read
+    # text | int | pct | num | num3 | num4 | signed | flag (yes, or blank) | value (a config
+    # value as written: 2, not 2.0), or an interval read
     # from "low,high": interval (percentages), interval3 (signed, 3 places), interval_num (plain,
     # 2 places), interval_num4 (plain, 4 places)
     kind: str = "text"
@@ -71,6 +72,10 @@ def _cell(record: pd.Series, column: Column) -> tuple[str, float | str]:
         return f"{value:.4f}", float(value)
     if column.kind == "signed":
         return f"{value:+.3f}", float(value)
+    if column.kind == "value":  # a config value: a whole number as one (pandas made it 2.0)
+        if isinstance(value, float) and value.is_integer():
+            return str(int(value)), float(value)
+        return str(value), float(value) if isinstance(value, (int, float)) else str(value)
     if column.kind == "flag":
         return ("yes" if bool(value) else ""), float(bool(value))
     if isinstance(value, (bool, np.bool_)):
