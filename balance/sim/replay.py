@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from balance.bots import make_bot
 from balance.core.contract import Decision, State
@@ -61,9 +62,7 @@ def from_run(folder: Path, index: int) -> Replay:
 def play(replay: Replay, trace: Trace | None = None) -> GameRecord:
     """Play the game: the bots decide (their streams derive from the seed and the deal's seat
     rotation), or `replay.choices` do."""
-    game = load_game(replay.game)
-    spec = game.load(replay.config_dir or game.config_dir, replay.overrides)
-    lineup_decks(spec.catalog, list(replay.decks), len(replay.decks))  # an illegal lineup: a line
+    game, spec = _loaded(replay)
     return play_game(
         game,
         spec,
@@ -76,10 +75,19 @@ def play(replay: Replay, trace: Trace | None = None) -> GameRecord:
     )
 
 
+def _loaded(replay: Replay) -> tuple[Any, Any]:
+    """The game and its compiled spec; an illegal lineup is one line (ConfigError)."""
+    game = load_game(replay.game)
+    spec = game.load(replay.config_dir or game.config_dir, replay.overrides)
+    lineup_decks(spec.catalog, list(replay.decks), len(replay.decks))
+    return game, spec
+
+
 def header(replay: Replay) -> list[str]:
     """The replay's first lines: the game, where it comes from, seed and rotation, then per seat
-    its deck and bot (whole spec), then the overrides."""
-    info = load_game(replay.game).info
+    its deck and bot (whole spec), then the overrides. A lineup the game refuses raises first,
+    so its one-line error stands alone."""
+    info = _loaded(replay)[0].info
     where = f" ({replay.source})" if replay.source else ""
     first = f"{replay.game} (rules_version {info.rules_version}){where}: seed {replay.seed}"
     lines = [f"{first}, seat rotation {replay.rotation}"]
