@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -37,18 +37,22 @@ from balance.core.config import validate
 from balance.core.errors import ConfigError
 from balance.core.registry import load_game
 from balance.core.yamlio import load_yaml
+from balance.report.render import Verdict
 from balance.sim.records import CardTally
 from balance.sim.runner import play_range, resolve_jobs
-from balance.sim.schedule import Schedule, make_schedule
+from balance.sim.schedule import make_schedule
 from balance.stats.cards import card_metrics
 from balance.stats.intervals import Z95
+from balance.stats.run import load_run, players
 from balance.stats.sequential import (
     Band,
     band_verdict_bernoulli,
     band_verdict_normal,
     fixed_sample_verdict,
+    interval_verdict,
 )
 from balance.stats.units import deal_units, unit_estimate
+from balance.stats.winrates import seat_count
 
 ROUNDS_PER_STEP = 25  # deals of every lineup played between two looks at the SPRTs
 
@@ -90,7 +94,7 @@ class Assertion:
     std_error: float = math.nan
     units: int = 0  # deals, games or card samples behind the estimate
     games: int = 0  # games played when it was decided
-    verdict: str = ""  # pass | fail | skipped
+    verdict: str = ""  # pass | fail | skipped, and for a run's fixed sample: undecided
     method: str = ""  # sprt | undecided at N games; estimate inside/outside the band | low sample
     needed: int = 0  # a card skipped for its sample: about the games that would give it
 
@@ -106,6 +110,8 @@ class GateResult:
     config_hash: str
     stopped_early: bool
     baseline: str = ""
+    bots: list[str] = field(default_factory=list)  # per seat, whole specs: the players judged
+    overrides: dict[str, object] = field(default_factory=dict)  # --set and --patch, as applied
 
     @property
     def passed(self) -> bool:
@@ -136,7 +142,7 @@ def check(
     thresholds = read_thresholds(thresholds_path or folder / "balance.yaml")
     spec = game.load(folder, overrides or {})
     baseline = (
-        _read_baseline(baseline_path, game.info.rules_version, force) if baseline_path else None
+        read_baseline(baseline_path, game.info.rules_version, force) if baseline_path else None
     )
     bots = (
         split_bot_specs(thresholds.bots)
@@ -159,7 +165,8 @@ def check(
     if on_start is not None:
         on_start(planned)
 
-    assertions = _assertions(thresholds, schedule)
+    lineups = [lineup.decks for lineup in schedule.lineups]
+    assertions = _assertions(thresholds, schedule.seats, lineups)
     jobs = resolve_jobs(jobs)
     games = pd.DataFrame()
     tally = CardTally(len(spec.catalog.counters))
@@ -173,7 +180,8 @@ def check(
         )
         games = pd.concat([games, chunk], ignore_index=True)
         tally.merge(chunk_tally)
-        _measure(assertions, games, tally, spec.catalog, schedule, thresholds)
+        cards = pd.DataFrame(tally.rows(spec.catalog)) if thresholds.cards is not None else None
+        _measure(assertions, games, cards, schedule.seats, thresholds)
         if sequential or stop >= planned:  # a run of fixed length looks once, at its end
             for a in assertions:
                 if not a.verdict:
@@ -185,7 +193,7 @@ def check(
         if not a.verdict:
             _fallback(a, thresholds, len(games))
     if baseline is not None:
-        assertions += _shifts(assertions, baseline, thresholds.tolerance, len(games))
+        assertions += shifts(assertions, baseline, thresholds.tolerance, len(games))
     return GateResult(
         game_name,
         assertions,
@@ -196,21 +204,42 @@ def check(
         spec.config_hash,
         stopped_early,
         str(baseline_path or ""),
+        [*(bots * schedule.seats if len(bots) == 1 else bots)],
+        dict(overrides or {}),
     )
 
 
-def _assertions(t: Thresholds, schedule: Schedule) -> list[Assertion]:
+def run_verdict(games: pd.DataFrame, cards: pd.DataFrame, t: Thresholds) -> list[Assertion]:
+    """The gate's assertions judged on a finished run's games (the run's own lineups and seat
+    count), at its fixed sample: each estimate and 95% interval over deals, as the gate measures
+    them, against its band by `interval_verdict` (wholly inside: pass; wholly outside: fail;
+    straddling an edge: undecided). A card short of `min_games` in and out of hand is skipped."""
+    seats = seat_count(games)
+    decks = games[[f"deck_{s}" for s in range(seats)]].drop_duplicates()
+    lineups = [tuple(row) for row in decks.itertuples(index=False)]
+    assertions = _assertions(t, seats, lineups)
+    _measure(assertions, games, cards if t.cards is not None else None, seats, t)
+    for a in assertions:
+        a.games = len(games)
+        if a.kind == "iwd" and (t.cards is None or a.units < t.cards.min_games):
+            a.verdict, a.method = "skipped", "low sample"
+        elif math.isnan(a.estimate) or math.isnan(a.ci_low):
+            a.verdict, a.method = "skipped", "no games"
+        else:
+            a.verdict = interval_verdict(a.ci_low, a.ci_high, a.band)
+            a.method = f"95% interval at {len(games):,} games"
+    return assertions
+
+
+def _assertions(t: Thresholds, seats: int, lineups: Sequence[Sequence[str]]) -> list[Assertion]:
     out: list[Assertion] = []
-    seats = schedule.seats
     if t.seat_advantage is not None:
         out.append(
             Assertion(
                 "seat advantage", Band(-t.seat_advantage, t.seat_advantage, t.margin), "normal"
             )
         )
-    own_decks = sorted(
-        {d for lineup in schedule.lineups for d in lineup.decks if len(set(lineup.decks)) > 1}
-    )
+    own_decks = sorted({d for decks in lineups for d in decks if len(set(decks)) > 1})
     if t.deck_win_rate is not None:
         low, high = t.deck_win_rate
         out += [
@@ -218,13 +247,7 @@ def _assertions(t: Thresholds, schedule: Schedule) -> list[Assertion]:
         ]
     if t.matchup_win_rate is not None and seats == 2:
         low, high = t.matchup_win_rate
-        pairs = sorted(
-            {
-                tuple(sorted(lineup.decks))
-                for lineup in schedule.lineups
-                if len(set(lineup.decks)) == 2
-            }
-        )
+        pairs = sorted({tuple(sorted(decks)) for decks in lineups if len(set(decks)) == 2})
         out += [
             Assertion(f"matchup {a} vs {b}", Band(low, high, t.margin), "normal") for a, b in pairs
         ]
@@ -238,33 +261,31 @@ def _assertions(t: Thresholds, schedule: Schedule) -> list[Assertion]:
 def _measure(
     assertions: list[Assertion],
     games: pd.DataFrame,
-    tally: CardTally,
-    catalog: Any,
-    schedule: Schedule,
+    cards: pd.DataFrame | None,
+    seats: int,
     t: Thresholds,
 ) -> None:
-    """Refresh every undecided assertion's estimate from the games so far."""
-    units = deal_units(games, schedule.seats)
+    """Refresh every undecided assertion's estimate from the games so far and their card tally
+    (cards.parquet's rows; None when no card is asserted on)."""
+    units = deal_units(games, seats)
     for a in assertions:
         if a.verdict or a.kind == "iwd":
             continue
         values = units.get(a.name)
         if values is None or not len(values):
             continue
-        a.estimate, a.ci_low, a.ci_high, a.std_error = unit_estimate(values, a.name, schedule.seats)
+        a.estimate, a.ci_low, a.ci_high, a.std_error = unit_estimate(values, a.name, seats)
         # capped games are counted one by one; the deals' SPRTs count deals
         a.units = int(values["n"].sum()) if a.kind == "bernoulli" else len(values)
-    if t.cards is not None:
-        _measure_cards(assertions, tally, catalog, t)
+    if t.cards is not None and cards is not None:
+        _measure_cards(assertions, cards, t)
 
 
-def _measure_cards(
-    assertions: list[Assertion], tally: CardTally, catalog: Any, t: Thresholds
-) -> None:
+def _measure_cards(assertions: list[Assertion], cards: pd.DataFrame, t: Thresholds) -> None:
     assert t.cards is not None
     rule = t.cards
     known = {a.name: a for a in assertions}
-    metrics = card_metrics(pd.DataFrame(tally.rows(catalog)), rule.min_games)
+    metrics = card_metrics(cards, rule.min_games)
     for row in metrics.itertuples(index=False):
         name = f"card {row.card} ({row.deck}) IWD"
         a = known.get(name)
@@ -323,10 +344,12 @@ def _fallback(a: Assertion, t: Thresholds, games: int) -> None:
     )
 
 
-def _shifts(
+def shifts(
     assertions: list[Assertion], baseline: dict[str, Any], tolerance: float, games: int
 ) -> list[Assertion]:
-    """One assertion per metric of the baseline: |now - then| beyond the tolerance, significantly."""
+    """One assertion per metric of the baseline: |now - then| beyond the tolerance, significantly.
+    Unpaired (the two standard errors added in quadrature): exact for a run on other seeds, and
+    on the baseline's own seeds it only widens the interval."""
     out = []
     now = {a.name: a for a in assertions}
     for name, then in baseline["metrics"].items():
@@ -359,6 +382,8 @@ def save_baseline(result: GateResult, path: Path) -> None:
         "config_hash": result.config_hash,
         "seed": result.seed,
         "games": result.games,
+        "bots": result.bots,
+        "overrides": result.overrides,
         "balance_version": balance.__version__,
         "metrics": metrics,
     }
@@ -366,7 +391,7 @@ def save_baseline(result: GateResult, path: Path) -> None:
     path.write_text(json.dumps(record, indent=1))
 
 
-def _read_baseline(path: Path, rules_version: str, force: bool) -> dict[str, Any]:
+def read_baseline(path: Path, rules_version: str, force: bool) -> dict[str, Any]:
     try:
         baseline = json.loads(path.read_text())
     except FileNotFoundError:
@@ -471,3 +496,79 @@ def result_dict(result: GateResult) -> dict[str, Any]:
     out = asdict(result)
     out["passed"] = result.passed
     return out
+
+
+# -- a run's verdict, for its report ------------------------------------------------------------
+
+_RANK = {"fail": 0, "undecided": 1, "pass": 2, "skipped": 3}
+
+
+def judge_run(folder: Path, baseline_path: Path | None = None) -> Verdict | None:
+    """The verdict a run's report opens with: the gate's assertions of the run's balance.yaml
+    judged on its games (`run_verdict`), and the shifts since a baseline (the gate's
+    `--save-baseline` file: `baseline_path`, else reports/baselines/<game>.json where it
+    exists), each judged the same way against the tolerance. None when the run's config has no
+    balance.yaml (a plug-in may have none)."""
+    run = load_run(folder)
+    path = Path(run.manifest.get("config", "")) / "balance.yaml"
+    if not path.is_file():
+        return None
+    t = read_thresholds(path)
+    assertions = run_verdict(run.games, run.cards, t)
+    judged = split_bot_specs(t.bots) if isinstance(t.bots, str) else list(t.bots)
+    played = players(run.games, run.manifest)["bots"]
+    note = ""
+    if sorted(set(judged)) != sorted(set(played)):
+        note = (f"balance.yaml's bands are set for {', '.join(judged)}; this run played "
+                f"{', '.join(played)}: read the verdict for those players.")  # fmt: skip
+    game = str(run.manifest.get("game"))
+    default = Path("reports") / "baselines" / f"{game}.json"
+    baseline_file = baseline_path or (default if default.is_file() else None)
+    verdict = Verdict(_shown(path), verdict_frame(assertions), judged, note)
+    if baseline_file is None:
+        return replace(verdict, baseline_note=f"no baseline to compare with ({default} is absent)")
+    baseline = read_baseline(baseline_file, str(run.manifest.get("rules_version")), force=True)
+    if baseline.get("rules_version") != run.manifest.get("rules_version"):
+        return replace(verdict, baseline_note=(
+            f"the baseline {baseline_file} is of rules_version {baseline.get('rules_version')}, "
+            f"this run of {run.manifest.get('rules_version')}: not compared"))  # fmt: skip
+    measured = [a for a in assertions if a.verdict != "skipped"]
+    moved = shifts(measured, baseline, t.tolerance, len(run.games))
+    for a in moved:
+        a.verdict = interval_verdict(a.ci_low, a.ci_high, a.band)
+        a.method = "unpaired change against the tolerance"
+    recorded = baseline.get("bots")
+    how = (f"{baseline.get('games', 0):,} games, seed {baseline.get('seed')}, "
+           + (f"bots {', '.join(recorded)}" if recorded else "its bots not recorded"))  # fmt: skip
+    if recorded and sorted(set(recorded)) != sorted(set(played)):
+        how += f"; this run played {', '.join(played)}, so the change mixes players"
+    return replace(
+        verdict, baseline=str(baseline_file), shifts=verdict_frame(moved), baseline_note=how
+    )
+
+
+def verdict_frame(assertions: Sequence[Assertion]) -> pd.DataFrame:
+    """The assertions as the report's table: red first, then amber, green, skipped."""
+    rows = [
+        {
+            "name": a.name,
+            "estimate": _num(a.estimate),
+            "ci_low": _num(a.ci_low),
+            "ci_high": _num(a.ci_high),
+            "band": f"[{_fmt(a.band.low)}, {'inf' if a.band.high is None else _fmt(a.band.high)}]",
+            "verdict": a.verdict,
+            "method": a.method,
+            "order": _RANK.get(a.verdict, 4) * 100_000 + i,
+        }
+        for i, a in enumerate(assertions)
+    ]
+    columns = ["name", "estimate", "ci_low", "ci_high", "band", "verdict", "method", "order"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _shown(path: Path) -> str:
+    """A path as the designer reads it: relative to the working folder where it lies under it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

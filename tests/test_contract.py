@@ -188,3 +188,27 @@ def test_cards_are_conserved(name: str, seed: int) -> None:
         assert state.inventory() == start
     for value in (state.evaluate(s) for s in range(len(lineup))):
         assert -1.0 <= value <= 1.0
+
+
+@pytest.mark.parametrize("name", GAMES)
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1))
+def test_public_summary_reads_only_public_information(name: str, seed: int) -> None:
+    """Replay prints it each turn: every seat's determinized world has the same line (a line
+    that named a hidden card would change with the reshuffle), and it follows the game."""
+    lineup = lineup_for(name, seed)
+    _, choices = play_random(name, seed, lineup)
+    game = load_game(name)
+    state = game.new_game(spec_of(name), lineup, seed)
+    lines = {state.public_summary()}
+    every = max(1, len(choices) // 6)
+    for step, option in enumerate(choices):
+        if step % every == 0:
+            line = state.public_summary()
+            assert isinstance(line, str) and line and "\n" not in line
+            for seat in range(len(lineup)):
+                world = state.determinize(seat, Random(step * 7 + seat))
+                assert world.public_summary() == line, f"seat {seat}'s world differs"
+        state.apply(option)
+        lines.add(state.public_summary())
+    assert len(lines) > 1, "the line never changed over a whole game"

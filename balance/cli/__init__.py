@@ -12,12 +12,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
 from balance.cli import (
     bench,
     check,
+    compare,
     games,
     ladder,
     replay,
@@ -41,6 +42,8 @@ class BalanceGroup(TyperGroup):
         windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
+        for command in [self, *self.commands.values()]:
+            name_values(command)
         try:
             code = super().main(
                 args,
@@ -65,6 +68,22 @@ class BalanceGroup(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
+# typer's labels of a value's Python type -> the word the help shows
+VALUE_NAMES = {"<int>": "N", "<int range>": "N", "<float>": "X", "<float range>": "X",
+               "<path>": "PATH", "<str>": "TEXT", "<list[str]>": "TEXT", "<bool>": ""}  # fmt: skip
+
+
+def name_values(command: Any) -> None:
+    """Name each option's value in the help as a user writes it (`--games N`, `--out PATH`), and
+    a flag's not at all: typer would show Python's types (`<bool>`, `<list[str]>`)."""
+    help_option = command.get_help_option(command.context_class(command))  # made once, kept
+    for param in [*command.params, help_option]:
+        if not isinstance(param, TyperOption) or param.metavar is not None:
+            continue
+        label = param.display_type(None)  # type: ignore[arg-type]  # a choice's needs none
+        param.metavar = "" if param.is_flag else VALUE_NAMES.get(label, label.strip("<>"))
+
+
 def _fail(message: str, code: int = 2) -> None:
     typer.echo(f"error: {message}", err=True)
     sys.exit(code)
@@ -83,6 +102,7 @@ app.command("validate")(validate.validate)
 app.command("simulate")(simulate.simulate)
 app.command("replay")(replay.replay)
 app.command("report")(report.report)
+app.command("compare")(compare.compare)
 app.command("check")(check.check)
 app.command("sweep")(sweep.sweep)
 app.command("tune")(tune.tune)

@@ -7,7 +7,15 @@ from typing import Annotated
 
 import typer
 
-from balance.cli.options import ConfigOpt, GameArg, JobsOpt, PatchOpt, SetOpt, overrides_from
+from balance.cli.options import (
+    ConfigOpt,
+    GameArg,
+    JobsOpt,
+    PatchOpt,
+    SetOpt,
+    applied_overrides,
+    overrides_from,
+)
 
 FileOpt = Path | None
 
@@ -75,6 +83,7 @@ def check(
     from balance.gate import check as run_check
     from balance.gate import needs_attention, summary_lines, write_junit
     from balance.gate import save_baseline as write_baseline
+    from balance.report.render import players_text
 
     with games_progress(f"check {game}") as (start, advance):
         result = run_check(
@@ -86,9 +95,13 @@ def check(
         console = Console(width=160)  # CI logs: one line per assertion
     early = " (stopped early: every assertion decided)" if result.stopped_early else ""
     failed = [a.name for a in result.assertions if a.verdict == "fail"]
+    sets, patched = applied_overrides(patch, set_)
     console.print(
         ("PASS" if not failed else f"FAIL: {', '.join(failed)}")
-        + f"\n{result.games:,} of at most {result.planned:,} games{early}"
+        + f"\n{players_text(result.bots, sets, patched)}; seed {result.seed}"
+        + f"\n{result.games:,} of at most {result.planned:,} games{early}",
+        highlight=False,
+        markup=False,
     )
     shown = [a for a in result.assertions if verbose or needs_attention(a)]
     if shown:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -135,6 +135,16 @@ def overrides_from(patch: Path | None, sets: list[str] | None) -> dict[str, obje
     return {**parse_overrides(sets or []), **(load_patch(patch) if patch else {})}
 
 
+def applied_overrides(
+    patch: Path | None, sets: list[str] | None
+) -> tuple[dict[str, object], dict[str, Any] | None]:
+    """The --set overrides, and the patch as the run records it: its file and its overrides."""
+    from balance.core.config import load_patch, parse_overrides
+
+    patched = {"file": str(patch), "overrides": load_patch(patch)} if patch else None
+    return parse_overrides(sets or []), patched
+
+
 def measuring_bots(game: str, config: Path | None, bots: str | None) -> list[str]:
     """The bots given, else the ones the game's balance.yaml names: every command measures
     balance with the players the gate judges it by (random when a game has no balance.yaml,
@@ -162,3 +172,32 @@ def output_folder(out: Path | None, resume: Path | None, default: Path) -> Path:
             "--out", None, f"{out} is not {resume}, the folder to resume", "give one of them"
         )
     return resume or out or default
+
+
+AgainstOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--against",
+        help="Compare with this: an earlier run folder (every table side by side, paired where the runs share seeds) or a baseline file from balance check --save-baseline \\[default: reports/baselines/<game>.json where it exists].",
+        show_default=False,
+    ),
+]
+
+
+def report_run(folder: Path, against: Path | None, formats: tuple[str, ...] = ("html", "md"),
+               summary: bool = False) -> list[Path]:  # fmt: skip
+    """Judge the run by its balance.yaml (the gate's assertions), then write its report (and,
+    with `summary`, print the terminal summary first). `against`: a run folder or a baseline."""
+    from balance.core.errors import ConfigError
+    from balance.gate import judge_run
+    from balance.report.render import render_report, terminal_summary
+
+    if against is not None and not against.exists():
+        raise ConfigError(str(against), None, "no such run folder or baseline file",
+                          "give a run folder or a file written by balance check --save-baseline")  # fmt: skip
+    earlier = against if against is not None and against.is_dir() else None
+    baseline = against if against is not None and against.is_file() else None
+    verdict = judge_run(folder, baseline)
+    if summary:
+        terminal_summary(folder, verdict)
+    return render_report(folder, formats, verdict, earlier)

@@ -51,15 +51,18 @@ def replay(
     config: ConfigOpt = None,
     set_: SetOpt = None,
 ) -> None:
-    """Replay one game and print every decision: who chose, among what, and what."""
+    """Replay one game: a header (game, seed, decks, bots, overrides), then every decision
+    (who chose, among what, and what), each turn marked with the game's public state."""
     from balance.core.config import parse_overrides
     from balance.core.errors import ConfigError
     from balance.core.registry import load_game
-    from balance.sim.replay import replay_from_run, replay_seed
+    from balance.sim.replay import Replay, from_run, header, play, turn_marker
 
     step = [0]
+    mark = turn_marker(typer.echo)
 
     def show(state, decision, option) -> None:  # type: ignore[no-untyped-def]
+        mark(state, decision)
         step[0] += 1
         choice = state.describe(option)
         others = len(decision.options) - 1
@@ -76,7 +79,7 @@ def replay(
                 "a run folder needs --game I",
                 "e.g. balance replay RUN --game 0",
             )
-        record = replay_from_run(Path(target), game_index, show)
+        replay_ = from_run(Path(target), game_index)
     else:
         if seed is None:
             raise ConfigError(
@@ -86,16 +89,19 @@ def replay(
                 "e.g. balance replay beings --seed 7",
             )
         game = load_game(target)
-        spec = game.load(config or game.config_dir, parse_overrides(set_ or []))
+        overrides = parse_overrides(set_ or [])
+        spec = game.load(config or game.config_dir, overrides)
         n = seats or game.info.min_seats
         names = [d.strip() for d in decks.split(",")] if decks else [next(iter(spec.catalog.decks))]
         bot_specs = measuring_bots(target, config, bots)
-        record = replay_seed(
-            target, config, parse_overrides(set_ or []), seed,
+        replay_ = Replay(
+            target, config, overrides, seed,
             names * n if len(names) == 1 else names,
             bot_specs * n if len(bot_specs) == 1 else bot_specs,
-            show,
         )  # fmt: skip
+    for line in header(replay_):
+        typer.echo(line)
+    record = play(replay_, show)
     if record.error:
         typer.echo(f"the game crashed: {record.error}\n{record.trace}")
         raise typer.Exit(1)

@@ -7,21 +7,24 @@ from typing import Annotated
 
 import typer
 
+from balance.cli.options import AgainstOpt, report_run
+
 
 def report(
     run: Annotated[
         Path, typer.Argument(help="A run folder written by balance simulate.", show_default=False)
     ],
     format: Annotated[str, typer.Option("--format", help="html, md, or both.")] = "both",
+    against: AgainstOpt = None,
 ) -> None:
-    """Write summary.json, plots and report.md / report.html for a run."""
+    """Write a run's report: the verdict against balance.yaml first, then summary.json, plots,
+    report.md and report.html."""
     from balance.core.errors import ConfigError, did_you_mean
-    from balance.report.render import render_report
 
     choices = {"html": ("html",), "md": ("md",), "both": ("html", "md")}
     if format not in choices:
         raise ConfigError(
             "--format", None, f"unknown format '{format}'", did_you_mean(format, list(choices))
         )
-    for path in render_report(run, choices[format]):
+    for path in report_run(run, against, choices[format]):
         typer.echo(f"wrote {path}")

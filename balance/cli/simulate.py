@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from balance.cli.options import (
+    AgainstOpt,
     BackendOpt,
     BatchOpt,
     ConfigOpt,
@@ -27,8 +28,9 @@ from balance.cli.options import (
     SeatsOpt,
     SeedOpt,
     SetOpt,
+    applied_overrides,
     measuring_bots,
-    overrides_from,
+    report_run,
 )  # fmt: skip
 
 
@@ -70,7 +72,10 @@ def simulate(
             help="Seconds between commits of the finished games to the run folder (or every batch, if batches take longer).",
         ),
     ] = 2.0,
-    no_report: bool = typer.Option(False, "--no-report", help="Write the tables only, no report."),
+    no_report: Annotated[
+        bool, typer.Option("--no-report", help="Write the tables only, no report.")
+    ] = False,
+    against: AgainstOpt = None,
 ) -> None:
     """Play bot-vs-bot games and write games.parquet, cards.parquet, run.json and a report."""
     from dataclasses import replace
@@ -81,10 +86,13 @@ def simulate(
     from balance.sim.simulate import simulate as run
 
     command = ["balance", *sys.argv[1:]]
+    sets, patched = applied_overrides(patch, set_)
     asked = RunOptions(
         game=game or "",
         config_dir=config,
-        overrides=overrides_from(patch, set_),
+        overrides={**sets, **(patched["overrides"] if patched else {})},
+        sets=sets,
+        patch=patched,
         decks="all" if decks == "all" else [d.strip() for d in decks.split(",")],
         bots=measuring_bots(game, config, bots) if game else [],
         seats=seats,
@@ -137,11 +145,10 @@ def simulate(
     # a run stopped by SIGTERM or SIGHUP was asked to end now: no report, which takes seconds
     quick = outcome.signum and outcome.stopped_by != "SIGINT"
     if not no_report and outcome.games and not quick:
-        from balance.report.render import render_report, terminal_summary
-
-        terminal_summary(outcome.folder)
-        render_report(outcome.folder)
-    typer.echo(f"wrote {outcome.folder}")
+        report_run(outcome.folder, against, summary=True)
+        typer.echo(f"wrote {outcome.folder / 'report.html'} (open it in a browser)")
+    else:
+        typer.echo(f"wrote {outcome.folder}")
     if outcome.signum:
         raise typer.Exit(128 + outcome.signum)  # the shell's convention for "ended by a signal"
     if outcome.interrupted and outcome.stopped_by not in ("SIGINT", "stop"):

@@ -40,7 +40,7 @@ def sweep(
         str | None,
         typer.Option(
             "--metric",
-            help="seat, deck:NAME, matchup:A:B, turns, card:ID[@DECK]:gih|gp|oh|iwd|play \\[default: the win rate of a deck holding the card, else seat].",
+            help="seat, deck:NAME, matchup:DECK:OTHER, turns, card:ID[@DECK]:gih|gp|oh|iwd|play \\[default: the win rate of a deck holding the card, else seat].",
             show_default=False,
         ),
     ] = None,
@@ -110,6 +110,16 @@ def sweep(
             resume is not None,
         )  # fmt: skip
     assert result.metric.target is not None  # sweep refuses a metric without a target
+    from rich.console import Console
+    from rich.table import Table
+
+    from balance.report.tuning import sweep_table
+
+    points = sweep_table(result.points, result.paths, result.metric.text)
+    shown = Table(*(c.title for c in points.columns), box=None)
+    for row in points.rows:
+        shown.add_row(*row)
+    Console(highlight=False).print(shown)
     typer.echo(
         sweep_answer(
             result.paths, result.metric.text, result.metric.target, result.closest, result.sureness

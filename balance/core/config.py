@@ -222,6 +222,14 @@ def _config_error(e: ValidationError, data: Any, known_fields: set[str]) -> Conf
 def _config_error_from(errors: list[Any], data: Any, known_fields: set[str]) -> ConfigError:
     error = errors[0]
     loc = tuple(error["loc"])
+    if error["type"] == "missing":  # a misspelt field is both missing and unknown: say both
+        for other in errors:
+            other_loc = tuple(other["loc"])
+            if other["type"] == "extra_forbidden" and other_loc[:-1] == loc[:-1]:
+                file, line = line_of(data, other_loc)
+                field, wanted = str(other_loc[-1]), str(loc[-1])
+                return ConfigError(file, line, f"unknown field '{field}', and {wanted} is missing",
+                                   f"did you mean {wanted}?")  # fmt: skip
     file, line = line_of(data, loc)
     kind = error["type"]
     name = _readable(data, loc)

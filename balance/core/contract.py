@@ -150,6 +150,12 @@ class State(Protocol):
         """Every card of the game wherever it is, as sorted card ids: constant during a game."""
         ...
 
+    def public_summary(self) -> str:
+        """The state in one line, from public information only (what every seat sees: no hand's
+        or deck's contents, only their sizes): `balance replay` prints it as each turn begins.
+        A determinized copy, for any seat, has the same summary (the contract test checks)."""
+        ...
+
 
 class Game(Protocol):
     info: GameInfo

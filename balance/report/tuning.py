@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from balance.report import plots
-from balance.report.tables import Column, html_table, markdown, shape
+from balance.report.tables import Column, Table, html_table, markdown, shape
 
 
 def render_sweep(folder: Path, game: str, points: pd.DataFrame, paths: list[str], metric: str, target: float,
@@ -29,13 +29,7 @@ def render_sweep(folder: Path, game: str, points: pd.DataFrame, paths: list[str]
         "points": points.to_dict(orient="records"),
     }
     (folder / "sweep.json").write_text(json.dumps(record, indent=1, default=_plain))
-    columns = [
-        *(Column(p, p) for p in paths),
-        Column("estimate", metric, "num3"),
-        Column("ci_low,ci_high", "95% interval", "interval3"),
-        Column("games", "games", "int"),
-    ]
-    table = shape(points, columns)
+    table = sweep_table(points, paths, metric)
     _write(folder, "sweep", f"Sweep of {game}: {metric}", answer, [table], [plot])
     return [
         folder / "sweep.csv",
@@ -44,6 +38,17 @@ def render_sweep(folder: Path, game: str, points: pd.DataFrame, paths: list[str]
         folder / "sweep.html",
         plot,
     ]
+
+
+def sweep_table(points: pd.DataFrame, paths: list[str], metric: str) -> Table:
+    """One row per grid point: its values, the metric's estimate, its interval, the games."""
+    columns = [
+        *(Column(p, p, "value") for p in paths),
+        Column("estimate", metric, "num3"),
+        Column("ci_low,ci_high", "95% interval", "interval3"),
+        Column("games", "games played", "int"),
+    ]
+    return shape(points, columns)
 
 
 def sweep_answer(

@@ -58,7 +58,10 @@ Start = Callable[[int, int], None]  # on_start(planned games, games already done
 class RunOptions:
     game: str
     config_dir: Path | None = None  # None: the game's shipped config
-    overrides: Mapping[str, object] = field(default_factory=dict)
+    overrides: Mapping[str, object] = field(default_factory=dict)  # --set, then --patch: applied
+    sets: Mapping[str, object] = field(default_factory=dict)  # the --set ones, as given
+    # the --patch file and its overrides ({"file": ..., "overrides": {...}}), applied after --set
+    patch: Mapping[str, Any] | None = None
     decks: str | Sequence[str] = "all"
     bots: Sequence[str] = ("random",)
     seats: int | None = None
@@ -225,6 +228,8 @@ def resume_options(folder: Path) -> RunOptions:
         game=manifest["game"],
         config_dir=Path(manifest["config"]),
         overrides=dict(manifest.get("overrides") or {}),
+        sets=dict(manifest.get("set") or {}),
+        patch=manifest.get("patch"),
         decks=recorded["decks"],
         bots=list(recorded["bots"]),
         seats=recorded["seats"],
@@ -309,6 +314,9 @@ def _manifest(
         # what `balance replay RUN --game I` needs besides the games table
         "config": str(Path(config_dir).resolve()),
         "overrides": {k: v for k, v in options.overrides.items()},
+        # who played on what, as the report's first lines say it: --set, and the patch
+        "set": dict(options.sets),
+        "patch": dict(options.patch) if options.patch else None,
         "planned": planned,
         "interrupted": True,
         "status": "running",

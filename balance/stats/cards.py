@@ -7,6 +7,7 @@ Per (deck, card), over the seat-games in which the deck was played:
 - OH WR (opening hand): win rate in the games in which it was in the opening hand;
 - GND WR (games not drawn): win rate in the games in which it never reached the hand;
 - IWD (improvement when drawn) = GIH WR - GND WR;
+- GIH WR vs deck: GIH WR minus the deck's win rate in the same games;
 - mean turn played; each of the game's counters per game played.
 Every rate has a 95% interval over deals (balance.stats.intervals), from the tally's sums over
 deals of the products of a deal's totals; IWD's accounts for its two rates sharing deals. A card
@@ -41,13 +42,22 @@ def card_metrics(cards: pd.DataFrame, min_games: int = MIN_GAMES) -> pd.DataFram
     sums = {}
     for name, *columns in RATES:
         sums[name] = DealSums(*(_column(cards, c) for c in columns))
-        out[name], out[f"{name}_low"], out[f"{name}_high"], _ = ratio_interval(sums[name])
+        out[name], out[f"{name}_low"], out[f"{name}_high"], out[f"{name}_std_error"] = (
+            ratio_interval(sums[name])
+        )
     cross = CrossSums(*(_column(cards, c) for c in ("drawn_won_x_not_drawn_won",
                         "drawn_won_x_not_drawn", "drawn_x_not_drawn_won", "drawn_x_not_drawn")))  # fmt: skip
     deals = sums["play_rate"].deals()  # the deck's deals (play rate's n is the deck's games)
     out["iwd"], out["iwd_low"], out["iwd_high"], out["iwd_std_error"] = difference_interval(
         sums["gih_wr"], sums["gnd_wr"], cross, deals
     )
+    # the deck's win rate in the same games (every card's in-hand and not-in-hand games are
+    # the deck's games), so a card reads against its own deck, as 17lands does
+    deck_wr = _ratio(
+        cards["drawn_won"] + cards["not_drawn_won"], cards["drawn"] + cards["not_drawn"]
+    )
+    out["deck_wr"] = deck_wr.groupby(cards["deck"]).transform("max")
+    out["gih_wr_vs_deck"] = out["gih_wr"] - out["deck_wr"]
     out["mean_turn_played"] = _ratio(cards["turn_played_sum"], cards["played"])
     for column in cards.columns:
         if column.endswith("_sum") and column != "turn_played_sum":

@@ -18,7 +18,7 @@ import pandas as pd
 from balance.core.runfiles import CARDS, GAMES, read_manifest, read_table
 from balance.stats.cards import MIN_GAMES, card_metrics
 from balance.stats.outcomes import game_length, ludii_summary, outcome_rates
-from balance.stats.winrates import deck_table, matchup_table, seat_advantage, seat_table
+from balance.stats.winrates import deck_table, matchup_table, seat_advantage, seat_count, seat_table
 
 
 @dataclass(frozen=True)
@@ -53,17 +53,40 @@ def load_run(path: str | Path) -> Run:
     return Run(folder, read_table(folder / GAMES), read_table(folder / CARDS), manifest)
 
 
+def players(games: pd.DataFrame, manifest: dict[str, Any]) -> dict[str, Any]:
+    """Who played and on what: the bots per seat (whole specs, as the games table records them:
+    the bots the run actually played), the run seed, the `--set` overrides and the patch."""
+    seats = seat_count(games)
+    bots = []
+    for seat in range(seats):
+        names = list(dict.fromkeys(games[f"bot_{seat}"].astype(str)))
+        bots.append(" / ".join(names))
+    if not bots:
+        bots = [str(b) for b in (manifest.get("options") or {}).get("bots", [])]
+    patch = manifest.get("patch") or None
+    overrides = dict(manifest.get("overrides") or {})
+    if "set" in manifest:
+        sets = dict(manifest["set"] or {})
+    else:  # a run from before run.json told --set from --patch: every override
+        sets = overrides
+    return {"bots": bots, "seed": manifest.get("seed"), "set": sets, "patch": patch,
+            "overrides": overrides}  # fmt: skip
+
+
 def summarize(run: Run) -> dict[str, Any]:
-    """summary.json: the fields DESIGN.md names, then the seat advantage, rates and game metrics."""
+    """summary.json: the fields DESIGN.md names, then the players, the seat advantage, rates and
+    game metrics."""
     outcomes = outcome_rates(run.games)
     seats = run.seats()
     metrics = run.card_metrics()
     rates = ("play_rate", "gp_wr", "gih_wr", "oh_wr", "gnd_wr", "iwd")
     card_columns = ["deck", "card", *(f"{r}{end}" for r in rates for end in ("", "_low", "_high")),
-                    "mean_turn_played", "drawn", "played", "games", "low_sample"]  # fmt: skip
+                    "gih_wr_vs_deck", "deck_wr", "mean_turn_played", "drawn", "played", "games",
+                    "low_sample"]  # fmt: skip
     card_columns += [c for c in metrics.columns if c.endswith("_per_game_played")]
     summary = {
         "game": run.manifest.get("game"),
+        "players": players(run.games, run.manifest),
         "games": outcomes["games"],
         "crashed": outcomes["crashed"],
         "capped": outcomes["capped"],

@@ -93,11 +93,17 @@ def _combine(llrs: list[float], alpha: float, beta: float) -> Verdict:
     return None
 
 
+def interval_verdict(low: float, high: float, band: Band) -> Literal["pass", "fail", "undecided"]:
+    """A fixed sample's 95% interval against the band: wholly inside passes, wholly outside
+    fails (the rate is shown to be outside), straddling an edge is undecided."""
+    if (band.high is not None and low > band.high) or (band.low is not None and high < band.low):
+        return "fail"
+    if (band.high is None or high <= band.high) and (band.low is None or low >= band.low):
+        return "pass"
+    return "undecided"
+
+
 def fixed_sample_verdict(low: float, high: float, band: Band) -> Literal["pass", "fail"]:
     """The fallback when the games run out: fail only if the 95% interval lies wholly outside
-    the band (the rate is shown to be outside), else pass."""
-    if band.high is not None and low > band.high:
-        return "fail"
-    if band.low is not None and high < band.low:
-        return "fail"
-    return "pass"
+    the band (interval_verdict's fail), else pass."""
+    return "fail" if interval_verdict(low, high, band) == "fail" else "pass"

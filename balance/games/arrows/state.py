@@ -325,6 +325,9 @@ class ArrowsState:
         cards += [piece.card for piece in self.pieces.values()]
         return tuple(sorted(cards))
 
+    def public_summary(self) -> str:
+        return public_line(self)
+
     def game_rng(self) -> Random:
         """The game's RNG, for a draw: every draw after setup goes through here, so that a
         clone that never draws never pays for a copy of it."""
@@ -374,3 +377,20 @@ def _by_uid(piece: Piece) -> int:
 
 # The rules build on the classes above and the contract methods call them at run time.
 from balance.games.arrows import heuristics, rules
+
+
+def public_line(s: ArrowsState) -> str:
+    """Per seat: credits, score, hand, deck and graveyard sizes; then the board, each piece as
+    cell:card/controller (a covered card as `?`)."""
+    names = s.spec.catalog.cards
+    seats = "; ".join(
+        f"seat {p}: {s.credits[p]} credits, score {s.scores[p]}, hand {len(s.hands[p])}, deck "
+        f"{len(s.decks[p])}, graveyard {len(s.graveyards[p])}"
+        for p in range(len(s.hands))
+    )
+    board = " ".join(
+        f"{cell}:{names[piece.card] if piece.face_up else '?'}/{piece.controller}"
+        for cell, piece in enumerate(s.grid)
+        if piece is not None
+    )
+    return f"seat {s.active} active; {seats}; board [{board}]"

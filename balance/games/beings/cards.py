@@ -487,11 +487,14 @@ def _check_cards(
         ordered = [cards[levels[lv]] for lv in range(1, rules.levels + 1)]
         for card in ordered[1:]:
             if card.type != ordered[0].type:
+                # blame the level whose type an override set, else the one that differs
+                base, other = ordered[0], card
+                if overridden(raw, (levels[base.level], "type")):
+                    base, other = card, ordered[0]
                 raise fail(
                     raw,
-                    (levels[card.level], "type"),
-                    f"card '{card.id}': type {card.type} differs from its Being's "
-                    f"{ordered[0].type}",
+                    (levels[other.level], "type"),
+                    f"card '{other.id}': type {other.type} differs from its Being's {base.type}",
                     "all levels of a Being share one type",
                 )
         for lower, upper in itertools.pairwise(ordered):
@@ -766,3 +769,9 @@ def _skill_text(raw: Any) -> str:
     if "if" in raw:
         text += " if " + ",".join(f"{k}={v}" for k, v in dict(raw["if"]).items())
     return " ".join(text.split())
+
+
+def overridden(raw: Any, loc: tuple[Any, ...]) -> bool:
+    """Whether a `--set` (or patch) gave the value at `loc`."""
+    where, _ = line_of(raw, loc)
+    return bool(where) and str(where).startswith("--set ")

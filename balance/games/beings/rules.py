@@ -186,6 +186,27 @@ class BeingsMatch(Match):
                     cards += being.stack
         return tuple(sorted(cards))
 
+    def public_summary(self) -> str:
+        return public_line(self)
+
+
+def public_line(m: Match) -> str:
+    """Per seat: life cards, hand and deck sizes, gems (active/rested), the Abyss, and each
+    location's Being (its top card and printed power; `r` if rested)."""
+    names = m.spec.catalog.cards
+    parts = []
+    for seat in range(SEATS):
+        beings = " ".join(
+            "-" if b is None else f"{names[b.stack[-1]]}:{b.printed}{'r' if b.rested else ''}"
+            for b in m.field[seat]
+        )
+        parts.append(
+            f"seat {seat}: life {len(m.lives[seat])}, hand {len(m.hands[seat])}, deck "
+            f"{len(m.decks[seat])}, gems {m.gems_active[seat]}/{m.gems_rested[seat]}, abyss "
+            f"{len(m.abysses[seat])}, field [{beings}]"
+        )
+    return f"seat {m.active} to act; " + "; ".join(parts)
+
 
 def quick_shuffle(rng: Random, cards: list[int]) -> None:
     """Shuffle in place (Fisher-Yates on `rng.random()`): a fraction of `Random.shuffle`'s cost,

@@ -158,6 +158,29 @@ class Clans(Table):
     def describe(self, option: int) -> str:
         return describe_option(self, self.pending.options[option])  # type: ignore[union-attr]
 
+    def public_summary(self) -> str:
+        return public_line(self)
+
+
+def public_line(g: Table) -> str:
+    """The round and who acts; per seat: hand, deck and discard sizes, held and owned
+    territories, supremacy, and its army slot by slot (empty `-`; a face-down card, whose
+    identity is public, marked `(down)`); who holds the Wonder Token."""
+    names = g.spec.catalog.cards
+    parts = []
+    for seat in range(2):
+        army = " ".join(
+            "-" if card == EMPTY else names[card] if up else f"{names[card]}(down)"
+            for card, up in zip(g.grid[seat], g.face_up[seat])
+        )
+        parts.append(
+            f"seat {seat}: hand {len(g.hand[seat])}, deck {len(g.deck[seat])}, discard "
+            f"{len(g.discard[seat])}, held {g.held[seat]}, owned {g.owned[seat]}, supremacy "
+            f"{g.supremacy[seat]}{', passed' if g.passed[seat] else ''}, army [{army}]"
+        )
+    wonder = "supply" if g.wonder == NOBODY else f"seat {g.wonder}"
+    return f"round {g.round}, seat {g.active} to act; " + "; ".join(parts) + f"; wonder {wonder}"
+
 
 # -- setup -----------------------------------------------------------------------------------
 

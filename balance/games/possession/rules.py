@@ -60,6 +60,7 @@ from balance.games.possession.effects import (
 )
 from balance.games.possession.state import (
     CHECK,
+    DEFENDER,
     EMPTY,
     G_CANCELLED,
     G_CHAIN_CAPPED,
@@ -194,6 +195,9 @@ class Possession(Table):
         if self.asking is None:
             raise ValueError("no decision is pending")
         return describe_option(self, self.asking.options[option])
+
+    def public_summary(self) -> str:
+        return public_line(self)
 
     def preview(self, option: int) -> Possession:
         """A copy after `option`, with the nested choices that follow in this turn answered by
@@ -1274,3 +1278,30 @@ for _code, _handler in (
 ):
     HANDLERS[_code] = _handler
 assert all(HANDLERS), "a task without a handler"
+
+
+ROLE_MARKS = {POSSESSED: "P", WILD: "W", DEFENDER: "D", SUPPORT: "S"}
+
+
+def public_line(t: Table) -> str:
+    """Whose turn; per seat its hand size, Glory and turns on an empty deck; the deck and discard
+    sizes; then the ring, position by position: its role, its card (`?` while some seat does
+    not know it) and the damage on it."""
+    names = t.spec.catalog.cards
+    seats = "; ".join(
+        f"seat {s}: hand {len(t.hands[s])}, glory {len(t.glory[s])}, exhausted {t.exhausted[s]}"
+        for s in range(t.seats)
+    )
+    ring = []
+    for position, copy in enumerate(t.occ):
+        role = ROLE_MARKS.get(t.role_of[position], "?")
+        if copy == EMPTY:
+            ring.append(f"{role}:-")
+            continue
+        card = names[t.kind[copy]] if t.known[copy] == t.every_seat else "?"
+        hurt = f"-{t.damage[copy]}" if t.damage[copy] else ""
+        ring.append(f"{role}:{card}{hurt}")
+    return (
+        f"seat {t.turn_seat}'s turn; {seats}; deck {len(t.deck)}, discard "
+        f"{len(t.discard)}; ring [{' '.join(ring)}]"
+    )

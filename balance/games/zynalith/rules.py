@@ -229,6 +229,9 @@ class Zynalith(Table):
     def describe(self, option: int) -> str:
         return describe(self, option)
 
+    def public_summary(self) -> str:
+        return public_line(self)
+
 
 # -- setting up --------------------------------------------------------------------------------
 
@@ -1731,3 +1734,25 @@ assert all(STEPS), "every step has its rule"
 
 APPLY = [apply_draft, apply_turn, apply_counter, apply_target, apply_pile]
 assert (KIND_DRAFT, KIND_TURN, KIND_COUNTER, KIND_TARGET, KIND_PILE) == (0, 1, 2, 3, 4)
+
+
+def public_line(g: Table) -> str:
+    """The round and who acts; per seat: HP, Silver, Zynalith, its hand (the cards taken from
+    the market by name, the ones drawn from a pile counted) and its front, left to right, each
+    creature with the damage on it; `out` for an eliminated player."""
+    names = g.spec.catalog.cards
+    parts = []
+    for seat in range(g.seats):
+        if not g.alive[seat]:
+            parts.append(f"seat {seat}: out")
+            continue
+        front = " ".join(
+            names[c.card] + (f"-{c.damage}" if c.damage else "") for c in g.front[seat]
+        )
+        open_cards = "".join(f" {names[card]}" for card in g.hand_open[seat])
+        parts.append(
+            f"seat {seat}: {g.hp[seat]} HP, {g.silver[seat]} silver, {g.zyn[seat]} zyn, hand "
+            f"[{len(g.hand_secret[seat])} unseen{open_cards}]"
+            f"{', passed' if g.passed[seat] else ''}, front [{front}]"
+        )
+    return f"round {g.round}, seat {g.active} to act; " + "; ".join(parts)

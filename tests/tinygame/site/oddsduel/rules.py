@@ -110,6 +110,18 @@ class Duel:
     def inventory(self) -> tuple[int, ...]:
         return tuple(sorted(c for zone in (*self.piles, *self.hands) for c in zone))
 
+    def public_summary(self) -> str:
+        return public_line(self)
+
+
+STAGES = {FATE: "fate roll", DUEL: "duel", STALLED: "stalled", OVER: "over"}
+
+
+def public_line(duel: Duel) -> str:
+    """The stage, the waits so far and each seat's hand size."""
+    hands = ", ".join(f"seat {s} hand {len(h)}" for s, h in enumerate(duel.hands))
+    return f"{STAGES[duel.stage]}, waited {duel.waited}; {hands}"
+
 
 def new_duel(spec: OddsSpec, lineup: Sequence[str], seed: int) -> Duel:
     seats = len(lineup)

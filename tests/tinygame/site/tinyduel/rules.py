@@ -113,6 +113,19 @@ class Duel:
         cards += [c for c in self.played if c != HIDDEN] + self.discard
         return tuple(sorted(cards))
 
+    def public_summary(self) -> str:
+        return public_line(self)
+
+
+def public_line(duel: Duel) -> str:
+    """Round, points, and per seat the sizes of its hand and deck and whether it has played."""
+    seats = [
+        f"seat {s}: {duel.points[s]} points, hand {len(duel.hands[s])}, deck {len(duel.decks[s])}"
+        + (", played face down" if duel.played[s] != HIDDEN else "")
+        for s in range(len(duel.hands))
+    ]
+    return f"round {duel.round}; " + "; ".join(seats)
+
 
 def new_duel(spec: DuelSpec, lineup: Sequence[str], seed: int) -> Duel:
     rng = Random(seed)
