@@ -57,7 +57,7 @@ def choices(name: str, seeds: list[int]) -> dict[str, list[int]]:
             lineup,
             [greedy] * seats,
             seed,
-            trace=lambda state, decision, option: along.append(option),
+            trace=lambda state, decision, option, along=along: along.append(option),
         )
         assert not record.error, record.trace
         out[f"greedy/{seed}"] = along
@@ -74,7 +74,9 @@ def test_greedy_chooses_as_pinned(name: str) -> None:
     assert now.keys() == PINNED[name].keys()
     for key, pinned in PINNED[name].items():
         made = now[key]
-        first = next((i for i, (a, b) in enumerate(zip(made, pinned, strict=False)) if a != b), None)
+        first = next(
+            (i for i, (a, b) in enumerate(zip(made, pinned, strict=False)) if a != b), None
+        )
         assert made == pinned, (
             f"{name} {key}: greedy chose differently from position {first} on "
             f"({len(made)} choices now, {len(pinned)} pinned); see this module's docstring"
