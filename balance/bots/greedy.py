@@ -40,37 +40,46 @@ class GreedyBot:
         options: Sequence[int] = range(len(decision.options))
         if len(decision.options) > self.max_options:
             options = sorted(rng.sample(range(len(decision.options)), self.max_options))
+        kinds = (decision.kind,)
+        last = options[-1]
         best_value = -2.0
         best: list[int] = []
         for option in options:
-            copy = world.clone()
+            # the world is this call's own: the last option is tried on it, not on a copy
+            copy = world.clone() if option != last else world
             copy.apply(option)
-            value = self._follow_through(copy, seat, {decision.kind}, rng)
+            value = self._follow_through(copy, seat, kinds, rng)
             if value > best_value + 1e-12:
                 best_value, best = value, [option]
             elif value > best_value - 1e-12:
                 best.append(option)
         return best[0] if len(best) == 1 else rng.choice(best)
 
-    def _follow_through(self, state: State, seat: int, kinds: set[str], rng: Random) -> float:
+    def _follow_through(
+        self, state: State, seat: int, kinds: tuple[str, ...], rng: Random
+    ) -> float:
         """Play the seat's follow-up decisions greedily one step at a time; the value at the end."""
+        value = None  # the value of `state`, when it is known already
         for _ in range(self.follow):
             decision = state.decision()
             if decision is None or decision.seat != seat or decision.kind in kinds:
                 break
-            kinds = kinds | {decision.kind}
+            kinds += (decision.kind,)
             if len(decision.options) == 1:
                 state.apply(0)
+                value = None
                 continue
             best_value, best_state = -2.0, None
             candidates: Sequence[int] = range(len(decision.options))
             if len(decision.options) > self.max_options:
                 candidates = rng.sample(range(len(decision.options)), self.max_options)
+            last = candidates[-1]
             for option in candidates:
-                copy = state.clone()
+                # `state` is not needed after this step: the last candidate is tried on it
+                copy = state.clone() if option != last else state
                 copy.apply(option)
                 value = copy.evaluate(seat)
                 if value > best_value:
                     best_value, best_state = value, copy
-            state = best_state  # type: ignore[assignment]
-        return state.evaluate(seat)
+            state, value = best_state, best_value  # type: ignore[assignment]
+        return state.evaluate(seat) if value is None else value

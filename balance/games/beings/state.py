@@ -146,7 +146,10 @@ class Being:
     event (-1: never). `mods` are skill modifiers `(n, until, controller)`.
 
     Clones of a match share their Beings (copy on write): `owner` is the token of the match that
-    may change this object in place; any other match copies it first (`own_being`).
+    may change this object in place; any other match copies it first (`own_being`). So a Being
+    whose owner is not its match's token never changes again: `terms` keeps what the evaluation
+    reads of such a Being (heuristics.being_terms), worked out once for every clone that shares
+    it; None until then, and always None on a Being its match may still change.
     """
 
     __slots__ = (
@@ -161,6 +164,7 @@ class Being:
         "printed",
         "rested",
         "stack",
+        "terms",
         "uid",
     )
 
@@ -177,6 +181,7 @@ class Being:
         self.equipped = 0
         self.mods: list[tuple[int, int, int]] = []
         self.owner = owner
+        self.terms: tuple | None = None
 
     def copy(self, owner: object) -> Being:
         twin = Being.__new__(Being)
@@ -192,6 +197,7 @@ class Being:
         twin.equipped = self.equipped
         twin.mods = self.mods[:]
         twin.owner = owner
+        twin.terms = None  # the copy is made to be changed
         return twin
 
 
