@@ -40,7 +40,8 @@ class GreedyBot:
         options: Sequence[int] = range(len(decision.options))
         if len(decision.options) > self.max_options:
             options = sorted(rng.sample(range(len(decision.options)), self.max_options))
-        kinds = (decision.kind,)
+        kind = decision.kind
+        kinds = (kind,)
         last = options[-1]
         best_value = -2.0
         best: list[int] = []
@@ -48,7 +49,11 @@ class GreedyBot:
             # the world is this call's own: the last option is tried on it, not on a copy
             copy = world.clone() if option != last else world
             copy.apply(option)
-            value = self._follow_through(copy, seat, kinds, rng)
+            after = copy.decision()
+            if after is None or after.seat != seat or after.kind == kind or not self.follow:
+                value = copy.evaluate(seat)  # the action is whole (most are)
+            else:
+                value = self._follow_through(copy, seat, kinds, rng)
             if value > best_value + 1e-12:
                 best_value, best = value, [option]
             elif value > best_value - 1e-12:
