@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
 
@@ -322,7 +322,7 @@ class Match:
         self.frozen = None
         self.log = list(events)
 
-    def clone(self) -> Match:
+    def clone(self) -> Self:
         """An exact copy, the RNG state and hidden zones included. What the copy shares with
         this match (Beings, the RNG) is copied by whichever changes it first; the events so far
         become a frozen chunk both keep."""
