@@ -581,9 +581,12 @@ def player_rule(g: Table, seat: int, param: int) -> int:
     mods = spec.ongoing_rule_mods
     adds = 0
     for owner in (0, 1):
-        grid, up, captor = g.grid[owner], g.face_up[owner], g.captor[owner]
-        for slot, card in enumerate(grid):
-            if card == EMPTY or not mods[card] or not up[slot] or captor[slot] != NOBODY:
+        if not board[owner * stride + MODDERS]:
+            continue  # none of its active cards modifies a rule
+        grid = g.grid[owner]
+        for slot in g.actives[owner]:  # its active cards, in slot order
+            card = grid[slot]
+            if not mods[card]:
                 continue
             for entry in mods[card]:
                 if entry.param != param:
