@@ -50,8 +50,11 @@ def reached_third(widths: tuple[int, int, int], bot: str = "greedy") -> int:
     return reached[0]
 
 
-def test_a_wide_decision_with_a_wide_first_follow_up_stops_there() -> None:
-    assert reached_third((9, 9, 3)) == 0  # a play among many, then one of nine actions
+def test_a_wide_decision_with_a_wide_first_follow_up_follows_only_its_best_to_the_end() -> None:
+    # a play among many, then one of nine actions: the chains stop after the action, and the
+    # best three plays there (follow_best) are followed on to the third decision
+    assert reached_third((9, 9, 3)) == 3 * 3
+    assert reached_third((9, 9, 3), "greedy:follow_best=1") == 1 * 3
     assert reached_third((9, 9, 3), "greedy:follow_wide=10") == 9 * 3
 
 
