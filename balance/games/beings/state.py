@@ -11,6 +11,7 @@ from random import Random
 from typing import TYPE_CHECKING, Self
 
 from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
+from balance.core.eventchain import Chain, unchain
 
 if TYPE_CHECKING:
     from balance.games.beings.cards import BeingsSpec
@@ -296,7 +297,7 @@ class Match:
     # The events: `log` holds this match's own since its last clone; `frozen`, the earlier ones
     # as a chain of chunks `(earlier chain, (event, ...))` that clones share.
     log: list[Event]
-    frozen: tuple | None
+    frozen: Chain | None
     tally: list[list[int]]  # per seat, SEAT_STATS order
     totals: list[int]  # GAME_STATS order
     # Running sums for the evaluation (kept by `to_hand` / `from_hand`, checked by `recount`):
@@ -307,15 +308,7 @@ class Match:
     def events(self) -> list[Event]:
         """Every event so far, oldest first (a new list: read it at the end of a game, not in a
         loop)."""
-        chunks = [self.log]
-        node = self.frozen
-        while node is not None:
-            node, chunk = node
-            chunks.append(chunk)
-        out: list[Event] = []
-        for chunk in reversed(chunks):
-            out += chunk
-        return out
+        return unchain(self.frozen, self.log)
 
     @events.setter
     def events(self, events: list[Event]) -> None:

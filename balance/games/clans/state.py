@@ -28,6 +28,7 @@ from random import Random
 from typing import TYPE_CHECKING, Any, Self
 
 from balance.core.contract import DRAWN, Decision, Event
+from balance.core.eventchain import Chain, unchain
 
 if TYPE_CHECKING:
     from balance.games.clans.cards import ClansSpec
@@ -147,7 +148,7 @@ class Table:
     # The events: `log` holds this state's own since its last copy; `logged`, the earlier ones
     # as a chain of chunks `(earlier chain, (event, ...))` that copies share (see `events`).
     log: list[Event]
-    logged: tuple | None
+    logged: Chain | None
     # D3 decisions already worked out (rules.action_step): a pure cache, shared by a game and
     # all its copies
     memo: dict[tuple, tuple]
@@ -172,15 +173,7 @@ class Table:
     def events(self) -> list[Event]:  # type: ignore[override]
         """Every event so far, oldest first (a new list: read it at the end of a game, not in a
         loop)."""
-        chunks = [self.log]
-        node = self.logged
-        while node is not None:
-            node, chunk = node
-            chunks.append(chunk)
-        out: list[Event] = []
-        for chunk in reversed(chunks):
-            out += chunk
-        return out
+        return unchain(self.logged, self.log)
 
     @events.setter
     def events(self, events: list[Event]) -> None:
