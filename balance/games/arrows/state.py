@@ -14,6 +14,7 @@ from random import Random
 from typing import TYPE_CHECKING, NamedTuple
 
 from balance.core.contract import Decision, Event, Result
+from balance.core.eventchain import Chain, unchain
 
 if TYPE_CHECKING:
     from balance.games.arrows.cards import ArrowsSpec
@@ -168,9 +169,6 @@ class Trigger(NamedTuple):
 # Every clone takes two fresh generations, one for itself and one for the original: see `own`.
 _GENERATIONS = count(1)
 
-# Frozen events: (the node before, these events), oldest first along the chain.
-Logged = tuple["Logged | None", tuple[Event, ...]]
-
 
 @dataclass(slots=True)
 class ArrowsState:
@@ -229,18 +227,13 @@ class ArrowsState:
     end_reason: str
     tally: list[int]  # the game's statistics, indexed by the T_* constants
     log: list[Event]  # the events since this state was last cloned: `events` is logged + log
-    logged: Logged | None  # the events before that, frozen, shared with clones
+    logged: Chain | None  # the events before that, frozen, shared with clones
     pending: Decision | None  # the decision the state waits on, computed once per apply
 
     @property
     def events(self) -> list[Event]:  # type: ignore[override]
         """Every event of the game so far, in order (a new list on every read)."""
-        chunks = [self.log]
-        node = self.logged
-        while node is not None:
-            chunks.append(node[1])  # type: ignore[arg-type]
-            node = node[0]
-        return [event for chunk in reversed(chunks) for event in chunk]
+        return unchain(self.logged, self.log)
 
     # -- the contract ------------------------------------------------------------------------
 

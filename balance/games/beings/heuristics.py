@@ -41,6 +41,9 @@ def evaluate(m: Match, seat: int) -> float:
     at 0 life. A side at 0 life whose hand cannot answer the opposing Beings' next attacks is in
     danger. The opponent's hand counts as its size times the mean defence of the cards `seat`
     cannot see (deck, life and hand), which determinize() keeps.
+
+    Search bots call this for every move they try, so it is written flat, and what it reads of
+    a Being that no match will change again is worked out once (`Being.terms`).
     """
     spec = m.spec
     other = 1 - seat
@@ -51,14 +54,14 @@ def evaluate(m: Match, seat: int) -> float:
     if unseen:
         defence[other] = len(hands[other]) * m.hidden_defence[other] / unseen
     value = [0.0, 0.0]
-    exposed: list[list[Exposed]] = [[], []]
-    threats: list[list[Threat]] = [[], []]
+    exposed: list[list[Placed]] = [[], []]
+    threats: list[list[Placed]] = [[], []]
     blockers = [0, 0]
-    equip = spec.equip_power
-    type_of = spec.type_of
+    token = m.token
     turn = m.turn
+    lives = m.lives
     for side in (0, 1):
-        life = len(m.lives[side])
+        life = len(lives[side])
         total = (
             HAND_PP * defence[side]
             + LIFE_PP * life
@@ -71,15 +74,14 @@ def evaluate(m: Match, seat: int) -> float:
             loc += 1
             if being is None:
                 continue
-            base = being.printed + equip * being.equipped
-            mods = 0
-            if being.mods:
-                for mod in being.mods:
-                    mods += mod[0]
-            p = max(0, base + mods)
-            total += BEING_PP * p + SLOT_PP + GEM_PP * being.equipped
+            terms = being.terms
+            if terms is None:
+                terms = being_terms(spec, being)
+                if being.owner is not token:  # shared: it never changes again
+                    being.terms = terms
+            total += terms[0]
             if being.rested:
-                exposed[side].append((loc, p, type_of[being.stack[-1]]))
+                exposed[side].append((loc, terms))
             else:
                 blockers[side] += 1
             # It threatens if it may attack before the other side refreshes: on the other
@@ -89,7 +91,7 @@ def evaluate(m: Match, seat: int) -> float:
                 and being.attacked != turn
                 and (haste or (being.entered != turn and being.evolved != turn))
             ):
-                threats[side].append((loc, p, base, mods, type_of[being.stack[-1]]))
+                threats[side].append((loc, terms))
         value[side] = total
     a = m.attack
     if a is not None:
@@ -103,17 +105,30 @@ def evaluate(m: Match, seat: int) -> float:
             continue
         if exposed[side]:
             value[side] -= EXPOSED * _exposure(spec, exposed[side], against, defence[side])
-        if not m.lives[side]:
+        if not lives[side]:
             value[side] -= _danger(spec, against, blockers[side], defence[side])
     return math.tanh((value[seat] - value[other]) / SCALE)
 
 
 WIN = 1e9  # _attack_outcome's answer when the attack wins the game
 
-# Beings as the evaluation reads them: a rested one (location, power, type), and one that may
-# attack before the other side's Beings next refresh (location, power, attack base, mods, type).
-Exposed = tuple[int, int, int]
-Threat = tuple[int, int, int, int, int]
+# What the evaluation reads of a Being (`being_terms`): its worth in play (pp), power, attack
+# base, mods and type. A rested Being (exposed) and one that may attack before the other side's
+# Beings next refresh (a threat) are listed as (location, terms).
+Terms = tuple[float, int, int, int, int]
+Placed = tuple[int, Terms]
+
+
+def being_terms(spec: BeingsSpec, being: Being) -> Terms:
+    """What the evaluation reads of a Being: its worth in play (pp), its power, its attack base
+    (printed + equipped), its skill mods and its type."""
+    base = being.printed + spec.equip_power * being.equipped
+    mods = 0
+    for mod in being.mods:
+        mods += mod[0]
+    p = max(0, base + mods)
+    worth = BEING_PP * p + SLOT_PP + GEM_PP * being.equipped
+    return worth, p, base, mods, spec.type_of[being.stack[-1]]
 
 
 def _hit(spec: BeingsSpec, attacker: Being, defending: Being | None) -> int:
@@ -158,7 +173,7 @@ def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
     return HAND_PP * need if held >= need else WIN
 
 
-def _exposure(spec: BeingsSpec, mine: list[Exposed], theirs: list[Threat], held: float) -> float:
+def _exposure(spec: BeingsSpec, mine: list[Placed], theirs: list[Placed], held: float) -> float:
     """What my rested Beings stand to lose to the threatening opposing Beings that reach them
     (pp): each is saved by discards if the hand can and that costs less than the Being."""
     reach = spec.reach
@@ -166,13 +181,18 @@ def _exposure(spec: BeingsSpec, mine: list[Exposed], theirs: list[Threat], held:
     margin = spec.defense_margin
     double, resist = spec.double_multiplier, spec.resist_divisor
     total = 0.0
-    for loc, own, kind in mine:
+    for loc, (_, own, _, _, kind) in mine:
         worst = 0
-        for at, _, base, mods, attacker_kind in theirs:
+        for at, (_, _, base, mods, attacker_kind) in theirs:
             if loc in reach[at]:
                 factor = multiplier[attacker_kind][kind]
-                hit = base * double if factor == DOUBLE else -(-base // resist) if factor else base
-                worst = max(worst, hit + mods + margin - own)
+                if factor == DOUBLE:
+                    base *= double
+                elif factor:
+                    base = -(-base // resist)
+                need = base + mods + margin - own
+                if need > worst:  # noqa: PLR1730 - max() is a call per pair, in the hot loop
+                    worst = need
         if worst > 0:
             worth = BEING_PP * own + SLOT_PP
             total += min(worth, HAND_PP * worst) if held >= worst else worth
@@ -195,14 +215,14 @@ def _best_evolution(m: Match, seat: int) -> int:
     return best
 
 
-def _danger(spec: BeingsSpec, theirs: list[Threat], blockers: int, held: float) -> float:
+def _danger(spec: BeingsSpec, theirs: list[Placed], blockers: int, held: float) -> float:
     """I am at 0 life: the threatening opposing Beings' attacks on my life, less those my
     active Beings can block, against what my hand can discard."""
+    if blockers >= len(theirs):
+        return 0.0
     margin = spec.defense_margin
-    need = [p + margin for _, p, _, _, _ in theirs]
+    need = [terms[1] + margin for _, terms in theirs]
     if blockers:
-        if blockers >= len(need):
-            return 0.0
         need.sort()
         del need[-blockers:]
     short = sum(need) - held

@@ -140,9 +140,6 @@ class BeingsMatch(Match):
     def result(self) -> Result:
         return result_of(self)
 
-    def clone(self) -> BeingsMatch:
-        return Match.clone(self)  # type: ignore[return-value]
-
     def determinize(self, seat: int, rng: Random) -> BeingsMatch:
         """A copy in which all `seat` cannot see is reshuffled (sizes kept), RNG reseeded.
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
+from balance.core.eventchain import Chain, unchain
 
 if TYPE_CHECKING:
     from balance.games.beings.cards import BeingsSpec
@@ -146,7 +147,10 @@ class Being:
     event (-1: never). `mods` are skill modifiers `(n, until, controller)`.
 
     Clones of a match share their Beings (copy on write): `owner` is the token of the match that
-    may change this object in place; any other match copies it first (`own_being`).
+    may change this object in place; any other match copies it first (`own_being`). So a Being
+    whose owner is not its match's token never changes again: `terms` keeps what the evaluation
+    reads of such a Being (heuristics.being_terms), worked out once for every clone that shares
+    it; None until then, and always None on a Being its match may still change.
     """
 
     __slots__ = (
@@ -161,6 +165,7 @@ class Being:
         "printed",
         "rested",
         "stack",
+        "terms",
         "uid",
     )
 
@@ -177,6 +182,7 @@ class Being:
         self.equipped = 0
         self.mods: list[tuple[int, int, int]] = []
         self.owner = owner
+        self.terms: tuple | None = None
 
     def copy(self, owner: object) -> Being:
         twin = Being.__new__(Being)
@@ -192,6 +198,7 @@ class Being:
         twin.equipped = self.equipped
         twin.mods = self.mods[:]
         twin.owner = owner
+        twin.terms = None  # the copy is made to be changed
         return twin
 
 
@@ -290,7 +297,7 @@ class Match:
     # The events: `log` holds this match's own since its last clone; `frozen`, the earlier ones
     # as a chain of chunks `(earlier chain, (event, ...))` that clones share.
     log: list[Event]
-    frozen: tuple | None
+    frozen: Chain | None
     tally: list[list[int]]  # per seat, SEAT_STATS order
     totals: list[int]  # GAME_STATS order
     # Running sums for the evaluation (kept by `to_hand` / `from_hand`, checked by `recount`):
@@ -301,22 +308,14 @@ class Match:
     def events(self) -> list[Event]:
         """Every event so far, oldest first (a new list: read it at the end of a game, not in a
         loop)."""
-        chunks = [self.log]
-        node = self.frozen
-        while node is not None:
-            node, chunk = node
-            chunks.append(chunk)
-        out: list[Event] = []
-        for chunk in reversed(chunks):
-            out += chunk
-        return out
+        return unchain(self.frozen, self.log)
 
     @events.setter
     def events(self, events: list[Event]) -> None:
         self.frozen = None
         self.log = list(events)
 
-    def clone(self) -> Match:
+    def clone(self) -> Self:
         """An exact copy, the RNG state and hidden zones included. What the copy shares with
         this match (Beings, the RNG) is copied by whichever changes it first; the events so far
         become a frozen chunk both keep."""

@@ -581,9 +581,12 @@ def player_rule(g: Table, seat: int, param: int) -> int:
     mods = spec.ongoing_rule_mods
     adds = 0
     for owner in (0, 1):
-        grid, up, captor = g.grid[owner], g.face_up[owner], g.captor[owner]
-        for slot, card in enumerate(grid):
-            if card == EMPTY or not mods[card] or not up[slot] or captor[slot] != NOBODY:
+        if not board[owner * stride + MODDERS]:
+            continue  # none of its active cards modifies a rule
+        grid = g.grid[owner]
+        for slot in g.actives[owner]:  # its active cards, in slot order
+            card = grid[slot]
+            if not mods[card]:
                 continue
             for entry in mods[card]:
                 if entry.param != param:
@@ -699,16 +702,16 @@ def hit(g: Table, frame: list, seat: int, slot: int) -> None:
     if op == DESTROY:
         leave_play(g, seat, slot)
         to_discard(g, seat, card)
-        g.events.append((turn, seat, card, DESTROYED, 1))
+        g.log.append((turn, seat, card, DESTROYED, 1))
         g.tally[LOST_DESTROY * 2 + seat] += 1
     elif op == RETURN_TO_HAND:
         leave_play(g, seat, slot)
         to_hand(g, seat, card)
         reveal(g, seat, card)
-        g.events.append((turn, seat, card, DRAWN_EVENT, 1))
+        g.log.append((turn, seat, card, DRAWN_EVENT, 1))
     elif op == CAPTURE:
         set_status(g, seat, slot, g.face_up[seat][slot], controller)
-        g.events.append((turn, seat, card, CAPTURED_EVT, 1))
+        g.log.append((turn, seat, card, CAPTURED_EVT, 1))
         g.tally[LOST_CAPTURE * 2 + seat] += 1
     elif op == RELEASE:
         set_status(g, seat, slot, g.face_up[seat][slot], NOBODY)
@@ -717,7 +720,7 @@ def hit(g: Table, frame: list, seat: int, slot: int) -> None:
             set_status(g, seat, slot, True, g.captor[seat][slot])
         elif g.face_up[seat][slot]:
             set_status(g, seat, slot, False, g.captor[seat][slot])
-            g.events.append((turn, seat, card, FLIPPED_DOWN, 1))
+            g.log.append((turn, seat, card, FLIPPED_DOWN, 1))
             g.tally[LOST_FLIP * 2 + seat] += 1
     elif op == READY:
         g.held = bump(g.held, seat, g.tokens[seat][slot])
@@ -729,7 +732,7 @@ def hit(g: Table, frame: list, seat: int, slot: int) -> None:
 def activate_entries(g: Table, seat: int, slot: int) -> None:
     """Resolve the card's `activate` entries (a token was placed on it, or `trigger` named it)."""
     card = g.grid[seat][slot]
-    g.events.append((g.turn, seat, card, ACTIVATED, 1))
+    g.log.append((g.turn, seat, card, ACTIVATED, 1))
     entries = g.spec.on_activate[card]
     if entries:
         g.stack.append([ENTRIES, seat, seat, slot, g.serial[seat][slot], card, entries, 0])

@@ -240,7 +240,8 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
         tally=[0] * (2 * len(STATS)),
         battle_totals=(),
         stuck=0,
-        events=[],
+        log=[],
+        logged=None,
         memo={},
     )
     recount(g)
@@ -402,7 +403,7 @@ def mulligan(g: Table, frame: list, option: tuple) -> None:
 def keep_hand(g: Table, seat: int) -> None:
     g.stack.pop()
     for card in g.hand[seat]:
-        g.events.append((0, seat, card, OPENING, 1))
+        g.log.append((0, seat, card, OPENING, 1))
 
 
 # -- turns -----------------------------------------------------------------------------------
@@ -609,7 +610,7 @@ def play_card(g: Table, seat: int, card: int, slot: int) -> None:
             cost = player_rule(g, seat, OFFCLAN_TROOP_COST)
     take_from_hand(g, seat, card)
     place(g, seat, slot, card)
-    g.events.append((g.turn, seat, card, PLAYED, 1))
+    g.log.append((g.turn, seat, card, PLAYED, 1))
     g.tally[PLAYS * 2 + seat] += 1
     push_entries(g, seat, slot, spec.on_play[card])
     if cost > 0:
@@ -629,9 +630,9 @@ def make_shift(g: Table, seat: int, slot: int, card: int) -> None:
     swap(g, seat, slot, card)
     to_discard(g, seat, out)
     turn = g.turn
-    g.events.append((turn, seat, out, SHIFTED_OUT, 1))
-    g.events.append((turn, seat, card, PLAYED, 1))
-    g.events.append((turn, seat, card, SHIFTED_IN, 1))
+    g.log.append((turn, seat, out, SHIFTED_OUT, 1))
+    g.log.append((turn, seat, card, PLAYED, 1))
+    g.log.append((turn, seat, card, SHIFTED_IN, 1))
     g.tally[SHIFTS * 2 + seat] += 1
     push_entries(g, seat, slot, spec.on_play[card])
     if cost > 0:
@@ -814,7 +815,7 @@ def free_play(g: Table, frame: list, option: tuple) -> None:
     seat, card, slot = frame[1], option[1], option[2]
     take_from_hand(g, seat, card)
     place(g, seat, slot, card)
-    g.events.append((g.turn, seat, card, PLAYED, 1))
+    g.log.append((g.turn, seat, card, PLAYED, 1))
     g.tally[PLAYS * 2 + seat] += 1
     push_entries(g, seat, slot, g.spec.on_play[card])
     check_instant(g)
@@ -852,7 +853,7 @@ def fetch(g: Table, frame: list, option: tuple) -> None:
         g.discard = replaced(g.discard, controller, tuple(zone))
     to_hand(g, controller, card)
     reveal(g, controller, card)  # fetched cards are revealed
-    g.events.append((g.turn, controller, card, 1, 1))  # DRAWN
+    g.log.append((g.turn, controller, card, 1, 1))  # DRAWN
     frame[7] -= 1
 
 
@@ -906,7 +907,7 @@ def great_battle(g: Table) -> None:
     spec = g.spec
     totals = [military(g, 0) + g.veteran_bonus[0], military(g, 1) + g.veteran_bonus[1]]
     turn = g.turn
-    events = g.events
+    events = g.log
     bonus = spec.immortal_military_bonus
     for seat in (0, 1):
         grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
@@ -1019,7 +1020,7 @@ def sacrifice(g: Table, frame: list, option: tuple) -> None:
     seat, slot = frame[1], option[1]
     card = leave_play(g, seat, slot)
     to_discard(g, seat, card)
-    g.events.append((g.turn, seat, card, SACRIFICED, 1))
+    g.log.append((g.turn, seat, card, SACRIFICED, 1))
     g.tally[SACRIFICES * 2 + seat] += 1
     frame[2] -= 1
 
@@ -1104,7 +1105,7 @@ def end_game(g: Table, winner: int, win_type: str) -> None:
     while stuck:  # its set bits, lowest first
         low = stuck & -stuck
         seat, card = divmod(low.bit_length() - 1, cards)
-        g.events.append((g.turn, seat, card, NO_LEGAL_PLAY, 1))
+        g.log.append((g.turn, seat, card, NO_LEGAL_PLAY, 1))
         stuck ^= low
 
 

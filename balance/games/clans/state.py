@@ -6,8 +6,8 @@ play). Everything a rule decides lives in `rules.py` and `effects.py`.
 
 Search bots copy a state once per move they try, so a copy must be cheap: every per-seat value is
 a pair of immutable tuples, replaced (never changed) when it changes, and a copy shares them; the
-game's RNG is shared until either copy draws. Only the frames, the army summary, the tallies and
-the events are copied.
+game's RNG is shared until either copy draws; the events logged before a copy become a frozen
+chunk both keep. Only the frames, the army summary and the tallies are copied.
 
 The army of seat s is `grid[s]`, a tuple of `rows * row_spaces` slots: slot = row * row_spaces +
 column, row 0 the Troop row (bottom), row 1 the Hero row, row 2 the Immortal row. Parallel tuples
@@ -28,6 +28,7 @@ from random import Random
 from typing import TYPE_CHECKING, Any, Self
 
 from balance.core.contract import DRAWN, Decision, Event
+from balance.core.eventchain import Chain, unchain
 
 if TYPE_CHECKING:
     from balance.games.clans.cards import ClansSpec
@@ -144,7 +145,10 @@ class Table:
     battle_totals: tuple[int, ...]  # per battle: rules.ROUND_LOG numbers
     # bit seat * cards + card: in hand at an action with no legal play or shift
     stuck: int
-    events: list[Event]
+    # The events: `log` holds this state's own since its last copy; `logged`, the earlier ones
+    # as a chain of chunks `(earlier chain, (event, ...))` that copies share (see `events`).
+    log: list[Event]
+    logged: Chain | None
     # D3 decisions already worked out (rules.action_step): a pure cache, shared by a game and
     # all its copies
     memo: dict[tuple, tuple]
@@ -164,6 +168,17 @@ class Table:
     # `decisions`, and whatever changes a state otherwise (determinize, recount) resets it
     value: float = 0.0
     valued: int = -1
+
+    @property
+    def events(self) -> list[Event]:  # type: ignore[override]
+        """Every event so far, oldest first (a new list: read it at the end of a game, not in a
+        loop)."""
+        return unchain(self.logged, self.log)
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        self.logged = None
+        self.log = list(events)
 
     @property
     def rng(self) -> Random:
@@ -253,7 +268,11 @@ class Table:
         new.tally = self.tally[:]
         new.battle_totals = self.battle_totals
         new.stuck = self.stuck
-        new.events = self.events[:]
+        if self.log:  # this state's events so far join the frozen chain both now share
+            self.logged = (self.logged, tuple(self.log))
+            self.log = []
+        new.logged = self.logged
+        new.log = []
         new.memo = self.memo
         return new
 
@@ -322,7 +341,7 @@ class Table:
 def draw(g: Table, seat: int, n: int) -> int:
     """`seat` draws n cards (G13: an empty deck is formed again from the shuffled discard pile;
     with both empty the draw stops). Returns the number drawn."""
-    deck, hand, events = list(g.deck[seat]), list(g.hand[seat]), g.events
+    deck, hand, events = list(g.deck[seat]), list(g.hand[seat]), g.log
     loose = g.loose_decks >> seat & 1
     drawn = 0
     for _ in range(n):

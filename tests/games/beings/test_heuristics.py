@@ -73,3 +73,36 @@ def test_greedy_defends_with_the_cheapest_card_that_holds() -> None:
     assert m.decision().kind == "defend"
     choice = GreedyBot().choose(m, m.decision(), Random(0))
     assert m.describe(choice) == "discard grave_moth_2 (+1)", words(m)
+
+
+def test_a_shared_beings_kept_terms_are_never_stale() -> None:
+    """`Being.terms` keeps what evaluate read of a Being that no match will change again. Along
+    random games, with copies taken (and searched) at every step as a bot would, every value
+    equals the one worked out afresh with no kept terms."""
+    from balance.core.registry import load_game
+    from balance.games.beings import heuristics
+
+    game = load_game("beings")
+    spec = game.load(game.config_dir)
+    rng = Random(5)
+    checked = 0
+    for seed in range(4):
+        m = game.new_game(spec, ["ember_storm", "frost_tide"], seed)
+        while (decision := m.decision()) is not None:
+            world = m.determinize(decision.seat, rng)
+            world.evaluate(P1)  # the world's Beings are shared: their terms are kept now
+            for option in range(len(decision.options)):
+                copy = world.clone()
+                copy.apply(option)
+                if copy.decision() is None:
+                    continue
+                for seat in (P1, P2):
+                    kept = heuristics.evaluate(copy, seat)
+                    for side in copy.field:
+                        for b in side:
+                            if b is not None:
+                                b.terms = None
+                    assert kept == heuristics.evaluate(copy, seat)
+                    checked += 1
+            m.apply(rng.randrange(len(decision.options)))
+    assert checked > 1000

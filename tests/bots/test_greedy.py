@@ -1,0 +1,63 @@
+"""Greedy's follow-through on a scripted action of three decisions of one seat: where it stops."""
+
+from __future__ import annotations
+
+from random import Random
+
+from balance.bots import make_bot
+from balance.core.contract import Decision
+
+
+class Scripted:
+    """One seat's action in three decisions, kinds `first`, `second` and `third` (widths given),
+    then the other seat's turn. The value is the sum of the options taken, so every step counts;
+    `reached` counts the copies that were played into the third decision."""
+
+    def __init__(self, widths: tuple[int, int, int], reached: list[int]) -> None:
+        self.widths = widths
+        self.taken: list[int] = []
+        self.reached = reached
+
+    def determinize(self, seat: int, rng: Random) -> Scripted:
+        return self.clone()
+
+    def clone(self) -> Scripted:
+        copy = Scripted(self.widths, self.reached)
+        copy.taken = self.taken[:]
+        return copy
+
+    def decision(self) -> Decision | None:
+        step = len(self.taken)
+        if step == len(self.widths):
+            return Decision(1, "other", (0, 1))
+        return Decision(0, ("first", "second", "third")[step], tuple(range(self.widths[step])))
+
+    def apply(self, option: int) -> None:
+        if len(self.taken) == 2:
+            self.reached[0] += 1
+        self.taken.append(option)
+
+    def evaluate(self, seat: int) -> float:
+        return sum(self.taken) / 100
+
+
+def reached_third(widths: tuple[int, int, int], bot: str = "greedy") -> int:
+    reached = [0]
+    state = Scripted(widths, reached)
+    decision = state.decision()
+    assert decision is not None
+    make_bot(bot).choose(state, decision, Random(1))  # type: ignore[arg-type]
+    return reached[0]
+
+
+def test_a_wide_decision_with_a_wide_first_follow_up_follows_only_its_best_to_the_end() -> None:
+    # a play among many, then one of nine actions: the chains stop after the action, and the
+    # best three plays there (follow_best) are followed on to the third decision
+    assert reached_third((9, 9, 3)) == 3 * 3
+    assert reached_third((9, 9, 3), "greedy:follow_best=1") == 1 * 3
+    assert reached_third((9, 9, 3), "greedy:follow_wide=10") == 9 * 3
+
+
+def test_a_narrow_decision_or_a_narrow_follow_up_is_followed_to_the_end() -> None:
+    assert reached_third((2, 9, 3)) == 2 * 3  # each option's best second step, then the third
+    assert reached_third((9, 2, 3)) == 9 * 3
