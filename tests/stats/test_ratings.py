@@ -75,17 +75,25 @@ def test_more_seats_one_bot_against_copies_of_another() -> None:
     assert ratings.expected_score("greedy", "greedy", 3) == pytest.approx(1 / 3)
 
 
-@pytest.mark.parametrize("seats", [2, 3])
-def test_the_interval_covers_the_truth_at_about_its_nominal_rate(seats: int) -> None:
+FAR = {"random": 0.0, "greedy": 450.0, "mcts": 600.0}  # scores of 93% to 97% between them
+
+
+@pytest.mark.parametrize(
+    ("seats", "truth", "deals", "draws"),
+    [(2, TRUTH, 60, 0.1), (3, TRUTH, 60, 0.1), (2, FAR, 100, 0.02)],
+)
+def test_the_interval_covers_the_truth_at_about_its_nominal_rate(
+    seats: int, truth: dict[str, float], deals: int, draws: float
+) -> None:
     rng = np.random.default_rng(4 + seats)
     covered = {"greedy": 0, "mcts": 0}
     widths = []
     repeats = 200
     for _ in range(repeats):
-        table = fit_ratings(simulated(TRUTH, 60, rng, seats=seats), list(TRUTH)).table()
+        table = fit_ratings(simulated(truth, deals, rng, seats, draws), list(truth)).table()
         table = table.set_index("bot")
         for bot in covered:
-            covered[bot] += table.loc[bot, "ci_low"] <= TRUTH[bot] <= table.loc[bot, "ci_high"]
+            covered[bot] += table.loc[bot, "ci_low"] <= truth[bot] <= table.loc[bot, "ci_high"]
         widths.append(table.loc["greedy", "ci_high"] - table.loc["greedy", "ci_low"])
     for bot, count in covered.items():
         assert 0.90 <= count / repeats <= 0.99, (bot, count / repeats)
