@@ -41,7 +41,7 @@ class LadderResult:
     bots: list[str]  # whole specs, weakest first as given; the first is the ratings' anchor
     seats: int
     # bot, rating, ci_low, ci_high, std_error (Elo points, the first bot 0), strongest first;
-    # empty when a stop left some bot without games against the others
+    # after a stop, only the bots that played a finished pairing
     ratings: pd.DataFrame
     # bot, opponent, deals, estimate (the bot's mean score per game alone against copies of the
     # opponent), ci_low, ci_high, expected (what the ratings predict)
@@ -136,9 +136,12 @@ def ladder(
     ratings = pd.DataFrame(columns=["bot", "rating", "ci_low", "ci_high", "std_error"])
     if results:
         data = pd.concat(results, ignore_index=True).rename(columns={"seed": "deal"})
+        # after a stop, the bots that met: every pairing with the first bot comes first, so
+        # they are all linked to it (fit_ratings checks)
+        met = set(data["bot"]) | set(data["opponent"])
         try:
-            fitted = fit_ratings(data, bots)
-        except ValueError:  # stopped before every bot met the others
+            fitted = fit_ratings(data, [bot for bot in bots if bot in met])
+        except ValueError:  # no pairing with the first bot finished
             pass
         else:
             ratings = fitted.table()

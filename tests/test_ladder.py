@@ -73,6 +73,26 @@ def test_a_stop_ends_the_ladder_cleanly_with_what_was_finished() -> None:
     assert result.ratings.empty  # no pair finished: no bot met another
 
 
+def test_a_stop_after_the_first_pairing_rates_the_two_bots_that_met() -> None:
+    stop = StopRequest()
+    finished: list[int] = []
+
+    def progress(games: int) -> None:
+        finished.append(games)
+        # the first pairing plays 64 games (4 deck lineups, 8 deals each, 2 seats), in batches
+        # of 16: stop in the second pairing
+        if sum(finished) > 64:
+            stop.request()
+
+    result = ladder(
+        "tinyduel", ["random", "greedy", "mcts:iterations=10"], games=60, jobs=1,
+        progress=progress, stop=stop,
+    )  # fmt: skip
+    assert result.stopped_by == "stop"
+    assert set(result.ratings["bot"]) == {"random", "greedy"}
+    assert set(result.pairs["bot"]) == {"random", "greedy"}
+
+
 def test_the_command_takes_config_overrides_patch_and_decks_and_leads_with_the_ratings(
     tmp_path: Path,
 ) -> None:

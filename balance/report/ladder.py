@@ -41,8 +41,11 @@ def ladder_summary(result: Any, applied: str) -> str:
             lines.append(
                 f"  {row['bot']:<{width}}  {row['rating']:+6.0f}  [{row['ci_low']:+.0f}, {row['ci_high']:+.0f}]"
             )
+        unrated = [bot for bot in result.bots if bot not in set(result.ratings["bot"])]
+        if unrated:
+            lines.append(f"  not rated (stopped before their games): {', '.join(unrated)}")
     else:
-        lines.append("rating: not every bot met the others before the stop")
+        lines.append("rating: stopped before any pairing finished")
     if len(result.pairs):
         lines += ["", f"head to head: the bot's mean score per game, alone against copies of the opponent (fair share {share:.0%})"]  # fmt: skip
         for _, row in result.pairs.iterrows():
