@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -14,6 +15,7 @@ from balance.ladder import ladder
 from balance.sim.stop import StopRequest
 
 runner = CliRunner()
+TINY = Path(__file__).parent / "tinygame" / "site" / "tinyduel" / "config"
 
 
 def test_ladder_measures_each_pair_and_level_even_for_bots_with_parameters() -> None:
@@ -120,6 +122,19 @@ def test_the_command_takes_config_overrides_patch_and_decks_and_leads_with_the_r
     page = (out / "ladder.md").read_text()
     assert page.index("| bot (strongest first)") < page.index("| row bot's score against")
     assert "| every seat greedy" in page and "| every seat random" in page
+
+
+def test_by_default_the_levels_are_random_the_gates_bots_and_mcts(tmp_path: Path) -> None:
+    config = tmp_path / "config"
+    shutil.copytree(TINY, config)
+    thresholds = config / "balance.yaml"
+    thresholds.write_text(thresholds.read_text().replace("bots: random", "bots: greedy"))
+    result = runner.invoke(
+        app,
+        ["ladder", "tinyduel", "--config", str(config), "--games", "4", "--jobs", "1", "--out", str(tmp_path / "out")],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "ladder tinyduel: bots random, greedy, mcts; 2 seats" in result.output
 
 
 def test_an_unknown_deck_is_one_line_and_writes_nothing(tmp_path: Path) -> None:

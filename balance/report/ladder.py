@@ -39,7 +39,7 @@ def ladder_summary(result: Any, applied: str) -> str:
         width = max(len(bot) for bot in result.bots)
         for _, row in result.ratings.iterrows():
             lines.append(
-                f"  {row['bot']:<{width}}  {row['rating']:+6.0f}  [{row['ci_low']:+.0f}, {row['ci_high']:+.0f}]"
+                f"  {row['bot']:<{width}}  {_elo(row['rating']):>6}  [{_elo(row['ci_low'])}, {_elo(row['ci_high'])}]"
             )
         unrated = [bot for bot in result.bots if bot not in set(result.ratings["bot"])]
         if unrated:
@@ -90,8 +90,8 @@ def render_ladder(folder: Path, result: Any, applied: str) -> list[Path]:
 
 def _ratings_table(ratings: pd.DataFrame) -> Table:
     frame = ratings.assign(
-        shown=ratings["rating"].map(lambda v: f"{v:+.0f}"),
-        interval=[f"[{lo:+.0f}, {hi:+.0f}]" for lo, hi in zip(ratings["ci_low"], ratings["ci_high"], strict=True)],
+        shown=ratings["rating"].map(_elo),
+        interval=[f"[{_elo(lo)}, {_elo(hi)}]" for lo, hi in zip(ratings["ci_low"], ratings["ci_high"], strict=True)],
     )  # fmt: skip
     return shape(frame, (Column("bot", "bot (strongest first)"), Column("shown", "rating (Elo scale)"),
                          Column("interval", "95% interval")))  # fmt: skip
@@ -125,6 +125,11 @@ def _level_table(levels: pd.DataFrame, bot: str) -> Table:
     )  # fmt: skip
     return shape(frame, (Column("measure", f"every seat {bot}"), Column("deals", "deals", "int"),
                          Column("shown", "estimate"), Column("interval", "95% interval")))  # fmt: skip
+
+
+def _elo(value: float) -> str:
+    """Whole Elo points, signed; -0.4 shows as +0, not -0."""
+    return f"{round(value) + 0:+d}" if pd.notna(value) else "n/a"
 
 
 def _signed(measure: str, value: float) -> str:
