@@ -116,6 +116,7 @@ def test_the_command_takes_config_overrides_patch_and_decks_and_leads_with_the_r
     assert lines[3].startswith("head to head")
     record = json.loads((out / "ladder.json").read_text())
     assert record["decks"] == ["plain", "wild"]
+    assert record["overrides"] == {"rules.seat0_bonus": 1, "rules.points_to_win": 2}
     assert {row["bot"] for row in record["ratings"]} == {"random", "greedy"}
     decks = {row["measure"] for row in record["levels"]}
     assert decks == {"seat advantage", "deck plain win rate", "deck wild win rate"}

@@ -63,7 +63,8 @@ def render_ladder(folder: Path, result: Any, applied: str) -> list[Path]:
         "bots": result.bots,
         "seats": result.seats,
         "config": str(result.config_dir),
-        "overrides": applied,
+        "overrides": dict(result.overrides),  # --set and the patch's, as applied
+        "applied": applied,  # the same in words, with the patch's file
         "decks": result.decks if isinstance(result.decks, str) else list(result.decks),
         "games": result.games,
         "planned": result.planned,
