@@ -38,9 +38,9 @@ def ladder_summary(result: Any, applied: str) -> str:
         )
         width = max(len(bot) for bot in result.bots)
         for _, row in result.ratings.iterrows():
-            lines.append(
-                f"  {row['bot']:<{width}}  {_elo(row['rating']):>6}  [{_elo(row['ci_low'])}, {_elo(row['ci_high'])}]"
-            )
+            interval = f"[{_elo(row['ci_low'])}, {_elo(row['ci_high'])}]"
+            lead = f"  {_elo(row['lead'])} [{_elo(row['lead_low'])}, {_elo(row['lead_high'])}] over {row['below']}" if row["below"] else ""  # fmt: skip
+            lines.append(f"  {row['bot']:<{width}}  {_elo(row['rating']):>6}  {interval:<16}{lead}".rstrip())
         unrated = [bot for bot in result.bots if bot not in set(result.ratings["bot"])]
         if unrated:
             lines.append(f"  not rated (stopped before their games): {', '.join(unrated)}")
@@ -94,8 +94,14 @@ def _ratings_table(ratings: pd.DataFrame) -> Table:
         shown=ratings["rating"].map(_elo),
         interval=[f"[{_elo(lo)}, {_elo(hi)}]" for lo, hi in zip(ratings["ci_low"], ratings["ci_high"], strict=True)],
     )  # fmt: skip
+    frame["lead_shown"] = [
+        f"{_elo(g)} [{_elo(lo)}, {_elo(hi)}] over {b}" if b else ""
+        for g, lo, hi, b in zip(
+            frame["lead"], frame["lead_low"], frame["lead_high"], frame["below"], strict=True
+        )
+    ]
     return shape(frame, (Column("bot", "bot (strongest first)"), Column("shown", "rating (Elo scale)"),
-                         Column("interval", "95% interval")))  # fmt: skip
+                         Column("interval", "95% interval"), Column("lead_shown", "lead over the next bot down, 95% interval")))  # fmt: skip
 
 
 def _matrix(pairs: pd.DataFrame, bots: list[str]) -> Table:

@@ -65,7 +65,10 @@ class Ratings:
     z: float = Z95
 
     def table(self) -> pd.DataFrame:
-        """bot, rating, ci_low, ci_high, std_error (Elo points; the anchor 0), strongest first."""
+        """bot, rating, ci_low, ci_high, std_error (Elo points; the anchor 0), strongest first;
+        and the lead over the next bot down: below (its name), lead, lead_low, lead_high. An
+        anchor far below the others (random) makes every rating's interval wide; the lead of
+        one bot over the next is measured much more closely."""
         error = np.sqrt(np.maximum(0.0, np.diag(self.covariance)))
         frame = pd.DataFrame(
             {
@@ -76,7 +79,21 @@ class Ratings:
                 "std_error": ELO * error,
             }
         )
-        return frame.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
+        order = np.argsort(-self.theta, kind="stable")
+        frame = frame.iloc[order].reset_index(drop=True)
+        below = list(order[1:])
+        leads = [self.difference(i, j) for i, j in zip(order[:-1], below, strict=True)]
+        frame["below"] = [self.bots[j] for j in below] + [""]
+        for k, column in enumerate(("lead", "lead_low", "lead_high")):
+            frame[column] = [lead[k] for lead in leads] + [math.nan]
+        return frame
+
+    def difference(self, i: int, j: int) -> tuple[float, float, float]:
+        """Bot i's rating less bot j's, with its 95% interval (Elo points)."""
+        gap = self.theta[i] - self.theta[j]
+        c = self.covariance
+        error = math.sqrt(max(0.0, c[i, i] + c[j, j] - 2 * c[i, j]))
+        return ELO * gap, ELO * (gap - self.z * error), ELO * (gap + self.z * error)
 
     def expected_score(self, bot: str, opponent: str, seats: int) -> float:
         """The score per game the ratings predict for `bot` alone against copies of `opponent`."""

@@ -48,6 +48,7 @@ def simulated(
 
 
 TRUTH = {"random": 0.0, "greedy": 200.0, "mcts": 320.0}
+FAR = {"random": 0.0, "greedy": 450.0, "mcts": 600.0}  # scores of 93% to 97% against random
 
 
 def test_the_fit_gives_known_strengths_back() -> None:
@@ -63,6 +64,21 @@ def test_three_transitive_bots_come_out_in_order_strongest_first() -> None:
     rng = np.random.default_rng(2)
     table = fit_ratings(simulated(TRUTH, 150, rng), list(TRUTH)).table()
     assert list(table["bot"]) == ["mcts", "greedy", "random"]
+    assert list(table["below"]) == ["greedy", "random", ""]
+
+
+def test_the_lead_over_the_next_bot_is_measured_closer_than_the_ratings_far_from_the_anchor() -> (
+    None
+):
+    """Far above the anchor, each rating is unsure (the anchor's few wins carry it); the gap
+    between the two strong bots, which play close games, is not."""
+    rng = np.random.default_rng(6)
+    table = fit_ratings(simulated(FAR, 400, rng, draws=0.02), list(FAR)).table().set_index("bot")
+    lead = table.loc["mcts"]
+    assert lead["below"] == "greedy"
+    assert lead["lead"] == pytest.approx(lead["rating"] - table.loc["greedy", "rating"])
+    assert lead["lead_low"] <= FAR["mcts"] - FAR["greedy"] <= lead["lead_high"]
+    assert lead["lead_high"] - lead["lead_low"] < lead["ci_high"] - lead["ci_low"]
 
 
 def test_more_seats_one_bot_against_copies_of_another() -> None:
@@ -73,9 +89,6 @@ def test_more_seats_one_bot_against_copies_of_another() -> None:
         assert table.loc[bot, "rating"] == pytest.approx(truth, abs=25.0)
     # at equal strength a bot takes its fair share, 1/3, not one half
     assert ratings.expected_score("greedy", "greedy", 3) == pytest.approx(1 / 3)
-
-
-FAR = {"random": 0.0, "greedy": 450.0, "mcts": 600.0}  # scores of 93% to 97% between them
 
 
 @pytest.mark.parametrize(
