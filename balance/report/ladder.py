@@ -40,7 +40,9 @@ def ladder_summary(result: Any, applied: str) -> str:
         for _, row in result.ratings.iterrows():
             interval = f"[{_elo(row['ci_low'])}, {_elo(row['ci_high'])}]"
             lead = f"  {_elo(row['lead'])} [{_elo(row['lead_low'])}, {_elo(row['lead_high'])}] over {row['below']}" if row["below"] else ""  # fmt: skip
-            lines.append(f"  {row['bot']:<{width}}  {_elo(row['rating']):>6}  {interval:<16}{lead}".rstrip())
+            lines.append(
+                f"  {row['bot']:<{width}}  {_elo(row['rating']):>6}  {interval:<16}{lead}".rstrip()
+            )
         unrated = [bot for bot in result.bots if bot not in set(result.ratings["bot"])]
         if unrated:
             lines.append(f"  not rated (stopped before their games): {', '.join(unrated)}")
