@@ -22,7 +22,9 @@ def applied_text(overrides: Mapping[str, object], patch: Path | None = None) -> 
 
 
 def ladder_summary(result: Any, applied: str) -> str:
-    """The terminal's and the report's answer: who plays, the ratings, then the head-to-head."""
+    """The terminal's and the report's answer: who plays, the ratings, then the head-to-head.
+    `result` is a balance.ladder.LadderResult (typed Any: the report layer does not import the
+    ladder, which imports it)."""
     share = 1.0 / result.seats
     lines = [
         f"ladder {result.game}: bots {', '.join(result.bots)}; {result.seats} seats; decks {_decks(result.decks)}",
