@@ -391,14 +391,22 @@ def setup_key(setup: Setup, **more: Any) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def measure(trial: Trial, metric: Metric) -> tuple[float, float, float]:
-    """(estimate, 95% low, 95% high) of the metric on the trial's games."""
+# the games behind a card measure: those its rate is taken over (IWD's two rates share the deck's)
+CARD_SAMPLE = {"gih_wr": "drawn", "gp_wr": "played", "oh_wr": "opening", "iwd": "games",
+               "play_rate": "games"}  # fmt: skip
+
+
+def measure(trial: Trial, metric: Metric) -> tuple[float, float, float, int]:
+    """(estimate, 95% low, 95% high, games behind the estimate) of the metric on the trial's
+    games. The last is the estimate's sample, not the games the point played: a deck's win rate
+    counts the games the deck played against another deck, a matchup its lineup's games, a card's
+    GIH WR the games the card was in hand."""
     if metric.unit:
         values = trial.units().get(metric.unit)
         if values is None or not len(values):
-            return math.nan, math.nan, math.nan
+            return math.nan, math.nan, math.nan, 0
         estimate, low, high, _ = unit_estimate(values, metric.unit, trial.seats)
-        return estimate, low, high
+        return estimate, low, high, int(values["n"].sum())
     assert trial.tally is not None
     rows = pd.DataFrame(trial.tally.rows(trial.catalog))
     metrics = card_metrics(rows)
@@ -406,13 +414,14 @@ def measure(trial: Trial, metric: Metric) -> tuple[float, float, float]:
     if metric.deck:
         chosen = chosen[chosen["deck"] == metric.deck]
     if not len(chosen):
-        return math.nan, math.nan, math.nan
+        return math.nan, math.nan, math.nan, 0
     row = chosen.sort_values("games", ascending=False).iloc[0]
     column = metric.measure
     return (
         float(row[column]),
         float(row.get(f"{column}_low", math.nan)),
         float(row.get(f"{column}_high", math.nan)),
+        int(rows.at[row.name, CARD_SAMPLE[column]]),
     )
 
 
@@ -438,7 +447,8 @@ def resampled_ratios(units: pd.DataFrame, weights: pd.DataFrame) -> np.ndarray:
 class SweepResult:
     metric: Metric
     paths: list[str]
-    points: pd.DataFrame  # one row per grid point: the values, estimate, ci_low, ci_high, games
+    points: pd.DataFrame  # per grid point: values, estimate, ci_low, ci_high, games (behind the
+    # estimate), played (the point's games)
     closest: dict[str, Any]
     sureness: float | None  # share of bootstrap resamples in which the closest point stays closest
     interrupted: bool = False
@@ -489,14 +499,15 @@ def sweep(
         except KeyboardInterrupt:
             interrupted = True
             break
-        estimate, low, high = measure(trial, metric)
+        estimate, low, high, behind = measure(trial, metric)
         rows.append(
             {
                 **trial.values,
                 "estimate": estimate,
                 "ci_low": low,
                 "ci_high": high,
-                "games": len(trial.games),
+                "games": behind,  # the estimate's sample
+                "played": len(trial.games),  # the point's games, all lineups
             }
         )
         result = _sweep_result(metric, paths, rows, trials[: len(rows)], setup.seed)
