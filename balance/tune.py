@@ -9,9 +9,9 @@ by successive halving over candidates played on the same seeds: every round, eac
 candidate plays more deals, the worse half is dropped, until a few remain. The objective is the
 sum of squared deviations of deck win rates from the fair share plus the squared seat advantage,
 each term debiased by the variance of its estimate so that sampling noise does not pass for
-imbalance. Among the finalists within noise of the best, the one changing the fewest numbers,
-and then changing them least, wins (the current config included: a balanced config is left
-alone).
+imbalance. Among the finalists within noise of the best (the paired bootstrap interval of the
+difference in objective reaches 0), the one changing the fewest numbers wins, and among those the
+lowest objective (the current config included: a balanced config is left alone).
 
 Both resume (`--resume DIR`): a `TrialStore` keeps, after every step a config plays, its games
 and its card tally at that step in `DIR/trials/`. A resumed sweep or tune runs its algorithm
@@ -391,14 +391,22 @@ def setup_key(setup: Setup, **more: Any) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def measure(trial: Trial, metric: Metric) -> tuple[float, float, float]:
-    """(estimate, 95% low, 95% high) of the metric on the trial's games."""
+# the games behind a card measure: those its rate is taken over (IWD's two rates share the deck's)
+CARD_SAMPLE = {"gih_wr": "drawn", "gp_wr": "played", "oh_wr": "opening", "iwd": "games",
+               "play_rate": "games"}  # fmt: skip
+
+
+def measure(trial: Trial, metric: Metric) -> tuple[float, float, float, int]:
+    """(estimate, 95% low, 95% high, games behind the estimate) of the metric on the trial's
+    games. The last is the estimate's sample, not the games the point played: a deck's win rate
+    counts the games the deck played against another deck, a matchup its lineup's games, a card's
+    GIH WR the games the card was in hand."""
     if metric.unit:
         values = trial.units().get(metric.unit)
         if values is None or not len(values):
-            return math.nan, math.nan, math.nan
+            return math.nan, math.nan, math.nan, 0
         estimate, low, high, _ = unit_estimate(values, metric.unit, trial.seats)
-        return estimate, low, high
+        return estimate, low, high, int(values["n"].sum())
     assert trial.tally is not None
     rows = pd.DataFrame(trial.tally.rows(trial.catalog))
     metrics = card_metrics(rows)
@@ -406,13 +414,14 @@ def measure(trial: Trial, metric: Metric) -> tuple[float, float, float]:
     if metric.deck:
         chosen = chosen[chosen["deck"] == metric.deck]
     if not len(chosen):
-        return math.nan, math.nan, math.nan
+        return math.nan, math.nan, math.nan, 0
     row = chosen.sort_values("games", ascending=False).iloc[0]
     column = metric.measure
     return (
         float(row[column]),
         float(row.get(f"{column}_low", math.nan)),
         float(row.get(f"{column}_high", math.nan)),
+        int(rows.at[row.name, CARD_SAMPLE[column]]),
     )
 
 
@@ -438,7 +447,8 @@ def resampled_ratios(units: pd.DataFrame, weights: pd.DataFrame) -> np.ndarray:
 class SweepResult:
     metric: Metric
     paths: list[str]
-    points: pd.DataFrame  # one row per grid point: the values, estimate, ci_low, ci_high, games
+    points: pd.DataFrame  # per grid point: values, estimate, ci_low, ci_high, games (behind the
+    # estimate), played (the point's games)
     closest: dict[str, Any]
     sureness: float | None  # share of bootstrap resamples in which the closest point stays closest
     interrupted: bool = False
@@ -489,14 +499,15 @@ def sweep(
         except KeyboardInterrupt:
             interrupted = True
             break
-        estimate, low, high = measure(trial, metric)
+        estimate, low, high, behind = measure(trial, metric)
         rows.append(
             {
                 **trial.values,
                 "estimate": estimate,
                 "ci_low": low,
                 "ci_high": high,
-                "games": len(trial.games),
+                "games": behind,  # the estimate's sample
+                "played": len(trial.games),  # the point's games, all lineups
             }
         )
         result = _sweep_result(metric, paths, rows, trials[: len(rows)], setup.seed)
@@ -546,8 +557,10 @@ class TuneResult:
     proposal: dict[str, Any]  # only the changed numbers
     before: Candidate
     after: Candidate
+    best: Candidate  # the finalist of lowest objective: `after` unless the data cannot tell them apart
     candidates: pd.DataFrame  # every candidate: values, rounds survived, games, objective
-    history: pd.DataFrame  # games spent -> best objective so far
+    history: pd.DataFrame  # per rung: games spent, candidates, its leader and objective then,
+    # the leader's objective on the most games it played, the best of those so far
     games: int
     interrupted: bool = False
 
@@ -576,14 +589,42 @@ def balance_objective(
         total += (estimate - target) ** 2 - (std_error**2 if math.isfinite(std_error) else 0.0)
     if weights is None:
         return total, math.nan, math.nan
-    sampled = np.zeros(weights.shape[1])
-    for _, values, target in terms:
-        sampled += (resampled_ratios(values, weights) - target) ** 2
-    # the bootstrap spread of the plug-in estimate, centred on the debiased value
-    spread = sampled - np.nanmean(sampled)
-    low, high = np.nanpercentile(spread, [2.5, 97.5])
+    low, high = _spread(resampled_objective(trial, weights))
     # a sum of squares is never below 0, whatever the debiased estimate's noise says
-    return total, max(0.0, total + float(low)), max(0.0, total + float(high))
+    return total, max(0.0, total + low), max(0.0, total + high)
+
+
+def resampled_objective(trial: Trial, weights: pd.DataFrame) -> np.ndarray:
+    """The plug-in objective (no debiasing) in each bootstrap resample of the deals."""
+    sampled = np.zeros(weights.shape[1])
+    for _, values, target in objective_terms(trial):
+        sampled += (resampled_ratios(values, weights) - target) ** 2
+    return sampled
+
+
+def _spread(sampled: np.ndarray) -> tuple[float, float]:
+    """The 95% bootstrap spread about the resamples' mean, to centre on a debiased estimate."""
+    low, high = np.nanpercentile(sampled - np.nanmean(sampled), [2.5, 97.5])
+    return float(low), float(high)
+
+
+def within_noise_of(best: Candidate, weights: pd.DataFrame) -> Callable[[Candidate], bool]:
+    """Whether a finalist's objective could be the best's: the 95% interval of its difference
+    from the best, paired over the same resampled deals, reaches 0.
+
+    Paired, because the finalists play the same deals: what luck they share cancels in the
+    difference. The test this replaces, two 95% intervals that overlap, is far looser (it holds
+    for differences up to the sum of both half-widths) and ignores the pairing: on a small budget
+    it left a card at power 10 "within noise" of power 3, and the fewest-changes rule kept it."""
+    best_sampled = resampled_objective(best.trial, weights)
+
+    def test(c: Candidate) -> bool:
+        if c is best:
+            return True
+        low, _ = _spread(resampled_objective(c.trial, weights) - best_sampled)
+        return c.objective - best.objective + low <= 0.0
+
+    return test
 
 
 def tune(
@@ -617,7 +658,7 @@ def tune(
         combos.append(dict(current))
 
     candidates = [
-        Candidate(make_trial(setup, c, change_size(c, current, free)[0], budget)) for c in combos
+        Candidate(make_trial(setup, c, numbers_changed(c, current), budget)) for c in combos
     ]  # every candidate checked before anything is written
     store = None
     if folder is not None:
@@ -636,6 +677,7 @@ def tune(
     alive = list(candidates)
     rounds = max(1, math.ceil(math.log2(max(1, len(alive) / finalists))) + 1)
     spent, history, survived = 0, [], {id(c): 0 for c in candidates}
+    leaders: list[Candidate] = []  # each rung's best, by the objective on that rung's games
     games_each = 0
     interrupted = False
     try:
@@ -655,9 +697,11 @@ def tune(
                 c.objective, _, _ = balance_objective(c.trial)
                 survived[id(c)] = round_number + 1
             alive.sort(key=lambda c: (c.objective, c.trial.changed))
+            leaders.append(alive[0])
             history.append(
-                {"games": spent, "best_objective": alive[0].objective, "candidates": len(alive)}
-            )
+                {"games": spent, "candidates": len(alive), "leader": _named(alive[0].trial.values),
+                 "leader_objective": alive[0].objective}
+            )  # fmt: skip
             if round_number < rounds - 1:
                 alive = alive[: max(finalists, len(alive) // 2)]
                 if baseline not in alive:  # the current config plays on: a fair before/after
@@ -672,31 +716,41 @@ def tune(
     weights = bootstrap_weights(seeds, setup.seed) if seeds else None
     for c in finals:
         c.objective, c.ci_low, c.ci_high = balance_objective(c.trial, weights)
-    chosen = baseline  # stopped before any config finished a step: nothing to propose
-    if finals:
+    chosen = best = baseline  # stopped before any config finished a step: nothing to propose
+    if finals and weights is not None:
         best = min(finals, key=lambda c: c.objective)
-        within_noise = [c for c in finals if c.ci_low <= best.ci_high]
-        chosen = min(
-            within_noise, key=lambda c: (*change_size(c.trial.values, current, free), c.objective)
-        )
+        within_noise = list(filter(within_noise_of(best, weights), finals))
+        chosen = min(within_noise, key=lambda c: (c.trial.changed, c.objective))
+    # Convergence: each rung's leader judged on the most games it played (a leader survives its
+    # rung, so on at least the next rung's; on the finalists' games if it is one), and the best
+    # of those so far. A rung's own estimate of its leader is the least of many noisy objectives,
+    # lucky on few games, so those estimates climb as rungs add games; this only falls.
+    for row, leader in zip(history, leaders):
+        row["leader_final_objective"] = leader.objective
+    if history:
+        best_so_far = pd.Series([row["leader_final_objective"] for row in history]).cummin()
+        for row, value in zip(history, best_so_far):
+            row["best_objective"] = float(value)
     proposal = {p: chosen.trial.values[p] for p in paths if chosen.trial.values[p] != current[p]}
     table = pd.DataFrame([
         {**c.trial.values, "changed": c.trial.changed, "rounds": survived[id(c)], "games": len(c.trial.games), "objective": c.objective}
         for c in candidates
     ]).sort_values(["rounds", "objective"], ascending=[False, True])  # fmt: skip
     return TuneResult(
-        free, current, proposal, baseline, chosen, table, pd.DataFrame(history), spent, interrupted
-    )
+        free, current, proposal, baseline, chosen, best, table, pd.DataFrame(history), spent,
+        interrupted,
+    )  # fmt: skip
 
 
-def change_size(
-    values: Mapping[str, Any], current: Mapping[str, Any], free: Sequence[tuple[str, int, int]]
-) -> tuple[int, float]:
-    """How much a candidate changes the current config: how many numbers, then by how much (each
-    number's step as a share of its free range), so that among candidates the data cannot tell
-    apart the designer gets the smallest change that balances."""
-    steps = [abs(values[path] - current[path]) / max(1, high - low) for path, low, high in free]
-    return sum(step > 0 for step in steps), sum(steps)
+def _named(values: Mapping[str, Any]) -> str:
+    return ", ".join(f"{path}={value}" for path, value in values.items())
+
+
+def numbers_changed(values: Mapping[str, Any], current: Mapping[str, Any]) -> int:
+    """How many numbers a candidate changes. Among the finalists the data cannot tell from the
+    best, the fewest win (none: a balanced config is left alone), then the lowest objective: not
+    the smallest step, which would stop every proposal short at the edge of the noise."""
+    return sum(values[path] != current[path] for path in current)
 
 
 def _current_value(data: Mapping[str, Any], spec: Any, path: str) -> Any:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol
 
+import typer
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -56,3 +57,14 @@ def games_progress(label: str) -> Iterator[tuple[Start, Callable[[int], None]]]:
         yield start, advance
     finally:
         progress.stop()
+
+
+def first_lines(text: str, start: Start) -> Start:
+    """`start` that first prints `text` (a sweep's or tune's players), once the input is checked
+    and before the bar: an input error stays one line."""
+
+    def started(total: int, done: int = 0) -> None:
+        typer.echo(text)
+        start(total, done)
+
+    return started

@@ -19,6 +19,7 @@ from balance.cli.options import (
     SeatsOpt,
     SeedOpt,
     SetOpt,
+    applied_overrides,
     measuring_bots,
     output_folder,
     overrides_from,
@@ -71,8 +72,9 @@ def sweep(
     ] = None,
 ) -> None:
     """Play every point of the grid on the same seeds and name the value closest to the target."""
-    from balance.cli.progress import games_progress
-    from balance.report.tuning import render_sweep, sweep_answer
+    from balance.cli.progress import first_lines, games_progress
+    from balance.report.render import players_sentence
+    from balance.report.tuning import render_sweep, sweep_answer, who_played
     from balance.sim.stop import stop_on_signals
     from balance.tune import parse_vary, setup_from
     from balance.tune import sweep as run_sweep
@@ -90,6 +92,8 @@ def sweep(
     folder = output_folder(
         out, resume, Path("reports") / f"{game}-sweep-{datetime.now():%Y%m%d-%H%M%S}"
     )
+    sets, patched = applied_overrides(patch, set_)
+    players = who_played(setup.bots, seed, sets, patched)
 
     def write(result) -> None:  # type: ignore[no-untyped-def]
         # after every point, so an interrupted sweep keeps what it finished
@@ -102,12 +106,13 @@ def sweep(
             result.metric.target,
             result.closest,
             result.sureness,
+            players,
         )
 
     with stop_on_signals() as setup.stop, games_progress(f"sweep {game}") as (start, advance):
         result = run_sweep(
-            setup, parse_vary(vary), games, metric, target, advance, start, write, folder,
-            resume is not None,
+            setup, parse_vary(vary), games, metric, target, advance,
+            first_lines(players_sentence(players), start), write, folder, resume is not None,
         )  # fmt: skip
     assert result.metric.target is not None  # sweep refuses a metric without a target
     from rich.console import Console

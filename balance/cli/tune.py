@@ -19,6 +19,7 @@ from balance.cli.options import (
     SeatsOpt,
     SeedOpt,
     SetOpt,
+    applied_overrides,
     measuring_bots,
     output_folder,
     overrides_from,
@@ -62,11 +63,12 @@ def tune(
     ] = None,
 ) -> None:
     """Propose new values for the free numbers, as a patch of only the changed ones."""
-    from balance.cli.progress import games_progress
+    from balance.cli.progress import first_lines, games_progress
     from balance.core.config import read_config
     from balance.core.errors import ConfigError
     from balance.core.registry import load_game
-    from balance.report.tuning import render_tune
+    from balance.report.render import players_sentence
+    from balance.report.tuning import change_text, render_tune, who_played
     from balance.sim.stop import stop_on_signals
     from balance.tune import _current_value, parse_free, setup_from
     from balance.tune import tune as run_tune
@@ -89,9 +91,12 @@ def tune(
     folder = output_folder(
         out, resume, Path("reports") / f"{game}-tune-{datetime.now():%Y%m%d-%H%M%S}"
     )
+    sets, patched = applied_overrides(patch, set_)
+    players = who_played(setup.bots, seed, sets, patched)
     with stop_on_signals() as setup.stop, games_progress(f"tune {game}") as (start, advance):
         result = run_tune(
-            setup, free_numbers, budget, progress=advance, on_start=start, folder=folder,
+            setup, free_numbers, budget, progress=advance,
+            on_start=first_lines(players_sentence(players), start), folder=folder,
             resume=resume is not None,
         )  # fmt: skip
     if not result.games:
@@ -111,12 +116,12 @@ def tune(
         result.candidates,
         result.history,
         result.games,
+        players,
+        result.best.trial.values,
     )
-    change = (
-        ", ".join(f"{p}: {result.current[p]} -> {v}" for p, v in result.proposal.items())
-        or "no change"
+    typer.echo(
+        f"proposal: {change_text(result.current, result.proposal, result.best.trial.values)}"
     )
-    typer.echo(f"proposal: {change}")
     typer.echo(
         f"objective before {before[0]:.4f} [{before[1]:.4f}, {before[2]:.4f}], after {after[0]:.4f} [{after[1]:.4f}, {after[2]:.4f}] ({result.games:,} games)"
     )

@@ -199,10 +199,14 @@ def sweep_plot(
 
 
 def convergence_plot(history: pd.DataFrame, path: Path) -> Path:
-    """The best imbalance objective found against the games spent."""
+    """Per rung of the search: the best objective found so far (it never climbs) and the rung's
+    leader, each judged on the most games it played (balance.tune's history)."""
     fig, ax = plt.subplots(figsize=(7, 3.5))
     if len(history):
-        ax.plot(history["games"], history["best_objective"], marker="o")
+        ax.plot(history["games"], history["best_objective"], marker="o", drawstyle="steps-post",
+                label="best so far")  # fmt: skip
+        ax.scatter(history["games"], history["leader_final_objective"], marker="x",
+                   color="grey", label="the rung's leader")  # fmt: skip
         for _, row in history.iterrows():
             ax.annotate(
                 f"{int(row['candidates'])} left",
@@ -211,10 +215,11 @@ def convergence_plot(history: pd.DataFrame, path: Path) -> Path:
                 xytext=(3, 3),
                 textcoords="offset points",
             )
+        ax.legend(fontsize=8)
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xlabel("games played")
-    ax.set_ylabel("best objective (lower is fairer)")
-    ax.set_title("Tuning convergence")
+    ax.set_ylabel("objective (lower is fairer)")
+    ax.set_title("Tuning convergence: each config on the most games it played")
     return _save(fig, path)
 
 

@@ -302,7 +302,12 @@ def verdict_rows_of(assertions: pd.DataFrame) -> pd.DataFrame:
 
 def players_line(run: Run) -> str:
     """The player model: bots (whole specs), seed, overrides and patch, as the run applied them."""
-    who = players(run.games, run.manifest)
+    return players_sentence(players(run.games, run.manifest))
+
+
+def players_sentence(who: Mapping[str, Any]) -> str:
+    """`Players: ...; seed N.` from a record of who played (bots, seed, set, patch), as
+    balance.stats.run.players gives it and sweep and tune record it."""
     return (
         f"Players: {players_text(who['bots'], who['set'], who['patch'])[9:]}; seed {who['seed']}."
     )
