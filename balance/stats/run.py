@@ -82,19 +82,19 @@ def summarize(run: Run) -> dict[str, Any]:
         "rules_version": run.manifest.get("rules_version"),
         "config_hash": run.manifest.get("config_hash"),
     }
-    return _clean(summary)
+    return json_ready(summary)
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return frame.to_dict(orient="records")
 
 
-def _clean(value: Any) -> Any:
+def json_ready(value: Any) -> Any:
     """JSON-ready: numpy scalars to Python, NaN to None."""
     if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
+        return {k: json_ready(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
+        return [json_ready(v) for v in value]
     if hasattr(value, "item"):
         value = value.item()
     if isinstance(value, float) and math.isnan(value):
