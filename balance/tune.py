@@ -346,13 +346,17 @@ class Trial:
         """The games (start, stop) still to play to reach `total` games, rounded up to whole
         rounds of every lineup; None if there are none (played, or read back from the store)."""
         done = len(self.games)
-        per_round = self.schedule.games_per_round()
-        total = min(self.schedule.games, -(-total // per_round) * per_round)
+        total = self.rounded(total)
         if total <= done:
             return None
         if self.store is not None and self.store.restore(self, total):
             return None
         return done, total
+
+    def rounded(self, total: int) -> int:
+        """`total` games rounded up to whole rounds of every lineup, within the schedule."""
+        per_round = self.schedule.games_per_round()
+        return int(min(self.schedule.games, -(-total // per_round) * per_round))
 
     def extend(self, games: pd.DataFrame, tally: CardTally) -> None:
         """Add the games `to_play` named and their tally; the store keeps the step."""

@@ -19,6 +19,7 @@ from balance.cli import (
     bench,
     check,
     games,
+    impact,
     ladder,
     replay,
     report,
@@ -86,6 +87,7 @@ app.command("report")(report.report)
 app.command("check")(check.check)
 app.command("sweep")(sweep.sweep)
 app.command("tune")(tune.tune)
+app.command("impact")(impact.impact)
 app.command("ladder")(ladder.ladder)
 app.command("bench")(bench.bench)
 
