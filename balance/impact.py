@@ -355,8 +355,8 @@ def race(
                     arm.deals = min(schedule.deals, _next_deals(arm, band, precision))
     except KeyboardInterrupt:
         interrupted = True
-    for arm in arms:
-        if not arm.result and len(arm.trial.games):
+    for arm in arms:  # every step played counts, the last one too (a stop may follow it)
+        if len(arm.trial.games):
             _measure(arm, as_is)
     table = _table(cards, arms, band, replaced)
     games = len(as_is.games) + sum(len(a.trial.games) for a in arms)

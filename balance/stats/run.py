@@ -17,6 +17,7 @@ import pandas as pd
 
 from balance.core.runfiles import CARDS, GAMES, read_manifest, read_table
 from balance.stats.cards import MIN_GAMES, card_metrics
+from balance.stats.metagame import metagame
 from balance.stats.outcomes import game_length, ludii_summary, outcome_rates
 from balance.stats.winrates import deck_table, matchup_table, seat_advantage, seat_table
 
@@ -81,6 +82,8 @@ def summarize(run: Run) -> dict[str, Any]:
         "metrics": ludii_summary(seats, outcomes),
         "rules_version": run.manifest.get("rules_version"),
         "config_hash": run.manifest.get("config_hash"),
+        # the Nash mix of decks, dominated decks and cycles (two-player runs with every pairing)
+        "metagame": metagame(run.games, int(run.manifest.get("seed") or 0)).summary(),
     }
     return json_ready(summary)
 
