@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import pandas as pd
 from typer.testing import CliRunner
 
 from balance.cli import app
+from balance.core.errors import DataWarning
 from balance.core.yamlio import load_yaml
 from balance.gate import check, read_thresholds
 from balance.impact import race
@@ -122,3 +124,27 @@ def test_the_gate_asserts_each_cards_impact(tmp_path: Path) -> None:
     fair = check("tinyduel", thresholds_path=thresholds, jobs=1)
     wild = next(a for a in fair.assertions if a.name == "card wild impact")
     assert wild.verdict == "pass"
+
+
+def test_beings_cards_take_the_fields_of_the_vanilla_being_of_their_level() -> None:
+    from balance.core.config import read_config
+    from balance.core.registry import load_game
+    from balance.impact import baselines
+
+    folder = load_game("beings").config_dir
+    settings = read_thresholds(folder / "balance.yaml").impact
+    assert settings is not None
+    docs = read_config(folder)
+    cards = ["ember_fox_1", "ember_fox_3", "cinder_drake_3", "frost_hare_1"]
+    replaced = baselines(settings, docs, load_yaml(folder / "balance.yaml"), cards)
+    assert replaced["ember_fox_1"] == (
+        "frost_hare_1",
+        {"cards.ember_fox_1.cost": 1, "cards.ember_fox_1.power": 2},  # neither has skills
+    )
+    assert replaced["ember_fox_3"][0] == "stone_warden_3"
+    assert replaced["cinder_drake_3"][1]["cards.cinder_drake_3.skills"] == []  # its skill is gone
+    assert "frost_hare_1" not in replaced  # the baseline itself has nothing to be measured against
+    with warnings.catch_warnings():  # level 3 at cost 4, as level 2: doubtful data, not an error
+        warnings.simplefilter("ignore", DataWarning)
+        spec = load_game("beings").load(folder, replaced["cinder_drake_3"][1])
+    assert spec.config_hash != load_game("beings").load(folder).config_hash
