@@ -72,6 +72,7 @@ def impact(
     ] = None,
 ) -> None:
     """Rank the cards by how much they move their deck's win rate (same deals, card vs baseline)."""
+    import math
     import time
 
     import balance
@@ -151,10 +152,14 @@ def impact(
     for note in result.notes:
         typer.echo(note)
     for row in table.head(10).itertuples(index=False):
-        typer.echo(
-            f"{row.card:>24}  impact {row.impact:+.3f} [{row.impact_ci_low:+.3f}, {row.impact_ci_high:+.3f}] "
-            f"{row.impact_verdict:<11}  restricted {row.restricted:+.3f} [{row.restricted_ci_low:+.3f}, {row.restricted_ci_high:+.3f}] {row.restricted_verdict}"
-        )
+        parts = [f"{row.card:>24}"]
+        for measure in chosen:
+            value = getattr(row, measure)
+            if not math.isnan(value):
+                low, high = getattr(row, f"{measure}_ci_low"), getattr(row, f"{measure}_ci_high")
+                verdict = getattr(row, f"{measure}_verdict")
+                parts.append(f"{measure} {value:+.3f} [{low:+.3f}, {high:+.3f}] {verdict:<11}")
+        typer.echo("  ".join(parts))
     typer.echo(f"{result.games:,} games in {wall:,.0f} s")
     if result.interrupted:
         typer.echo(
