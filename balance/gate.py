@@ -37,6 +37,7 @@ from balance.core.config import validate
 from balance.core.errors import ConfigError
 from balance.core.registry import load_game
 from balance.core.yamlio import load_yaml
+from balance.impact import Arm, ImpactSettings, race
 from balance.report.render import Verdict
 from balance.sim.records import CardTally
 from balance.sim.runner import play_range, resolve_jobs
@@ -58,9 +59,14 @@ ROUNDS_PER_STEP = 25  # deals of every lineup played between two looks at the SP
 
 
 class CardRule(BaseModel):
+    """`cards:` the observational IWD per (deck, card), and/or each card's impact by
+    intervention (balance.impact: the card against its declared baseline, on the same deals)."""
+
     model_config = ConfigDict(extra="forbid")
-    max_abs_iwd: float = Field(gt=0)
+    max_abs_iwd: float | None = Field(None, gt=0)
     min_games: int = Field(500, ge=1)
+    max_abs_impact: float | None = Field(None, gt=0)
+    impact_games: int = Field(20000, ge=1)  # games the impact assertions may spend in all
 
 
 class Thresholds(BaseModel):
@@ -76,6 +82,7 @@ class Thresholds(BaseModel):
     matchup_win_rate: tuple[float, float] | None = None
     cap_rate: float | None = Field(None, ge=0, le=1)
     cards: CardRule | None = None
+    impact: ImpactSettings | None = None  # what `balance impact` replaces a card by
     alpha: float = Field(0.05, gt=0, lt=0.5)
     beta: float = Field(0.05, gt=0, lt=0.5)
     margin: float = Field(0.03, gt=0)  # H1 lies this far outside a band
@@ -87,7 +94,7 @@ class Thresholds(BaseModel):
 class Assertion:
     name: str
     band: Band
-    kind: Literal["normal", "bernoulli", "iwd"]
+    kind: Literal["normal", "bernoulli", "iwd", "impact"]
     estimate: float = math.nan
     ci_low: float = math.nan
     ci_high: float = math.nan
@@ -139,7 +146,8 @@ def check(
     """Run the gate. `full` plays every game (for saving a baseline) instead of stopping early."""
     game = load_game(game_name)
     folder = config_dir or game.config_dir
-    thresholds = read_thresholds(thresholds_path or folder / "balance.yaml")
+    thresholds_file = thresholds_path or folder / "balance.yaml"
+    thresholds = read_thresholds(thresholds_file)
     spec = game.load(folder, overrides or {})
     baseline = (
         read_baseline(baseline_path, game.info.rules_version, force) if baseline_path else None
@@ -192,12 +200,20 @@ def check(
     for a in assertions:
         if not a.verdict:
             _fallback(a, thresholds, len(games))
+    played = len(games)
+    if thresholds.cards is not None and thresholds.cards.max_abs_impact is not None:
+        impact, impact_games = _impact_assertions(
+            game_name, folder, thresholds_file, overrides or {}, decks, bots, thresholds, seed,
+            jobs, progress,
+        )  # fmt: skip
+        assertions += impact
+        played += impact_games
     if baseline is not None:
         assertions += shifts(assertions, baseline, thresholds.tolerance, len(games))
     return GateResult(
         game_name,
         assertions,
-        len(games),
+        played,
         planned,
         seed,
         game.info.rules_version,
@@ -277,13 +293,14 @@ def _measure(
         a.estimate, a.ci_low, a.ci_high, a.std_error = unit_estimate(values, a.name, seats)
         # capped games are counted one by one; the deals' SPRTs count deals
         a.units = int(values["n"].sum()) if a.kind == "bernoulli" else len(values)
-    if t.cards is not None and cards is not None:
+    if t.cards is not None and t.cards.max_abs_iwd is not None and cards is not None:
         _measure_cards(assertions, cards, t)
 
 
 def _measure_cards(assertions: list[Assertion], cards: pd.DataFrame, t: Thresholds) -> None:
     assert t.cards is not None
     rule = t.cards
+    assert rule.max_abs_iwd is not None
     known = {a.name: a for a in assertions}
     metrics = card_metrics(cards, rule.min_games)
     for row in metrics.itertuples(index=False):
@@ -298,6 +315,60 @@ def _measure_cards(assertions: list[Assertion], cards: pd.DataFrame, t: Threshol
         a.units = int(min(row.drawn, row.not_drawn))
         a.estimate, a.ci_low, a.ci_high = row.iwd, row.iwd_low, row.iwd_high
         a.std_error = row.iwd_std_error
+
+
+def _impact_assertions(
+    game: str,
+    folder: Path,
+    thresholds_file: Path,
+    overrides: Mapping[str, object],
+    decks: Any,
+    bots: list[str],
+    t: Thresholds,
+    seed: int,
+    jobs: int,
+    progress: Callable[[int], None] | None,
+) -> tuple[list[Assertion], int]:
+    """One assertion per card with a baseline: |impact| <= max_abs_impact, decided by the same
+    normal SPRT as a deck's win rate, on the per-deal paired differences (each card's deals
+    played with the card and with its baseline). Cards race (balance.impact): a decided card
+    stops, the others play on, until `impact_games` are spent."""
+    from balance.tune import Setup
+
+    assert t.cards is not None and t.cards.max_abs_impact is not None
+    limit = t.cards.max_abs_impact
+    band = Band(-limit, limit, t.margin)
+    verdicts: dict[str, str] = {}
+
+    def decide(arm: Arm, _band: float, _precision: float) -> bool:
+        d = arm.differences
+        if len(d) < 2:
+            return False
+        mean = float(d.mean())
+        variance = float(d.var(ddof=1))
+        verdict = band_verdict_normal(mean, variance, len(d), band, t.alpha, t.beta)
+        if verdict is not None:
+            verdicts[arm.card] = verdict
+        return verdict is not None
+
+    setup = Setup(game, folder, dict(overrides), decks, bots, t.seats, seed, jobs)
+    settings = t.impact or ImpactSettings.model_validate({})
+    result = race(
+        setup, "all", ("impact",), t.cards.impact_games, band=limit, settings=settings,
+        rule_data=load_yaml(thresholds_file), progress=progress, decide=decide,
+    )  # fmt: skip
+    out = []
+    for row in result.table.itertuples(index=False):
+        if not row.impact_deals:
+            continue
+        a = Assertion(f"card {row.card} impact", band, "impact", row.impact, row.impact_ci_low,
+                      row.impact_ci_high, row.impact_std_error, int(row.impact_deals), result.games)  # fmt: skip
+        if row.card in verdicts:
+            a.verdict, a.method = verdicts[row.card], "sprt"
+        else:
+            _fallback(a, t, result.games)
+        out.append(a)
+    return out, result.games
 
 
 def _sprt(a: Assertion, t: Thresholds, games: int) -> None:
@@ -439,6 +510,8 @@ def kind_of(a: Assertion) -> str:
     for prefix, kind in (("shift of ", "shifts from the baseline"), ("deck ", "deck win rates"),
                          ("matchup ", "matchups"), ("card ", "card IWD")):  # fmt: skip
         if a.name.startswith(prefix):
+            if kind == "card IWD" and a.kind == "impact":
+                return "card impact"
             return kind
     return a.name
 

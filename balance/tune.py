@@ -44,10 +44,10 @@ from balance.core.yamlio import parse_scalar
 from balance.sim.records import CardTally
 from balance.sim.runner import play_range, resolve_jobs
 from balance.sim.schedule import make_schedule
+from balance.stats.bootstrap import bootstrap_weights, resampled_ratios
 from balance.stats.cards import card_metrics
 from balance.stats.units import deal_units, unit_estimate
 
-BOOTSTRAP = 400
 CARD_MEASURES = {"gih": "gih_wr", "gp": "gp_wr", "oh": "oh_wr", "iwd": "iwd", "play": "play_rate"}
 Progress = Callable[[int], None]
 
@@ -284,7 +284,7 @@ class TrialStore:
         """Set the trial to its first `total` games and their tally if a step ended there."""
         import pyarrow.parquet as pq
 
-        path = self.folder / f"{trial.spec.config_hash}.parquet"
+        path = self.folder / f"{trial.key or trial.spec.config_hash}.parquet"
         if not path.exists():
             return False
         table = pq.read_table(path)
@@ -300,7 +300,7 @@ class TrialStore:
         import pyarrow.parquet as pq
 
         assert trial.tally is not None
-        path = self.folder / f"{trial.spec.config_hash}.parquet"
+        path = self.folder / f"{trial.key or trial.spec.config_hash}.parquet"
         tallies: dict[str, Any] = {}
         if path.exists():
             tallies = json.loads(
@@ -329,20 +329,37 @@ class Trial:
     spec: Any = None
     schedule: Any = None
     store: TrialStore | None = None
+    key: str = ""  # its name in the store, when its config hash does not tell it apart
 
     def play(self, setup: Setup, total: int, progress: Progress | None) -> None:
         """Play on until `total` games (whole rounds of every lineup) have been played."""
-        done = len(self.games)
-        per_round = self.schedule.games_per_round()
-        total = min(self.schedule.games, -(-total // per_round) * per_round)
-        if total <= done:
-            return
-        if self.store is not None and self.store.restore(self, total):
+        todo = self.to_play(total)
+        if todo is None:
             return
         games, tally = play_range(
-            setup.game, self.spec, self.schedule, done, total, setup.jobs, progress=progress,
+            setup.game, self.spec, self.schedule, *todo, setup.jobs, progress=progress,
             stop_request=setup.stop,
         )  # fmt: skip
+        self.extend(games, tally)
+
+    def to_play(self, total: int) -> tuple[int, int] | None:
+        """The games (start, stop) still to play to reach `total` games, rounded up to whole
+        rounds of every lineup; None if there are none (played, or read back from the store)."""
+        done = len(self.games)
+        total = self.rounded(total)
+        if total <= done:
+            return None
+        if self.store is not None and self.store.restore(self, total):
+            return None
+        return done, total
+
+    def rounded(self, total: int) -> int:
+        """`total` games rounded up to whole rounds of every lineup, within the schedule."""
+        per_round = self.schedule.games_per_round()
+        return int(min(self.schedule.games, -(-total // per_round) * per_round))
+
+    def extend(self, games: pd.DataFrame, tally: CardTally) -> None:
+        """Add the games `to_play` named and their tally; the store keeps the step."""
         self.games = pd.concat([self.games, games], ignore_index=True)
         if self.tally is None:
             self.tally = tally
@@ -423,21 +440,6 @@ def measure(trial: Trial, metric: Metric) -> tuple[float, float, float, int]:
         float(row.get(f"{column}_high", math.nan)),
         int(rows.at[row.name, CARD_SAMPLE[column]]),
     )
-
-
-def bootstrap_weights(seeds: Sequence[int], seed: int, repeats: int = BOOTSTRAP) -> pd.DataFrame:
-    """Poisson(1) bootstrap weights per deal, the same for every config (paired resampling)."""
-    rng = np.random.default_rng(seed)
-    return pd.DataFrame(
-        rng.poisson(1.0, size=(len(seeds), repeats)), index=pd.Index(seeds, name="seed")
-    )
-
-
-def resampled_ratios(units: pd.DataFrame, weights: pd.DataFrame) -> np.ndarray:
-    """A unit's sum(y) / sum(n) over deals in each resample (its columns)."""
-    w = weights.reindex(units.index).fillna(0).to_numpy()
-    total = units["n"].to_numpy() @ w
-    return (units["y"].to_numpy() @ w) / np.where(total > 0, total, np.nan)
 
 
 # -- sweep --------------------------------------------------------------------------------------

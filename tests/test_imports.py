@@ -16,10 +16,11 @@ ALLOWED = {
     "sim": {"bots", "core"},
     "stats": {"core"},
     "report": {"stats", "core"},
-    "gate": {"sim", "stats", "report", "bots", "core"},
+    "impact": {"tune", "sim", "stats", "report", "bots", "core"},
+    "gate": {"impact", "tune", "sim", "stats", "report", "bots", "core"},
     "tune": {"sim", "stats", "report", "bots", "core"},
     "ladder": {"sim", "stats", "report", "bots", "core"},
-    "cli": {"gate", "tune", "ladder", "sim", "stats", "report", "bots", "core", "games"},
+    "cli": {"gate", "impact", "tune", "ladder", "sim", "stats", "report", "bots", "core", "games"},
 }
 
 

@@ -20,6 +20,7 @@ from balance.cli import (
     check,
     compare,
     games,
+    impact,
     ladder,
     replay,
     report,
@@ -106,6 +107,7 @@ app.command("compare")(compare.compare)
 app.command("check")(check.check)
 app.command("sweep")(sweep.sweep)
 app.command("tune")(tune.tune)
+app.command("impact")(impact.impact)
 app.command("ladder")(ladder.ladder)
 app.command("bench")(bench.bench)
 

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from balance.bots import make_bot
-from balance.core.contract import GameSpec
+from balance.bots.barred import Barred
+from balance.core.contract import Bot, GameSpec
 from balance.core.errors import ConfigError, RunFailed, did_you_mean
 from balance.core.registry import load_game
 from balance.sim.play import play_game
@@ -84,15 +85,22 @@ def play_batch(batch: Batch) -> BatchResult:
     tally = CardTally(len(spec.catalog.counters))
     result = BatchResult(batch.start, batch.stop, rows, tally)
     # a bot keeps nothing between decisions (all it needs comes in: state, decision, its rng),
-    # so one instance per spec serves every seat and game of the batch
-    bots = {name: make_bot(name) for lineup in schedule.lineups for name in lineup.bots}
+    # so one instance per spec (and per card it is barred from) serves every game of the batch
+    bots: dict[tuple[str, str], Bot] = {}
+    for lineup in schedule.lineups:
+        for name, card in zip(lineup.bots, lineup.barred or ("",) * len(lineup.bots)):
+            bots[(name, "")] = bots.get((name, "")) or make_bot(name)
+            if card:
+                bots[(name, card)] = Barred(bots[(name, "")], spec.catalog.cards.index(card), card)
     for index in range(batch.start, batch.stop):
         slot = schedule.slot(index)
+        lineup = slot.lineup
+        barred = lineup.barred or ("",) * len(lineup.bots)
         record = play_game(
             game,
             spec,
-            slot.lineup.decks,
-            [bots[name] for name in slot.lineup.bots],
+            lineup.decks,
+            [bots[(name, card)] for name, card in zip(lineup.bots, barred)],
             slot.seed,
             rotation=slot.rotation,
         )

@@ -25,12 +25,18 @@ from balance.core.seeding import deal_seed
 class Lineup:
     decks: tuple[str, ...]  # per seat, in lineup order
     bots: tuple[str, ...]  # bot specs, per seat
+    # Restricted play (balance.impact): per seat, a card its bot may not play ("" for none);
+    # empty when no seat is barred
+    barred: tuple[str, ...] = ()
 
     def rotated(self, rotation: int) -> Lineup:
         """The lineup with seat s taking lineup position (s + rotation) mod seats."""
         n = len(self.decks)
         order = [(s + rotation) % n for s in range(n)]
-        return Lineup(tuple(self.decks[i] for i in order), tuple(self.bots[i] for i in order))
+        barred = tuple(self.barred[i] for i in order) if self.barred else ()
+        return Lineup(
+            tuple(self.decks[i] for i in order), tuple(self.bots[i] for i in order), barred
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +57,11 @@ class Schedule:
     deals: int  # deals per lineup
     seats: int
     run_seed: int
+    # When these lineups are some of a larger schedule's (a card's impact is played only in the
+    # lineups that hold it): lineup i is lineup `picked[i]` of that schedule's `picked_from`, and
+    # its deals keep that schedule's seeds, so the two play the same deals.
+    picked: tuple[int, ...] = ()
+    picked_from: int = 0
 
     @property
     def games(self) -> int:
@@ -60,13 +71,26 @@ class Schedule:
         deal, rotation = divmod(index, self.seats)
         lineup_index = deal % len(self.lineups)
         lineup = self.lineups[lineup_index]
+        number = deal
+        if self.picked:
+            number = deal // len(self.lineups) * self.picked_from + self.picked[lineup_index]
         return GameSlot(
             index,
             deal,
             lineup_index,
             rotation,
-            deal_seed(self.run_seed, deal),
+            deal_seed(self.run_seed, number),
             lineup.rotated(rotation),
+        )
+
+    def pick(self, indexes: Sequence[int], lineups: Sequence[Lineup] = ()) -> Schedule:
+        """The deals of lineups `indexes` alone, on the seeds they have here; `lineups` (as
+        many) replaces them, e.g. with a seat barred from a card."""
+        chosen = tuple(lineups) or tuple(self.lineups[i] for i in indexes)
+        base = self.picked or tuple(range(len(self.lineups)))
+        width = self.picked_from or len(self.lineups)
+        return Schedule(
+            chosen, self.deals, self.seats, self.run_seed, tuple(base[i] for i in indexes), width
         )
 
     def games_per_round(self) -> int:

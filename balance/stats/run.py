@@ -17,6 +17,7 @@ import pandas as pd
 
 from balance.core.runfiles import CARDS, GAMES, read_manifest, read_table
 from balance.stats.cards import MIN_GAMES, card_metrics
+from balance.stats.metagame import metagame
 from balance.stats.outcomes import game_length, ludii_summary, outcome_rates
 from balance.stats.winrates import deck_table, matchup_table, seat_advantage, seat_count, seat_table
 
@@ -104,20 +105,22 @@ def summarize(run: Run) -> dict[str, Any]:
         "metrics": ludii_summary(seats, outcomes),
         "rules_version": run.manifest.get("rules_version"),
         "config_hash": run.manifest.get("config_hash"),
+        # the Nash mix of decks, dominated decks and cycles (two-player runs with every pairing)
+        "metagame": metagame(run.games, int(run.manifest.get("seed") or 0)).summary(),
     }
-    return _clean(summary)
+    return json_ready(summary)
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return frame.to_dict(orient="records")
 
 
-def _clean(value: Any) -> Any:
+def json_ready(value: Any) -> Any:
     """JSON-ready: numpy scalars to Python, NaN to None."""
     if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
+        return {k: json_ready(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
+        return [json_ready(v) for v in value]
     if hasattr(value, "item"):
         value = value.item()
     if isinstance(value, float) and math.isnan(value):

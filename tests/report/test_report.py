@@ -74,6 +74,8 @@ def test_report_on_a_small_run(tmp_path: Path) -> None:
     mirrors = [m for m in summary["matchups"] if m["deck"] == m["opponent"]]
     assert mirrors and all(m["ci_low"] is None for m in mirrors)  # 1/2 by construction
     assert summary["games"] == len(load_run(out).games)
+    meta = summary["metagame"]  # every pairing was played: the Nash mix of the decks
+    assert abs(sum(row["weight"] for row in meta["mix"]) - 1) < 1e-9
 
 
 def test_simulate_renders_the_report_and_a_terminal_summary(tmp_path: Path) -> None:
