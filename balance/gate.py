@@ -32,7 +32,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 import balance
-from balance.bots import make_bot, split_bot_specs
+from balance.bots import for_game, make_bot, split_bot_specs
 from balance.core.config import validate
 from balance.core.errors import ConfigError
 from balance.core.registry import load_game
@@ -152,10 +152,11 @@ def check(
     baseline = (
         read_baseline(baseline_path, game.info.rules_version, force) if baseline_path else None
     )
-    bots = (
+    bots = for_game(
+        game.info,
         split_bot_specs(thresholds.bots)
         if isinstance(thresholds.bots, str)
-        else list(thresholds.bots)
+        else list(thresholds.bots),
     )
     for bot in bots:
         make_bot(bot)
