@@ -79,6 +79,9 @@ class MctsBot:
     # expanded as a node (every leaf stands where a turn begins); False: a leaf is the position
     # after a new node's best-scored option
     to_horizon: bool = False
+    # > 0: a node offers its ceil(widening * sqrt(visits + 1)) best-scored options only, so a
+    # budget smaller than the options is spent on the likely ones (progressive widening)
+    widening: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 0.0
 
     def choose(self, state: State, decision: Decision, rng: Random) -> int:
         seat = decision.seat
@@ -158,25 +161,33 @@ class MctsBot:
         seat = decision.seat
         children = node.children
         assert children is not None
-        best, best_value = 0, -math.inf
+        scored: list[tuple[float, int, Node]] = []
         for i, option in enumerate(decision.options):
             child = children.get(option)
             if child is None:  # an option this world offers and earlier ones did not
                 copy = world.clone()
                 copy.apply(i)
                 child = children[option] = Node(prior=(copy.evaluate(seat) + 1.0) / 2.0)
+            scored.append((child.prior, -i, child))
+        if self.widening > 0:
+            # progressive widening: the best-scored options first, more as visits grow
+            width = math.ceil(self.widening * math.sqrt(node.visits + 1))
+            if width < len(scored):
+                scored = sorted(scored, key=lambda entry: entry[:2], reverse=True)[:width]
+        best, best_value = 0, -math.inf
+        for prior, negative_index, child in scored:
             child.available += 1
             if child.visits == 0:
-                value = 2.0 + child.prior  # untried edges first, the best-scored first
+                value = 2.0 + prior  # untried edges first, the best-scored first
             else:
                 value = (
                     child.totals.get(seat, 0.0) / child.visits
                     + self.c * math.sqrt(math.log(child.available) / child.visits)
-                    + self.bias * child.prior / (child.visits + 1)
+                    + self.bias * prior / (child.visits + 1)
                 )
             value += rng.random() * 1e-9  # ties: the bot's own stream decides
             if value > best_value:
-                best, best_value = i, value
+                best, best_value = -negative_index, value
         return best
 
 
