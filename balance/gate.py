@@ -160,6 +160,11 @@ def check(
     )
     for bot in bots:
         make_bot(bot)
+    played_by = baseline.get("bots") if baseline else None
+    if played_by and sorted(set(played_by)) != sorted(set(bots)) and not force:
+        # a shift between two kinds of players is not a change of the game
+        raise ConfigError(str(baseline_path), None, f"baseline was played by {', '.join(sorted(set(played_by)))}, the gate plays {', '.join(sorted(set(bots)))}",
+                          "save a new baseline with these bots, or pass --force to compare anyway")  # fmt: skip
     decks = (
         thresholds.decks
         if thresholds.decks == "all" or isinstance(thresholds.decks, list)
