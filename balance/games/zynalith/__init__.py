@@ -14,7 +14,7 @@ GAME = GamePackage(
         min_seats=2,
         max_seats=5,
         rules_version="2",
-        bot_defaults={"mcts": "iterations=80,horizon=2,to_horizon=true"},
+        bot_defaults={"mcts": "iterations=150,widening=2"},
     ),
     "balance.games.zynalith",
     SHIPPED_CONFIGS / "zynalith",
