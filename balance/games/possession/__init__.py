@@ -13,7 +13,7 @@ GAME = GamePackage(
         min_seats=2,
         max_seats=4,
         rules_version="2",
-        bot_defaults={"mcts": "iterations=100,horizon=2,to_horizon=true"},
+        bot_defaults={"mcts": "iterations=100,horizon=2,to_horizon=true,widening=2"},
     ),
     "balance.games.possession",
     SHIPPED_CONFIGS / "possession",
