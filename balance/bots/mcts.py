@@ -21,7 +21,12 @@ in the opponent's reply) compares positions the evaluation cannot tell apart. So
 - with `to_horizon`, a new line goes on greedily (each step expanded the same way) until the
   horizon, so every leaf stands where a turn begins. It costs a greedy decision per step, and
   pays where one turn is many decisions or a turn's worth shows only in the reply: possession
-  (four phases a turn, 2 turns) and clans (3 turns).
+  (four phases a turn, 2 turns) and clans (3 turns);
+- with `widening`, a node offers only its best-scored options, more as its visits grow
+  (progressive widening, Chaslot et al. 2008): where a decision has more options than the
+  budget can try, the budget goes to the likely ones. In arrows (about 115 options to a play)
+  150 iterations without it tried each option about once and scored 0.52 against greedy (414
+  games); with widening 2, 0.74 (414 games).
 Measured in beings against greedy (32 games each, 300 iterations): random roll-outs to the end
 of the turn 0.06, roll-outs choosing the best of 4 sampled options 0.41, this 0.61. In
 possession (96 games each, 300 iterations): horizon 1 0.40-0.48, horizon 2 to the horizon 0.62.
