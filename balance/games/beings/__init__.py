@@ -12,7 +12,7 @@ GAME = GamePackage(
         min_seats=2,
         max_seats=2,
         rules_version="1",
-        bot_defaults={"mcts": "iterations=150"},
+        bot_defaults={"mcts": "iterations=150,widening=2"},
     ),
     "balance.games.beings",
     SHIPPED_CONFIGS / "beings",

@@ -12,7 +12,7 @@ GAME = GamePackage(
         min_seats=2,
         max_seats=2,
         rules_version="2",
-        bot_defaults={"mcts": "iterations=130,horizon=3,to_horizon=true"},
+        bot_defaults={"mcts": "iterations=90,horizon=3,to_horizon=true,widening=2"},
     ),
     "balance.games.clans",
     SHIPPED_CONFIGS / "clans",
