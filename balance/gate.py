@@ -32,7 +32,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 import balance
-from balance.bots import make_bot, split_bot_specs
+from balance.bots import for_game, make_bot, split_bot_specs
 from balance.core.config import validate
 from balance.core.errors import ConfigError
 from balance.core.registry import load_game
@@ -152,13 +152,19 @@ def check(
     baseline = (
         read_baseline(baseline_path, game.info.rules_version, force) if baseline_path else None
     )
-    bots = (
+    bots = for_game(
+        game.info,
         split_bot_specs(thresholds.bots)
         if isinstance(thresholds.bots, str)
-        else list(thresholds.bots)
+        else list(thresholds.bots),
     )
     for bot in bots:
         make_bot(bot)
+    played_by = baseline.get("bots") if baseline else None
+    if played_by and sorted(set(played_by)) != sorted(set(bots)) and not force:
+        # a shift between two kinds of players is not a change of the game
+        raise ConfigError(str(baseline_path), None, f"baseline was played by {', '.join(sorted(set(played_by)))}, the gate plays {', '.join(sorted(set(bots)))}",
+                          "save a new baseline with these bots, or pass --force to compare anyway")  # fmt: skip
     decks = (
         thresholds.decks
         if thresholds.decks == "all" or isinstance(thresholds.decks, list)

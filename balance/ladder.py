@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from balance.bots import make_bot
+from balance.bots import for_game, make_bot
 from balance.core.registry import load_game
 from balance.sim.runner import play_range, resolve_jobs
 from balance.sim.schedule import Lineup, Schedule, make_schedule
@@ -78,8 +78,8 @@ def ladder(
     folder = config_dir or game.config_dir
     overrides = dict(overrides or {})
     spec = game.load(folder, overrides)
-    # each bot by the label the games table gives it: its whole spec, as make_bot writes it
-    bots = list(dict.fromkeys(make_bot(bot).name for bot in bots))
+    # each bot by the label the games table gives it: its whole spec with the game's defaults
+    bots = list(dict.fromkeys(make_bot(bot).name for bot in for_game(game.info, bots)))
     jobs = resolve_jobs(jobs)
     # self-play schedules first: make_schedule checks --seats and --decks for the game
     levels = [

@@ -96,6 +96,12 @@ def test_baselines_pass_unchanged_fail_shifted_and_refuse_other_rules(tmp_path: 
         app, ["check", "tinyduel", "--jobs", "1", "--baseline", str(baseline), "--force"]
     )
     assert forced.exit_code == 0, forced.output
+    record["rules_version"], record["bots"] = "1", ["mcts", "mcts"]
+    baseline.write_text(json.dumps(record))
+    other_players = runner.invoke(
+        app, ["check", "tinyduel", "--jobs", "1", "--baseline", str(baseline)]
+    )
+    assert other_players.exit_code == 2 and "baseline was played by mcts" in other_players.output
 
 
 def sequential_verdicts(

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from pydantic import ValidationError
 
-from balance.core.contract import Bot
+from balance.core.contract import Bot, GameInfo
 from balance.core.errors import ConfigError, did_you_mean
 
 
@@ -58,14 +58,50 @@ def make_bot(spec: str) -> Bot:
     The bot is named by its whole spec (`mcts:iterations=50`), so the games table tells bots of
     one kind with different parameters apart, and a replay rebuilds the very bot that played.
     """
+    name, cls, pairs = _parse(spec)
+    params = dict(pairs)  # the bot's declaration converts and checks each value
+    label = _label(name, pairs)
+    try:
+        bot: Bot = cls(name=label, **params)
+    except ValidationError as e:
+        error = e.errors()[0]
+        key = str(error["loc"][0]) if error["loc"] else "?"
+        message = error["msg"][:1].lower() + error["msg"][1:]
+        fields = _fields(cls)
+        default = fields[key].default if key in fields else "..."
+        raise ConfigError(
+            "--bots",
+            None,
+            f"bot '{name}': {key}={params.get(key)}: {message}",
+            f"e.g. {name}:{key}={default}",
+        ) from None
+    return bot
+
+
+def for_game(info: GameInfo, specs: Sequence[str]) -> list[str]:
+    """Each spec with the game's own defaults (`GameInfo.bot_defaults`) written in for the
+    parameters it leaves out, in the order the bot declares them: `mcts` in a game whose turns
+    need a deeper search becomes `mcts:iterations=100,horizon=2,...`. So the tables, the report
+    and a replay name the very bot that played, and `mcts` means a bot fit for each game."""
+    written = []
+    for spec in specs:
+        name, cls, given = _parse(spec)
+        _, _, defaults = _parse(f"{name}:{info.bot_defaults.get(name, '')}")
+        params = {**dict(defaults), **dict(given)}
+        order = list(_fields(cls))
+        written.append(_label(name, sorted(params.items(), key=lambda kv: order.index(kv[0]))))
+    return written
+
+
+def _parse(spec: str) -> tuple[str, type, list[tuple[str, str]]]:
+    """A spec's bot name, its class and its `key=value` pairs as written (keys checked)."""
     name, _, params_text = spec.partition(":")
     name = name.strip()
     if name not in BOTS:
         raise ConfigError("--bots", None, f"unknown bot '{name}'", did_you_mean(name, list(BOTS)))
     cls = BOTS[name]()
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.name != "name"}
-    params: dict[str, object] = {}
-    written: list[str] = []
+    fields = _fields(cls)
+    pairs: list[tuple[str, str]] = []
     for pair in filter(None, (p.strip() for p in params_text.split(","))):
         key, sep, value = pair.partition("=")
         key = key.strip()
@@ -83,20 +119,13 @@ def make_bot(spec: str) -> Bot:
                 f"bot '{name}' has no parameter '{key}'",
                 did_you_mean(key, list(fields)) if fields else "it takes none",
             )
-        params[key] = value.strip()  # the bot's declaration converts and checks it
-        written.append(f"{key}={value.strip()}")
-    label = f"{name}:{','.join(written)}" if written else name
-    try:
-        bot: Bot = cls(name=label, **params)
-    except ValidationError as e:
-        error = e.errors()[0]
-        key = str(error["loc"][0]) if error["loc"] else "?"
-        message = error["msg"][:1].lower() + error["msg"][1:]
-        default = fields[key].default if key in fields else "..."
-        raise ConfigError(
-            "--bots",
-            None,
-            f"bot '{name}': {key}={params.get(key)}: {message}",
-            f"e.g. {name}:{key}={default}",
-        ) from None
-    return bot
+        pairs.append((key, value.strip()))
+    return name, cls, pairs
+
+
+def _fields(cls: type) -> dict[str, dataclasses.Field[object]]:
+    return {f.name: f for f in dataclasses.fields(cls) if f.name != "name"}
+
+
+def _label(name: str, pairs: Sequence[tuple[str, str]]) -> str:
+    return f"{name}:{','.join(f'{k}={v}' for k, v in pairs)}" if pairs else name

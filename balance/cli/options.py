@@ -149,18 +149,19 @@ def measuring_bots(game: str, config: Path | None, bots: str | None) -> list[str
     """The bots given, else the ones the game's balance.yaml names: every command measures
     balance with the players the gate judges it by (random when a game has no balance.yaml,
     as a plug-in may not); the output names them either way."""
-    from balance.bots import split_bot_specs
-
-    if bots is not None:
-        return split_bot_specs(bots)
+    from balance.bots import for_game, split_bot_specs
     from balance.core.registry import load_game
+
+    package = load_game(game)
+    if bots is not None:
+        return for_game(package.info, split_bot_specs(bots))
     from balance.gate import read_thresholds
 
-    path = (config or load_game(game).config_dir) / "balance.yaml"
+    path = (config or package.config_dir) / "balance.yaml"
     if not path.exists():
         return ["random"]
     named = read_thresholds(path).bots
-    return split_bot_specs(named) if isinstance(named, str) else list(named)
+    return for_game(package.info, split_bot_specs(named) if isinstance(named, str) else list(named))
 
 
 def output_folder(out: Path | None, resume: Path | None, default: Path) -> Path:

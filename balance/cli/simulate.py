@@ -44,7 +44,7 @@ def simulate(
         ),
     ] = None,
     config: ConfigOpt = None,
-    games: GamesOpt = 2000,
+    games: GamesOpt = 1000,
     decks: DecksOpt = "all",
     seats: SeatsOpt = None,
     bots: MeasureBotsOpt = None,

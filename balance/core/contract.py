@@ -36,6 +36,9 @@ class GameInfo:
     min_seats: int
     max_seats: int
     rules_version: str  # bump when outcomes may change; runs and baselines record it
+    # this game's own defaults per bot kind, as a spec's parameters ({"mcts": "horizon=2"}):
+    # a search's budget depends on how long a turn is; `balance.bots.for_game` writes them in
+    bot_defaults: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

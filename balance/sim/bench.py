@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from balance.bots import make_bot
+from balance.bots import for_game, make_bot
 from balance.core.registry import load_game
 from balance.sim.play import play_game
 from balance.sim.runner import batches, run_batches
@@ -56,6 +56,7 @@ def bench_game(
 ) -> GameBench:  # fmt: skip
     game = load_game(name)
     spec = game.load(game.config_dir)
+    [bot] = for_game(game.info, [bot])  # the bot as this game plays it, budget and all
     schedule = make_schedule(
         game.info, spec.catalog, "all", [bot], seats, games=10**9, run_seed=12345
     )

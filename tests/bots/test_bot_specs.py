@@ -1,7 +1,9 @@
 import pytest
 
-from balance.bots import make_bot, split_bot_specs
+from balance.bots import for_game, make_bot, split_bot_specs
+from balance.core.contract import GameInfo
 from balance.core.errors import ConfigError
+from balance.core.registry import game_names, load_game
 
 
 def test_commas_separate_seats_but_not_a_bots_parameters() -> None:
@@ -54,3 +56,24 @@ def test_bot_parameters_out_of_their_declared_range_are_config_errors(
 def test_parameters_in_range_are_accepted_and_converted() -> None:
     bot = make_bot("mcts:iterations=5,c=0,bias=0,ms=0,horizon=2")
     assert (bot.iterations, bot.c, bot.bias, bot.ms, bot.horizon) == (5, 0.0, 0.0, 0, 2)  # type: ignore[attr-defined]
+
+
+def test_a_game_writes_its_own_defaults_into_a_bots_spec_where_the_spec_leaves_them_out() -> None:
+    info = GameInfo("toy", 2, 2, "1", bot_defaults={"mcts": "horizon=2,iterations=40"})
+    # the bot's declaration order, whoever wrote the value; the user's value wins
+    assert for_game(info, ["mcts", "mcts:c=0.2,iterations=9", "greedy"]) == [
+        "mcts:iterations=40,horizon=2",
+        "mcts:iterations=9,c=0.2,horizon=2",
+        "greedy",
+    ]
+    bot = make_bot(for_game(info, ["mcts"])[0])
+    assert (bot.iterations, bot.horizon) == (40, 2)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_games_bot_defaults_make_valid_bots(name: str) -> None:
+    info = load_game(name).info
+    for kind, params in info.bot_defaults.items():
+        spec = for_game(info, [kind])[0]
+        assert make_bot(spec).name == spec
+        assert all(pair in spec for pair in params.split(","))

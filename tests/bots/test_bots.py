@@ -12,7 +12,7 @@ from balance.core.registry import game_names, load_game
 from balance.sim.play import play_game
 from balance.sim.schedule import lineup_decks
 
-BOTS = ["greedy", "mcts:iterations=12"]
+BOTS = ["greedy", "mcts:iterations=12", "mcts:iterations=6,horizon=2,to_horizon=true"]
 
 
 def setup(name: str, seed: int):

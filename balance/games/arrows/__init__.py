@@ -7,7 +7,13 @@ from balance.core.contract import GameInfo
 from balance.core.package import SHIPPED_CONFIGS, GamePackage
 
 GAME = GamePackage(
-    GameInfo(name="arrows", min_seats=2, max_seats=2, rules_version="1"),
+    GameInfo(
+        name="arrows",
+        min_seats=2,
+        max_seats=2,
+        rules_version="1",
+        bot_defaults={"mcts": "iterations=150,widening=2"},
+    ),
     "balance.games.arrows",
     SHIPPED_CONFIGS / "arrows",
 )

@@ -8,7 +8,13 @@ from balance.core.contract import GameInfo
 from balance.core.package import SHIPPED_CONFIGS, GamePackage
 
 GAME = GamePackage(
-    GameInfo(name="possession", min_seats=2, max_seats=4, rules_version="2"),
+    GameInfo(
+        name="possession",
+        min_seats=2,
+        max_seats=4,
+        rules_version="2",
+        bot_defaults={"mcts": "iterations=100,horizon=2,to_horizon=true,widening=2"},
+    ),
     "balance.games.possession",
     SHIPPED_CONFIGS / "possession",
 )

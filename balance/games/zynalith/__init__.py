@@ -9,7 +9,13 @@ from balance.core.contract import GameInfo
 from balance.core.package import SHIPPED_CONFIGS, GamePackage
 
 GAME = GamePackage(
-    GameInfo(name="zynalith", min_seats=2, max_seats=5, rules_version="2"),
+    GameInfo(
+        name="zynalith",
+        min_seats=2,
+        max_seats=5,
+        rules_version="2",
+        bot_defaults={"mcts": "iterations=150,widening=2"},
+    ),
     "balance.games.zynalith",
     SHIPPED_CONFIGS / "zynalith",
 )
