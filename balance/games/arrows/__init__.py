@@ -12,6 +12,7 @@ GAME = GamePackage(
         min_seats=2,
         max_seats=2,
         rules_version="1",
+        # mcts: ~115 options to a play: widening spends the iterations on the likely ones
         bot_defaults={"mcts": "iterations=150,widening=2"},
     ),
     "balance.games.arrows",

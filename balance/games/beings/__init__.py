@@ -12,6 +12,7 @@ GAME = GamePackage(
         min_seats=2,
         max_seats=2,
         rules_version="1",
+        # mcts: the rest of the turn, widening to the best-scored options
         bot_defaults={"mcts": "iterations=150,widening=2"},
     ),
     "balance.games.beings",

@@ -14,6 +14,7 @@ GAME = GamePackage(
         min_seats=2,
         max_seats=5,
         rules_version="2",
+        # mcts: the rest of the turn, widening to the best-scored options
         bot_defaults={"mcts": "iterations=150,widening=2"},
     ),
     "balance.games.zynalith",
