@@ -12,7 +12,7 @@ GAME = GamePackage(
         min_seats=2,
         max_seats=2,
         rules_version="2",
-        # mcts: to the start of its own next turn but one (3 turns), where a round's plan shows
+        # mcts: through the reply and its own next turn (3 turns), each line played out
         bot_defaults={"mcts": "iterations=90,horizon=3,to_horizon=true,widening=2"},
     ),
     "balance.games.clans",
