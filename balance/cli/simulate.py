@@ -80,8 +80,10 @@ def simulate(
     """Play bot-vs-bot games and write games.parquet, cards.parquet, run.json and a report."""
     from dataclasses import replace
 
-    from balance.cli.progress import games_progress
+    from balance.cli.progress import first_lines, games_progress
     from balance.core.errors import ConfigError
+    from balance.report.render import players_sentence
+    from balance.report.tuning import who_played
     from balance.sim.simulate import RunOptions, resume_options
     from balance.sim.simulate import simulate as run
 
@@ -125,8 +127,15 @@ def simulate(
             command=command,
             commit_seconds=commit_every,
         )
+    # who plays, before the games: a designer reads the player model before waiting on it
+    who = players_sentence(who_played(options.bots, options.seed, options.sets, options.patch))
     with games_progress(options.game) as (start, advance):
-        outcome = run(options, progress=advance, on_start=start, resume=resume is not None)
+        outcome = run(
+            options,
+            progress=advance,
+            on_start=first_lines(who, start),
+            resume=resume is not None,
+        )
     if outcome.interrupted:
         stopped = (
             f" (stopped by {outcome.stopped_by}: {outcome.games} of {outcome.planned} games kept;"
