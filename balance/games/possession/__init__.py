@@ -14,7 +14,7 @@ GAME = GamePackage(
         max_seats=4,
         rules_version="2",
         # mcts: four phases a turn and the glory decided in the reply: 2 turns, each line played out
-        bot_defaults={"mcts": "iterations=80,horizon=2,to_horizon=true,widening=1"},
+        bot_defaults={"mcts": "iterations=80,bias=3,horizon=2,to_horizon=true,widening=1"},
     ),
     "balance.games.possession",
     SHIPPED_CONFIGS / "possession",
