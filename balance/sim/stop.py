@@ -64,8 +64,9 @@ class StopRequest:
 @contextmanager
 def stop_on_signals() -> Iterator[StopRequest]:
     """A StopRequest set by SIGINT, SIGTERM or SIGHUP while the block runs; the previous
-    handlers come back after it. Off the main thread (where Python allows no handler) the
-    request is only set by `request()`, and Ctrl-C stays a KeyboardInterrupt."""
+    handlers come back after it, unless one of those signals came (then the process is ending and
+    ignores them). Off the main thread (where Python allows no handler) the request is only set
+    by `request()`, and Ctrl-C stays a KeyboardInterrupt."""
     stop = StopRequest()
     if threading.current_thread() is not threading.main_thread():
         yield stop
@@ -79,4 +80,8 @@ def stop_on_signals() -> Iterator[StopRequest]:
         yield stop
     finally:
         for number, handler in previous.items():
-            signal.signal(number, handler)
+            # after a stop signal the process is ending: further ones (a second Ctrl-C while the
+            # finished games are saved, the report written, the workers shut down at exit) are
+            # ignored rather than killing it half-way. Ignored, not handled: Python puts
+            # handled signals back to their default while it shuts down, ignored ones it keeps.
+            signal.signal(number, signal.SIG_IGN if stop.signum else handler)
