@@ -141,9 +141,9 @@ def ladder(
         met = set(data["bot"]) | set(data["opponent"])
         try:
             fitted = fit_ratings(data, [bot for bot in bots if bot in met])
-        except ValueError:  # no pairing with the first bot finished
-            pass
-        else:
+        except ValueError:  # no pairing with the first bot finished: no bot can be rated
+            fitted = None
+        if fitted is not None:
             ratings = fitted.table()
             pairs["expected"] = [
                 fitted.expected_score(a, b, seats)

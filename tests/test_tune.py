@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from balance.cli import app
 from balance.core.errors import ConfigError
 from balance.tune import parse_values, parse_vary, setup_from, sweep, tune
+from tests.sim.test_resume import stop_after
 
 runner = CliRunner()
 
@@ -192,24 +193,13 @@ def test_sweep_counts_the_games_behind_each_estimate() -> None:
     assert 0 < in_hand < every <= 300  # in hand in some of the games wild's deck played
 
 
-def interrupt_after(batches: int):  # type: ignore[no-untyped-def]
-    seen = []
-
-    def progress(n: int) -> None:
-        seen.append(n)
-        if len(seen) == batches:
-            raise KeyboardInterrupt
-
-    return progress
-
-
 @pytest.mark.parametrize("cut", [1, 6, 11])  # of 12 batches
 def test_an_interrupted_sweep_resumes_to_the_same_result(tmp_path: Path, cut: int) -> None:
     setup = setup_from("tinyduel", None, {}, ["plain", "wild"], ["random"], 2, 0, 1)
     vary = [("cards.wild.value", [1, 3, 5])]
     whole = sweep(setup, vary, 600, None, None)
     out = tmp_path / "sweep"
-    cut_short = sweep(setup, vary, 600, None, None, interrupt_after(cut), folder=out)
+    cut_short = sweep(setup, vary, 600, None, None, stop_after(cut), folder=out)
     assert cut_short.interrupted
     again = sweep(setup, vary, 600, None, None, folder=out, resume=True)
     assert not again.interrupted and again.points.equals(whole.points)
@@ -224,7 +214,7 @@ def test_an_interrupted_tune_resumes_to_the_same_result(tmp_path: Path, cut: int
     free = [("cards.wild.value", 0, 8)]
     whole = tune(setup, free, 3000)
     out = tmp_path / "tune"
-    cut_short = tune(setup, free, 3000, progress=interrupt_after(cut), folder=out)
+    cut_short = tune(setup, free, 3000, progress=stop_after(cut), folder=out)
     assert cut_short.interrupted
     again = tune(setup, free, 3000, folder=out, resume=True)
     assert not again.interrupted and again.proposal == whole.proposal
