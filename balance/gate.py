@@ -50,6 +50,7 @@ from balance.stats.sequential import (
     band_verdict_bernoulli,
     band_verdict_normal,
     fixed_sample_verdict,
+    games_to_decide,
     interval_verdict,
 )
 from balance.stats.units import deal_units, unit_estimate
@@ -104,6 +105,7 @@ class Assertion:
     verdict: str = ""  # pass | fail | skipped, and for a run's fixed sample: undecided
     method: str = ""  # sprt | undecided at N games; estimate inside/outside the band | low sample
     needed: int = 0  # a card skipped for its sample: about the games that would give it
+    to_decide: int = 0  # undecided at the cap: about the games that would decide it
 
 
 @dataclass
@@ -419,6 +421,7 @@ def _fallback(a: Assertion, t: Thresholds, games: int) -> None:
     a.method = (
         f"undecided at {games:,} games; estimate {'inside' if inside else 'outside'} the band"
     )
+    a.to_decide = games_to_decide(games, a.std_error, a.band.margin)
 
 
 def shifts(
@@ -508,6 +511,8 @@ def write_junit(result: GateResult, path: Path) -> None:
 def describe(a: Assertion) -> str:
     band = f"[{_fmt(a.band.low)}, {_fmt(a.band.high)}]"
     need = f"; about {a.needed:,} games would give it its sample" if a.needed else ""
+    if a.to_decide > a.games:
+        need += f"; about {a.to_decide:,} games would decide it (--max-games)"
     return f"{a.name}: {a.estimate:+.4f} [{a.ci_low:+.4f}, {a.ci_high:+.4f}] in {band}? {a.verdict} ({a.method}{need}, {a.games} games)"
 
 
@@ -545,6 +550,15 @@ def summary_lines(result: GateResult) -> list[str]:
             parts.append(f"{len(other)} skipped (no games)")
         lines.append(f"{kind}: " + "; ".join(parts))
     return lines
+
+
+def undecided_line(result: GateResult) -> str | None:
+    """Once, under the assertions the cap left undecided: the games that would decide them."""
+    counts = [a.to_decide for a in result.assertions if a.to_decide > a.games]
+    if not counts:
+        return None
+    return (f"{len(counts)} undecided at the cap: about {max(counts):,} games would decide "
+            f"{'it' if len(counts) == 1 else 'them'} (--max-games)")  # fmt: skip
 
 
 def _low_sample_line(low: list[Assertion]) -> str:

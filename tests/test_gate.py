@@ -4,6 +4,7 @@ SPRTs keep their error rates, baselines catch shifts, JUnit parses."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -155,10 +156,12 @@ def test_at_max_games_an_undecided_estimate_outside_its_band_fails() -> None:
     from balance.gate import Assertion, Thresholds, _fallback
 
     band = Band(-0.05, 0.05, 0.03)
-    doubtful = Assertion("seat advantage", band, "normal", 0.07, 0.045, 0.098)
+    doubtful = Assertion("seat advantage", band, "normal", 0.07, 0.045, 0.098, std_error=0.0125)
     _fallback(doubtful, Thresholds(), 2000)
     assert doubtful.verdict == "fail"
     assert doubtful.method == "undecided at 2,000 games; estimate outside the band"
+    # the margin is 2.4 standard errors at 2,000 games: 5 of them need (5 / 2.4)^2 times the games
+    assert doubtful.to_decide == math.ceil(2000 * (5 * 0.0125 / 0.03) ** 2) == 8681
     inside = Assertion("seat advantage", band, "normal", 0.01, -0.02, 0.06)
     _fallback(inside, Thresholds(), 2000)
     assert (inside.verdict, inside.method) == (
@@ -186,3 +189,7 @@ def test_an_undecided_estimate_outside_its_band_fails_at_max_games() -> None:
     assert result.exit_code == 1, result.output
     assert "FAIL: deck plain win rate, deck wild win rate" in result.output
     assert "undecided at 600 games; estimate outside the band" in result.output
+    (line,) = [line for line in result.output.splitlines() if "undecided at the cap" in line]
+    assert " undecided at the cap: about " in line and line.endswith(
+        "would decide them (--max-games)"
+    )

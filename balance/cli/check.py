@@ -81,7 +81,7 @@ def check(
 
     from balance.cli.progress import games_progress
     from balance.gate import check as run_check
-    from balance.gate import needs_attention, summary_lines, write_junit
+    from balance.gate import needs_attention, summary_lines, undecided_line, write_junit
     from balance.gate import save_baseline as write_baseline
     from balance.report.render import players_text
 
@@ -116,6 +116,8 @@ def check(
                 f"{a.games:,}", f"[{colour}]{a.verdict}[/{colour}] ({a.method})",
             )  # fmt: skip
         console.print(table)
+    if (line := undecided_line(result)) is not None:
+        console.print(line, highlight=False)
     if not verbose:
         for line in summary_lines(result):
             console.print(line, highlight=False)
