@@ -145,6 +145,38 @@ def test_sprt_error_rates_stay_within_alpha_and_beta(side: str) -> None:
     assert np.all(sequential_verdicts(0.5, band, 50, rng) == "pass")
 
 
+def capped_false_fails(cap: int, repeats: int, rng: np.random.Generator) -> float:
+    """The share of runs failing a rate exactly on the band's high edge (0.5, margin 0.03) under
+    the gate's rule: the SPRT looks every 25 units; at the cap an undecided estimate outside the
+    band fails."""
+    band = Band(None, 0.5, 0.03)
+    fails = 0
+    for _ in range(repeats):
+        sums = np.cumsum(rng.random(cap) < 0.5)
+        verdict = None
+        for n in range(25, cap + 1, 25):
+            mean = sums[n - 1] / n
+            verdict = band_verdict_normal(
+                mean, mean * (1 - mean) * n / (n - 1), n, band, 0.05, 0.05
+            )
+            if verdict:
+                break
+        fails += verdict == "fail" or (verdict is None and not band.contains(sums[-1] / cap))
+    return fails / repeats
+
+
+def test_the_games_said_to_decide_keep_false_fails_on_the_edge_under_five_percent() -> None:
+    from balance.stats.sequential import games_to_decide
+
+    rng = np.random.default_rng(7)
+    # at 1,000 units a Bernoulli(0.5) mean has standard error 0.5 / sqrt(1000)
+    decisive = games_to_decide(1000, 0.5 / math.sqrt(1000), 0.03)
+    assert decisive == 6945  # the margin is 5 standard errors there
+    assert capped_false_fails(decisive, 300, rng) <= 0.05 + 0.025
+    # a cap where the margin is 3 standard errors fails the edge far more often
+    assert capped_false_fails(2500, 300, rng) > 0.10
+
+
 def test_bernoulli_sprt_for_rare_events() -> None:
     band = Band(None, 0.01, 0.01)
     assert band_verdict_bernoulli(0, 300, band, 0.05, 0.05) == "pass"
