@@ -470,7 +470,7 @@ def save_baseline(result: GateResult, path: Path) -> None:
 
 def read_baseline(path: Path, rules_version: str, force: bool) -> dict[str, Any]:
     try:
-        baseline = json.loads(path.read_text())
+        baseline: object = json.loads(path.read_text())
     except FileNotFoundError:
         raise ConfigError(
             str(path), None, "baseline file not found", "save one with --save-baseline"
@@ -479,6 +479,10 @@ def read_baseline(path: Path, rules_version: str, force: bool) -> dict[str, Any]
         raise ConfigError(
             str(path), e.lineno, f"not a baseline file: {e.msg}", "save one with --save-baseline"
         ) from None
+    if not isinstance(baseline, dict):
+        raise ConfigError(
+            str(path), 1, "not a baseline file: not a JSON object", "save one with --save-baseline"
+        )
     if baseline.get("rules_version") != rules_version and not force:
         raise ConfigError(str(path), None, f"baseline is of rules_version {baseline.get('rules_version')}, the game is at {rules_version}",
                           "save a new baseline, or pass --force to compare anyway")  # fmt: skip
