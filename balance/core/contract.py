@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
-from typing import TYPE_CHECKING, Protocol, Self
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 if TYPE_CHECKING:
     from balance.core.effects import Vocabulary
@@ -45,7 +45,8 @@ class GameInfo:
 class Decision:
     seat: int
     kind: str  # the game's own word: "play", "block", "target", "order"
-    options: tuple  # finite, ordered, never empty; a bot answers with an index
+    # the game's own option objects: finite, ordered, never empty; a bot answers with an index
+    options: tuple[Any, ...]
 
 
 @dataclass(frozen=True, slots=True)

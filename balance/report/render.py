@@ -661,7 +661,8 @@ SECTIONS: list[Callable[[Context], Section | None]] = [
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    return json.loads(frame.to_json(orient="records"))
+    records: list[dict[str, Any]] = json.loads(frame.to_json(orient="records"))
+    return records
 
 
 def _plain(value: object) -> object:
