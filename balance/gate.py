@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -573,12 +573,6 @@ def _fmt(value: float | None) -> str:
 
 def _num(value: float) -> float | None:
     return None if value is None or math.isnan(value) else value
-
-
-def result_dict(result: GateResult) -> dict[str, Any]:
-    out = asdict(result)
-    out["passed"] = result.passed
-    return out
 
 
 # -- a run's verdict, for its report ------------------------------------------------------------

@@ -13,7 +13,7 @@ from plotly.offline import get_plotlyjs
 # The matchup scale: 50% is white and 35% / 65% are full colour, so 46% and 55% are visibly
 # tinted (a 0.2-0.8 scale left them white).
 MATCHUP_SPAN = 0.15
-BLUE, RED, GREY = "#2166ac", "#b2182b", "#888888"
+BLUE, GREY = "#2166ac", "#888888"
 
 
 def script() -> str:

@@ -80,10 +80,6 @@ SKIP = "skip"
 APPLY = "apply"
 
 
-def cell_name(spec: ArrowsSpec, cell: int) -> str:
-    return spec.cell_names[cell]
-
-
 @dataclass(slots=True)
 class Piece:
     """A card on the board (§3). Current ATK/DEF: see `current_atk` / `current_def`."""
