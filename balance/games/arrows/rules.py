@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import compress
-from random import Random
 from typing import TYPE_CHECKING
 
 from balance.core.contract import DRAWN, FIRST_COUNTER, OPENING, Decision, Result
 from balance.core.contract import PLAYED as PLAYED_EVENT
+from balance.core.gamerng import GameRng
 from balance.games.arrows import effects
 from balance.games.arrows.state import (
     APPLY,
@@ -94,7 +94,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
     """Shuffle both decks, choose the first player, deal `starting_hand` cards each."""
     if len(lineup) != 2:
         raise ValueError(f"arrows is a 2-player game, got a lineup of {len(lineup)}")
-    rng = Random(seed)
+    rng = GameRng(seed)
     decks = []
     for name in lineup:
         deck = [
@@ -104,12 +104,10 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
         decks.append(deck)
     first = {"p0": 0, "p1": 1}.get(spec.first_player)
     if first is None:
-        first = rng.randrange(2)
+        first = rng.stream().randrange(2)
     state = ArrowsState(
         spec=spec,
         rng=rng,
-        rng_seed=0,
-        rng_shared=False,
         gen=0,
         seed=seed,
         first=first,
