@@ -7,6 +7,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+from balance.core.registry import builtin_names
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -28,6 +30,30 @@ def test_the_code_is_formatted() -> None:
 
 def test_mypy_agrees_with_the_type_hints() -> None:
     result = run("mypy", "--config-file", "pyproject.toml")
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr
+
+
+def test_every_game_package_gives_the_contract_types(tmp_path: Path) -> None:
+    """mypy checks what each shipped game's modules give against the contract's protocols (a
+    spec, a state, a vocabulary): `GamePackage` hands them on under those types unchecked."""
+    lines = [
+        "from pathlib import Path",
+        "from balance.core.contract import GameSpec, State",
+        "from balance.core.effects import Vocabulary",
+    ]
+    for name in builtin_names():
+        package = f"balance.games.{name}"
+        lines += [
+            f"from {package} import cards as {name}_cards, effects as {name}_effects",
+            f"from {package} import rules as {name}_rules",
+            f"{name}_spec = {name}_cards.load_spec(Path(), None)",
+            f"{name}_as_spec: GameSpec = {name}_spec",
+            f"{name}_state: State = {name}_rules.new_game({name}_spec, [], 0)",
+            f"{name}_vocabulary: Vocabulary = {name}_effects.VOCABULARY",
+        ]
+    check = tmp_path / "game_types.py"
+    check.write_text("\n".join(lines) + "\n")
+    result = run("mypy", "--config-file", "pyproject.toml", str(check))
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr
 
 

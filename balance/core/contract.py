@@ -109,15 +109,26 @@ class Catalog:
 
 
 class GameSpec(Protocol):
-    """A compiled, immutable config: built once per worker, never mutated."""
+    """A compiled, immutable config: built once per worker, never mutated (so its members are
+    read-only here: a frozen dataclass's fields are)."""
 
-    catalog: Catalog
-    config_hash: str
-    decision_cap: int  # the play loop's safety cap; reaching it records the game as capped
+    @property
+    def catalog(self) -> Catalog: ...
+
+    @property
+    def config_hash(self) -> str: ...
+
+    @property
+    def decision_cap(self) -> int:
+        """The play loop's safety cap; reaching it records the game as capped."""
+        ...
 
 
 class State(Protocol):
-    events: list[Event]
+    @property
+    def events(self) -> list[Event]:
+        """Every card event of the game so far, oldest first."""
+        ...
 
     @property
     def turn(self) -> int:

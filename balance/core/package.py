@@ -17,7 +17,10 @@ from balance.core.contract import GameInfo, GameSpec, State
 from balance.core.effects import Vocabulary
 
 # What a game package's modules provide, as the contract's types: the names below are read from
-# modules imported at run time, so these annotations are where their types are declared.
+# modules imported at run time, so these annotations are where their types are declared
+# (tests/test_style.py has mypy check each shipped game's against them). A game's `new_game`
+# takes its own spec class, narrower than GameSpec: it is only ever given what its `load_spec`
+# made.
 LoadSpec = Callable[[Path, Mapping[str, object] | None], GameSpec]
 NewGame = Callable[[GameSpec, Sequence[str], int], State]
 
