@@ -57,12 +57,18 @@ def test_every_game_package_gives_the_contract_types(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr
 
 
-def test_mypy_is_strict_outside_the_game_packages() -> None:
-    """README "Adding a game": strict everywhere but balance/games, which relaxes some checks."""
+# The game packages mypy still checks with its default flags (README "Adding a game"): this list
+# only shrinks, as each moves onto the game kit (issue 23). A new module or game is strict.
+NOT_YET_STRICT = {
+    f"balance.games.{name}.*" for name in ("beings", "clans", "possession", "zynalith")
+}
+
+
+def test_mypy_is_strict_but_for_four_game_packages() -> None:
     mypy = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
     assert mypy.get("strict") is True
     assert mypy.get("files") == ["balance"]
     for override in mypy.get("overrides", []):
         modules = override["module"]
         for module in [modules] if isinstance(modules, str) else modules:
-            assert module == "balance.games.*", f"{module} is not strict"
+            assert module in NOT_YET_STRICT, f"{module} is not strict"

@@ -331,7 +331,7 @@ class PlayDecision(Decision):
 
     __slots__ = ("_inputs", "_options")
     _inputs: tuple[ArrowsSpec, tuple[int, ...], int, int]
-    _options: tuple
+    _options: tuple[object, ...]
 
     def __init__(self, s: ArrowsState) -> None:
         set_field = object.__setattr__  # a frozen dataclass: set once, as its own __init__ does
@@ -341,8 +341,8 @@ class PlayDecision(Decision):
             self, "_inputs", (s.spec, tuple(s.hands[s.active]), s.credits[s.active], s.occupied)
         )
 
-    @property  # type: ignore[override]
-    def options(self) -> tuple:
+    @property
+    def options(self) -> tuple[object, ...]:
         try:
             return self._options
         except AttributeError:  # the first read
@@ -351,13 +351,15 @@ class PlayDecision(Decision):
             return options
 
 
-def play_options(spec: ArrowsSpec, hand: Sequence[int], credits: int, occupied: int) -> tuple:
+def play_options(
+    spec: ArrowsSpec, hand: Sequence[int], credits: int, occupied: int
+) -> tuple[object, ...]:
     """`pass`, and every (card, active|covered, cell) on an empty cell (§4 steps 4-6):
     `mode=active` needs credits >= cost, `mode=covered` is always legal."""
     if not hand:
         return (PASS,)
     empty = open_cells(spec, occupied)
-    options: list = [PASS]
+    options: list[object] = [PASS]
     cost = spec.cost
     plays = spec.plays
     for card in sorted(set(hand)) if len(hand) > 1 else hand:

@@ -225,7 +225,7 @@ class ArrowsState:
     pending: Decision | None  # the decision the state waits on, computed once per apply
 
     @property
-    def events(self) -> list[Event]:  # type: ignore[override]
+    def events(self) -> list[Event]:
         """Every event of the game so far, in order (a new list on every read)."""
         return unchain(self.logged, self.log)
 
