@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -473,7 +473,7 @@ def save_baseline(result: GateResult, path: Path) -> None:
 
 def read_baseline(path: Path, rules_version: str, force: bool) -> dict[str, Any]:
     try:
-        baseline = json.loads(path.read_text())
+        baseline: object = json.loads(path.read_text())
     except FileNotFoundError:
         raise ConfigError(
             str(path), None, "baseline file not found", "save one with --save-baseline"
@@ -482,6 +482,10 @@ def read_baseline(path: Path, rules_version: str, force: bool) -> dict[str, Any]
         raise ConfigError(
             str(path), e.lineno, f"not a baseline file: {e.msg}", "save one with --save-baseline"
         ) from None
+    if not isinstance(baseline, dict):
+        raise ConfigError(
+            str(path), 1, "not a baseline file: not a JSON object", "save one with --save-baseline"
+        )
     if baseline.get("rules_version") != rules_version and not force:
         raise ConfigError(str(path), None, f"baseline is of rules_version {baseline.get('rules_version')}, the game is at {rules_version}",
                           "save a new baseline, or pass --force to compare anyway")  # fmt: skip
@@ -583,12 +587,6 @@ def _fmt(value: float | None) -> str:
 
 def _num(value: float) -> float | None:
     return None if value is None or math.isnan(value) else value
-
-
-def result_dict(result: GateResult) -> dict[str, Any]:
-    out = asdict(result)
-    out["passed"] = result.passed
-    return out
 
 
 # -- a run's verdict, for its report ------------------------------------------------------------

@@ -364,7 +364,8 @@ def race(
 
 
 def _played_deals(arm: Arm) -> int:
-    return len(arm.trial.games) // arm.trial.schedule.games_per_round()
+    deals: int = len(arm.trial.games) // arm.trial.schedule.games_per_round()
+    return deals
 
 
 def _shrink(live: Sequence[Arm], share: float) -> bool:

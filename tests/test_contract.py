@@ -149,6 +149,58 @@ def test_clones_of_earlier_states_never_change(name: str, seed: int) -> None:
         assert copy.result() == state.result()
 
 
+def observed(state, seats: int) -> tuple:
+    """All a caller can see of a state: the pending decision and its options in words, every
+    seat's evaluation, the public line, the cards, the events and the turn."""
+    decision = state.decision()
+    described = [state.describe(i) for i in range(len(decision.options))] if decision else []
+    return (
+        decision,
+        described,
+        [state.evaluate(s) for s in range(seats)],
+        state.public_summary(),
+        state.inventory(),
+        state.events,
+        state.turn,
+    )
+
+
+@pytest.mark.parametrize("name", GAMES)
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1))
+def test_what_a_clone_does_never_reaches_the_original(name: str, seed: int) -> None:
+    """clone()'s copy-on-write contract (core/contract.py, State.clone): the original may share
+    its RNG and zones with its copies, but nothing a copy does reaches it. Along a seeded game,
+    the state is cloned (a clone, a clone of that clone, a determinized world) at many points
+    and the copies are played to their ends on other choices, turn about; the original must
+    look exactly like a twin that was never cloned, and go on to play the same game."""
+    lineup = lineup_for(name, seed)
+    _, choices = play_random(name, seed, lineup)
+    game = load_game(name)
+    state = game.new_game(spec_of(name), lineup, seed)
+    twin = game.new_game(spec_of(name), lineup, seed)  # never cloned
+    seats = len(lineup)
+    other = Random(seed + 2)  # the copies' choices: another stream than the game's
+    every = max(1, len(choices) // 12)
+    for step, option in enumerate(choices):
+        if step % every == 0:
+            copy = state.clone()
+            assert observed(copy, seats) == observed(state, seats), "the clone is not exact"
+            copies = [copy, copy.clone(), state.determinize(state.decision().seat, Random(step))]
+            while copies:  # one choice each in turn, so that their copy-on-writes interleave
+                for branch in copies:
+                    if (d := branch.decision()) is not None:
+                        branch.apply(other.randrange(len(d.options)))
+                copies = [branch for branch in copies if branch.decision() is not None]
+            assert observed(state, seats) == observed(twin, seats), (
+                f"playing its clones from step {step} changed the original"
+            )
+        state.apply(option)
+        twin.apply(option)
+    assert observed(state, seats) == observed(twin, seats), "the original played on differently"
+    assert state.result() == twin.result()
+
+
 @pytest.mark.parametrize("name", GAMES)
 @PROPERTY
 @given(seed=st.integers(0, 2**32 - 1))

@@ -103,6 +103,9 @@ def test_baselines_pass_unchanged_fail_shifted_and_refuse_other_rules(tmp_path: 
         app, ["check", "tinyduel", "--jobs", "1", "--baseline", str(baseline)]
     )
     assert other_players.exit_code == 2 and "baseline was played by mcts" in other_players.output
+    baseline.write_text("[]")  # JSON, but not a baseline: one line, not an AttributeError
+    not_one = runner.invoke(app, ["check", "tinyduel", "--jobs", "1", "--baseline", str(baseline)])
+    assert not_one.exit_code == 2 and "not a baseline file: not a JSON object" in not_one.output
 
 
 def sequential_verdicts(

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
-from typing import TYPE_CHECKING, Protocol, Self
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 if TYPE_CHECKING:
     from balance.core.effects import Vocabulary
@@ -45,7 +45,8 @@ class GameInfo:
 class Decision:
     seat: int
     kind: str  # the game's own word: "play", "block", "target", "order"
-    options: tuple  # finite, ordered, never empty; a bot answers with an index
+    # the game's own option objects: finite, ordered, never empty; a bot answers with an index
+    options: tuple[Any, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,15 +109,26 @@ class Catalog:
 
 
 class GameSpec(Protocol):
-    """A compiled, immutable config: built once per worker, never mutated."""
+    """A compiled, immutable config: built once per worker, never mutated (so its members are
+    read-only here: a frozen dataclass's fields are)."""
 
-    catalog: Catalog
-    config_hash: str
-    decision_cap: int  # the play loop's safety cap; reaching it records the game as capped
+    @property
+    def catalog(self) -> Catalog: ...
+
+    @property
+    def config_hash(self) -> str: ...
+
+    @property
+    def decision_cap(self) -> int:
+        """The play loop's safety cap; reaching it records the game as capped."""
+        ...
 
 
 class State(Protocol):
-    events: list[Event]
+    @property
+    def events(self) -> list[Event]:
+        """Every card event of the game so far, oldest first."""
+        ...
 
     @property
     def turn(self) -> int:
@@ -134,7 +146,27 @@ class State(Protocol):
     def result(self) -> Result: ...
 
     def clone(self) -> Self:
-        """An exact copy, the RNG state and hidden zones included."""
+        """An exact copy, the RNG state and hidden zones included, that plays on independently
+        of this state. It is copy-on-write, and this is the contract:
+
+        - It may share with this state what neither changes in place (the spec, tuples, frozen
+          event chunks), and mutable parts (the game RNG, zones, pieces, rarely changed lists)
+          on one condition: from the clone on, both sides treat them as shared, and whichever
+          side changes a shared part first copies it and changes its own copy (a side about to
+          draw copies the RNG, or seeds its own, before the draw).
+        - So `clone()` may write into this state, but only that bookkeeping: a "shared" flag, an
+          owner token or generation, the events so far moved into a frozen chunk both keep.
+        - Neither side may ever write into a shared part. Whatever the copy then does, this
+          state's observable state (`decision()` and its options, `evaluate(seat)`,
+          `public_summary()`, `inventory()`, `events`, `turn`, and every later step it plays,
+          its RNG's draws included) is what it would have been had it never been cloned; and
+          the copy is as untouched by what this state does.
+
+        Why: search bots clone for every line they look at, and most of those copies change a
+        few zones and never draw; copying a `Random` (625 words of state) and every zone on each
+        clone costs more than the rest of the copy. `determinize` is a clone plus a reshuffle
+        and keeps the same contract. tests/test_contract.py checks both directions for every
+        registered game."""
         ...
 
     def determinize(self, seat: int, rng: Random) -> Self:

@@ -294,7 +294,7 @@ class Vocabulary:
         )
 
 
-def _wrap(data: dict, file: str | None, line: int | None) -> LineMap:
+def _wrap(data: Mapping[Any, Any], file: str | None, line: int | None) -> LineMap:
     node = LineMap(file or "", line or 0)
     for key, value in data.items():
         node[key] = value
@@ -331,7 +331,7 @@ def _accepts_none(word: Word) -> bool:
 
 def _type_text(annotation: Any) -> str:
     """A type as a designer reads it: `int`, `attack|turn`, `int|atk`, `list[str]`."""
-    text = getattr(annotation, "__name__", None) if isinstance(annotation, type) else None
+    text: str | None = annotation.__name__ if isinstance(annotation, type) else None
     if text:
         return text
     shown = str(annotation).replace("typing.", "")

@@ -26,15 +26,6 @@ class ConfigError(Exception):
         return f"{where}{self.message}{hint}"
 
 
-class RulesError(Exception):
-    """A bug in a game's rules, raised with what it takes to replay the game that hit it."""
-
-    def __init__(self, message: str, seed: int, choices: Sequence[int]) -> None:
-        self.seed = seed
-        self.choices = list(choices)
-        super().__init__(f"{message} (seed {seed}, after {len(self.choices)} choices)")
-
-
 def did_you_mean(word: str, known: Sequence[str]) -> str:
     """A hint naming the nearest known word, or listing the known words when none is near."""
     import difflib

@@ -43,8 +43,10 @@ def load_game(name: str) -> Game:
     """The game called `name`; a ConfigError naming the known games if there is none."""
     if name in builtin_names():
         module = importlib.import_module(f"{BUILTIN_PACKAGE}.{name}")
-        return module.GAME
+        game: Game = module.GAME
+        return game
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name == name:
-            return ep.load()
+            plugin: Game = ep.load()
+            return plugin
     raise ConfigError(None, None, f"unknown game '{name}'", did_you_mean(name, game_names()))

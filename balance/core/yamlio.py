@@ -22,7 +22,7 @@ import yaml
 from balance.core.errors import ConfigError
 
 
-class LineMap(dict):
+class LineMap(dict[Any, Any]):
     """A YAML mapping that knows where it and each of its keys stand in their file."""
 
     __slots__ = ("file", "key_lines", "line", "overridden")
@@ -35,7 +35,7 @@ class LineMap(dict):
         self.overridden: dict[Any, str] = {}  # key -> the `--set` text that last changed it
 
 
-class LineList(list):
+class LineList(list[Any]):
     """A YAML sequence that knows where it and each of its items stand in their file."""
 
     __slots__ = ("file", "item_lines", "line", "overridden")
@@ -63,7 +63,7 @@ class _DesignerLoader(yaml.SafeLoader):
         self.sizes: dict[int, int] = {}  # id(anchored node) -> its size, aliases expanded
 
     def compose_node(self, parent: Any, index: Any) -> Any:
-        event = self.peek_event()
+        event = self.peek_event()  # type: ignore[no-untyped-call]  # types-PyYAML leaves it bare
         line = event.start_mark.line + 1
         if isinstance(event, yaml.AliasEvent):
             named = self.anchors.get(event.anchor)

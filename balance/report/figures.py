@@ -13,22 +13,23 @@ from plotly.offline import get_plotlyjs
 # The matchup scale: 50% is white and 35% / 65% are full colour, so 46% and 55% are visibly
 # tinted (a 0.2-0.8 scale left them white).
 MATCHUP_SPAN = 0.15
-BLUE, RED, GREY = "#2166ac", "#b2182b", "#888888"
+BLUE, GREY = "#2166ac", "#888888"
 
 
 def script() -> str:
     """plotly.js, to inline once in the page's head."""
-    return get_plotlyjs()
+    return str(get_plotlyjs())
 
 
 def _div(fig: go.Figure, name: str) -> str:
     fig.update_layout(margin={"l": 10, "r": 10, "t": 50, "b": 10}, template="plotly_white")
-    return fig.to_html(
+    html: str = fig.to_html(
         full_html=False,
         include_plotlyjs=False,
         div_id=f"plot-{name}",
         config={"displaylogo": False, "responsive": True},
     )
+    return html
 
 
 def _spread(table: pd.DataFrame, value: str, low: str, high: str) -> dict[str, object]:

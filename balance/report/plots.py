@@ -12,11 +12,12 @@ matplotlib.use("Agg")  # files only: no display, no GUI toolkit
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
 DPI = 110
 
 
-def _save(fig: plt.Figure, path: Path) -> Path:
+def _save(fig: Figure, path: Path) -> Path:
     fig.tight_layout()
     fig.savefig(path, dpi=DPI)
     plt.close(fig)

@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import pandas as pd
 
@@ -177,10 +177,6 @@ class Context:
     against: Run | None = None
 
 
-class SectionMaker(Protocol):
-    def __call__(self, context: Context) -> Section | None: ...
-
-
 def render_report(
     folder: Path,
     formats: tuple[str, ...] = ("html", "md"),
@@ -208,13 +204,6 @@ def render_report(
         title = f"Balance report: {run.manifest.get('game')}"
         written.append(_write_html(folder / "report.html", title, sections))
     return written
-
-
-def build_sections(run: Run, summary: dict[str, Any], plot_dir: Path) -> list[Section]:
-    """Every section of a run's report without a verdict (for notebooks and tests)."""
-    plot_dir.mkdir(exist_ok=True)
-    context = Context(run, summary, plot_dir)
-    return [s for make in SECTIONS if (s := make(context)) is not None]
 
 
 # -- At a glance --------------------------------------------------------------------------------
@@ -661,7 +650,8 @@ SECTIONS: list[Callable[[Context], Section | None]] = [
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    return json.loads(frame.to_json(orient="records"))
+    records: list[dict[str, Any]] = json.loads(frame.to_json(orient="records"))
+    return records
 
 
 def _plain(value: object) -> object:

@@ -119,20 +119,3 @@ def turn_marker(echo: Callable[[str], None]) -> Callable[[State, Decision], None
 def replay_from_run(folder: Path, index: int, trace: Trace | None = None) -> GameRecord:
     """Game `index` of the run in `folder`, played again with its config, seed, decks and bots."""
     return play(from_run(folder, index), trace)
-
-
-def replay_seed(
-    game_name: str,
-    config_dir: Path | None,
-    overrides: Mapping[str, object],
-    seed: int,
-    decks: Sequence[str],
-    bots: Sequence[str],
-    trace: Trace | None = None,
-    choices: Sequence[int] | None = None,
-    rotation: int = 0,
-) -> GameRecord:
-    """One game on `seed`: the bots decide (their streams derive from the seed and the deal's
-    seat rotation), or `choices` do."""
-    replay = Replay(game_name, config_dir, overrides, seed, decks, bots, rotation, "", choices)
-    return play(replay, trace)

@@ -24,4 +24,5 @@ def resampled_ratios(units: pd.DataFrame, weights: pd.DataFrame) -> np.ndarray:
     """A unit's sum(y) / sum(n) over deals in each resample (its columns)."""
     w = weights.reindex(units.index).fillna(0).to_numpy()
     total = units["n"].to_numpy() @ w
-    return (units["y"].to_numpy() @ w) / np.where(total > 0, total, np.nan)
+    ratios: np.ndarray = (units["y"].to_numpy() @ w) / np.where(total > 0, total, np.nan)
+    return ratios

@@ -71,7 +71,8 @@ def card_metrics(cards: pd.DataFrame, min_games: int = MIN_GAMES) -> pd.DataFram
 def _column(cards: pd.DataFrame, name: str) -> np.ndarray:
     if name not in cards.columns:  # a run from before the tally kept sums over deals
         return np.full(len(cards), math.nan)
-    return cards[name].to_numpy(dtype=float)
+    column: np.ndarray = cards[name].to_numpy(dtype=float)
+    return column
 
 
 def _ratio(numerator: pd.Series, denominator: pd.Series) -> pd.Series:

@@ -47,7 +47,6 @@ from scipy.special import expit, log_expit
 from balance.stats.intervals import Z95
 
 ELO = 400.0 / math.log(10.0)  # Elo points per unit of natural-log strength
-RESULT_COLUMNS = ("deal", "bot", "opponent", "seats", "y", "n")
 # Pseudo-games per pairing at the fair share: one, as BayesElo's virtual draw. Measured on
 # simulated results (tests/stats/test_ratings.py's generator, 30 deals a pair, true scores of
 # 93-97%): z^2 of them (Agresti-Coull's count) pulled the estimates in so far that the truth fell

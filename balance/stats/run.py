@@ -108,11 +108,13 @@ def summarize(run: Run) -> dict[str, Any]:
         # the Nash mix of decks, dominated decks and cycles (two-player runs with every pairing)
         "metagame": metagame(run.games, int(run.manifest.get("seed") or 0)).summary(),
     }
-    return json_ready(summary)
+    ready: dict[str, Any] = json_ready(summary)
+    return ready
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    return frame.to_dict(orient="records")
+    records: list[dict[str, Any]] = frame.to_dict(orient="records")
+    return records
 
 
 def json_ready(value: Any) -> Any:

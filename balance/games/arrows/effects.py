@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from balance.core.contract import PLAYED
 from balance.core.effects import Effect, Vocabulary
 from balance.core.errors import ConfigError
 from balance.games.arrows.state import (
@@ -568,7 +569,7 @@ def use_ability(s: ArrowsState, frame: Frame, piece: Piece, option: tuple[int, i
         s.hands[controller].remove(choice)
         cost_due = 0 if effect.free else spec.cost[choice]
         rules.place(s, controller, choice, arrow_cell, False, cost_due, effect.free)
-        s.log.append((s.turn, controller, choice, rules.PLAYED_EVENT, 1))
+        s.log.append((s.turn, controller, choice, PLAYED, 1))
     elif op == REVIVE:
         own_zones(s)
         s.graveyards[controller].remove(choice)
@@ -589,7 +590,7 @@ def use_ability(s: ArrowsState, frame: Frame, piece: Piece, option: tuple[int, i
 # -- triggered effects (S0, flipped, destroyed, turn_end) ---------------------------------------
 
 
-def trigger_options(s: ArrowsState, trigger: Trigger) -> tuple | None:
+def trigger_options(s: ArrowsState, trigger: Trigger) -> tuple[object, ...] | None:
     """The `target` decision a trigger opens (pick: one, or optional), () if it fizzles, or None
     when it resolves on its own."""
     effect = trigger.effect

@@ -173,16 +173,6 @@ def placement_outlook(s: ArrowsState, seat: int, card: int, cell: int) -> tuple[
     return flips, kills, False
 
 
-def affordable_next_turn(s: ArrowsState, seat: int) -> int:
-    """Credits next turn after income and the deferred costs of the seat's own covered cards."""
-    due = sum(
-        p.cost_due
-        for p in s.pieces.values()
-        if p.controller == seat and p.owner == seat and not p.face_up
-    )
-    return s.credits[seat] + s.spec.credits_per_turn - due
-
-
 def flips_now(s: ArrowsState, piece: Piece) -> int:
     """The opponent face-up cards this card's arrows reach with no arrow back."""
     spec = s.spec

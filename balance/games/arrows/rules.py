@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import compress
-from random import Random
 from typing import TYPE_CHECKING
 
 from balance.core.contract import DRAWN, FIRST_COUNTER, OPENING, Decision, Result
 from balance.core.contract import PLAYED as PLAYED_EVENT
+from balance.core.gamerng import GameRng
 from balance.games.arrows import effects
 from balance.games.arrows.state import (
     APPLY,
@@ -94,7 +94,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
     """Shuffle both decks, choose the first player, deal `starting_hand` cards each."""
     if len(lineup) != 2:
         raise ValueError(f"arrows is a 2-player game, got a lineup of {len(lineup)}")
-    rng = Random(seed)
+    rng = GameRng(seed)
     decks = []
     for name in lineup:
         deck = [
@@ -104,12 +104,10 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
         decks.append(deck)
     first = {"p0": 0, "p1": 1}.get(spec.first_player)
     if first is None:
-        first = rng.randrange(2)
+        first = rng.stream().randrange(2)
     state = ArrowsState(
         spec=spec,
         rng=rng,
-        rng_seed=0,
-        rng_shared=False,
         gen=0,
         seed=seed,
         first=first,
@@ -333,7 +331,7 @@ class PlayDecision(Decision):
 
     __slots__ = ("_inputs", "_options")
     _inputs: tuple[ArrowsSpec, tuple[int, ...], int, int]
-    _options: tuple
+    _options: tuple[object, ...]
 
     def __init__(self, s: ArrowsState) -> None:
         set_field = object.__setattr__  # a frozen dataclass: set once, as its own __init__ does
@@ -343,8 +341,8 @@ class PlayDecision(Decision):
             self, "_inputs", (s.spec, tuple(s.hands[s.active]), s.credits[s.active], s.occupied)
         )
 
-    @property  # type: ignore[override]
-    def options(self) -> tuple:
+    @property
+    def options(self) -> tuple[object, ...]:
         try:
             return self._options
         except AttributeError:  # the first read
@@ -353,13 +351,15 @@ class PlayDecision(Decision):
             return options
 
 
-def play_options(spec: ArrowsSpec, hand: Sequence[int], credits: int, occupied: int) -> tuple:
+def play_options(
+    spec: ArrowsSpec, hand: Sequence[int], credits: int, occupied: int
+) -> tuple[object, ...]:
     """`pass`, and every (card, active|covered, cell) on an empty cell (§4 steps 4-6):
     `mode=active` needs credits >= cost, `mode=covered` is always legal."""
     if not hand:
         return (PASS,)
     empty = open_cells(spec, occupied)
-    options: list = [PASS]
+    options: list[object] = [PASS]
     cost = spec.cost
     plays = spec.plays
     for card in sorted(set(hand)) if len(hand) > 1 else hand:

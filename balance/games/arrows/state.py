@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from balance.core.contract import Decision, Event, Result
 from balance.core.eventchain import Chain, unchain
+from balance.core.gamerng import GameRng, fast_shuffle
 
 if TYPE_CHECKING:
     from balance.games.arrows.cards import ArrowsSpec
@@ -78,10 +79,6 @@ PASS = "pass"
 END_PHASE = "end_phase"
 SKIP = "skip"
 APPLY = "apply"
-
-
-def cell_name(spec: ArrowsSpec, cell: int) -> str:
-    return spec.cell_names[cell]
 
 
 @dataclass(slots=True)
@@ -181,16 +178,13 @@ class ArrowsState:
     - Decks, graveyards and the removed pile change seldom (a draw, a death): a clone shares
       them, and `own_zones` copies them before the first change.
     - `scores` and `to_reveal` are only ever replaced, never changed in place: shared as they are.
-    - The RNG is copied on first draw. A clone shares the Random object and both sides mark it
-      shared; the first to draw (through `game_rng`) takes a private copy first. Determinize
-      only leaves a seed, turned into a Random on a first draw. Play after setup never draws
-      in the shipped rules, so in practice no clone copies it.
+    - The RNG is the kit's `GameRng`, copied on first draw: a clone takes `rng.fork()`, and
+      determinize a `GameRng` seeded from the bot's stream. Play after setup never draws in the
+      shipped rules, so in practice no clone copies it.
     """
 
     spec: ArrowsSpec
-    rng: Random | None  # None until the first draw after determinize: then Random(rng_seed)
-    rng_seed: int
-    rng_shared: bool  # another state holds this same Random: copy it before drawing
+    rng: GameRng  # every draw of the game: `rng.stream()`, `rng.shuffle(cards)`
     gen: int  # this state owns (may change in place) the pieces of the same gen
     seed: int
     first: int  # the seat that took game turn 1
@@ -231,7 +225,7 @@ class ArrowsState:
     pending: Decision | None  # the decision the state waits on, computed once per apply
 
     @property
-    def events(self) -> list[Event]:  # type: ignore[override]
+    def events(self) -> list[Event]:
         """Every event of the game so far, in order (a new list on every read)."""
         return unchain(self.logged, self.log)
 
@@ -248,15 +242,13 @@ class ArrowsState:
 
     def clone(self) -> ArrowsState:
         self.gen = next(_GENERATIONS)  # the pieces are shared from now on: see `own`
-        if self.rng is not None:
-            self.rng_shared = True
         self.zones_shared = True
         if self.log:  # freeze the events so far: the copy shares them instead of copying
             self.logged = (self.logged, tuple(self.log))
             self.log = []
         stack = self.stack
         return ArrowsState(
-            self.spec, self.rng, self.rng_seed, self.rng is not None, next(_GENERATIONS),
+            self.spec, self.rng.fork(), next(_GENERATIONS),
             self.seed, self.first, self.turn, self.active, self.step, self.credits[:],
             self.decks, [self.hands[0][:], self.hands[1][:]], self.graveyards, self.removed, True,
             self.grid[:],
@@ -277,18 +269,16 @@ class ArrowsState:
         unseen cards (deck, hand, the covered cards it owns) among themselves, sizes kept.
         """
         copy = self.clone()
-        copy.rng = None
-        copy.rng_seed = rng.getrandbits(64)
-        copy.rng_shared = False
+        copy.rng = GameRng(rng.getrandbits(64))
         own_zones(copy)
-        shuffle(copy.decks[seat], rng)
+        fast_shuffle(copy.decks[seat], rng)
         spec = self.spec
         other = 1 - seat
         covered = [p for p in copy.pieces.values() if not p.face_up and p.owner == other]
         if len(covered) > 1:
             covered.sort(key=_by_uid)
         pool = copy.decks[other] + copy.hands[other] + [p.card for p in covered]
-        shuffle(pool, rng)
+        fast_shuffle(pool, rng)
         hand_size = len(copy.hands[other])
         copy.hands[other] = pool[:hand_size]
         for i, piece in enumerate(covered):
@@ -321,19 +311,6 @@ class ArrowsState:
     def public_summary(self) -> str:
         return public_line(self)
 
-    def game_rng(self) -> Random:
-        """The game's RNG, for a draw: every draw after setup goes through here, so that a
-        clone that never draws never pays for a copy of it."""
-        rng = self.rng
-        if rng is None:
-            rng = self.rng = Random(self.rng_seed)
-        elif self.rng_shared:
-            shared = rng
-            rng = self.rng = Random.__new__(Random)
-            rng.setstate(shared.getstate())
-            self.rng_shared = False
-        return rng
-
 
 def own(s: ArrowsState, piece: Piece) -> Piece:
     """`piece` as this state's own, ready to change: a shared piece (from before a clone) is
@@ -345,13 +322,6 @@ def own(s: ArrowsState, piece: Piece) -> Piece:
     s.pieces[piece.uid] = piece
     s.grid[piece.cell] = piece
     return piece
-
-
-def shuffle(cards: list[int], rng: Random) -> None:
-    """A uniformly random order drawn from `rng`: i.i.d. random keys sorted (C speed) instead of
-    `Random.shuffle`'s loop in Python, which costs 10x more on a 50-card pool."""
-    draw = rng.random
-    cards.sort(key=lambda _: draw())
 
 
 def own_zones(s: ArrowsState) -> None:

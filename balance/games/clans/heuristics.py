@@ -41,11 +41,6 @@ if TYPE_CHECKING:
 # -- battle ----------------------------------------------------------------------------------
 
 
-def military_totals(g: Table) -> tuple[int, int]:
-    """Both players' current totals without Veteran (public)."""
-    return military(g, 0), military(g, 1)
-
-
 def projected_veteran(g: Table, seat: int) -> int:
     """The add_military `seat`'s Veteran cards would give if the battle were now (conditions
     tested on the present board; take_wonder and other Veteran ops are not counted)."""
@@ -129,49 +124,6 @@ def win_distances(g: Table, seat: int) -> dict[str, int]:
 # -- options and threats ---------------------------------------------------------------------
 
 
-def action_features(g: Table, seat: int, option: tuple) -> dict[str, int]:
-    """For a D3 option: its discard cost, the military it adds now, and whether the played card
-    opens Heroes (a Troop of a new clan) or Immortals (a Hero of a clan with a Troop)."""
-    from balance.games.clans import rules
-
-    spec = g.spec
-    kind = option[0]
-    features = {"discards": 0, "military": 0, "enables": 0}
-    if kind not in (rules.PLAY, rules.SHIFT):
-        return features
-    card = option[1] if kind == rules.PLAY else option[2]
-    level, clan = spec.card_level[card], spec.card_clan[card]
-    grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
-    width = spec.row_spaces
-    active = [
-        {
-            spec.card_clan[grid[s]]
-            for s in range(r * width, r * width + width)
-            if grid[s] != EMPTY and up[s] and captor[s] == NOBODY
-        }
-        for r in range(spec.rows)
-    ]
-    features["military"] = spec.card_military[card] + (
-        spec.immortal_military_bonus if level == 3 else 0
-    )
-    if kind == rules.PLAY:
-        if level == 1 and active[0] and clan not in active[0]:
-            features["discards"] = fx.player_rule(g, seat, rules.OFFCLAN_TROOP_COST)
-        if level == 1 and clan not in active[0]:
-            features["enables"] = 1
-        if level == 2 and len(active) > 1 and clan not in active[1]:
-            features["enables"] = 1
-    else:
-        slot = option[1]
-        out = grid[slot]
-        features["military"] -= spec.card_military[out]
-        cost = spec.card_shift[out] - g.tokens[seat][slot]
-        if cost > 0:
-            cost = max(0, cost - fx.player_rule(g, seat, rules.SHIFT_DISCOUNT))
-        features["discards"] = cost
-    return features
-
-
 def threat_targets(g: Table, seat: int) -> list[tuple[int, int, bool]]:
     """The opponent's exposed active cards as (military, slot, has a token), strongest first."""
     opp = 1 - seat
@@ -203,16 +155,6 @@ def unseen_cards(g: Table, seat: int) -> list[int]:
     return [card for card, n in sorted(left.items()) for _ in range(n)]
 
 
-def opponent_cards_left(g: Table, seat: int) -> dict[tuple[int, int], int]:
-    """Unseen opponent cards per (level, clan), from the public deck list."""
-    counts: dict[tuple[int, int], int] = {}
-    spec = g.spec
-    for card in unseen_cards(g, seat):
-        key = (spec.card_level[card], spec.card_clan[card])
-        counts[key] = counts.get(key, 0) + 1
-    return counts
-
-
 # -- the draft -------------------------------------------------------------------------------
 
 
@@ -220,11 +162,6 @@ def clan_synergy(spec: ClansSpec, a: int, b: int) -> float:
     """How much two clans' card text overlaps: the share of ops of `a` that `b` also uses."""
     ops_a, ops_b = _clan_ops(spec, a), _clan_ops(spec, b)
     return len(ops_a & ops_b) / len(ops_a) if ops_a else 0.0
-
-
-def flipped_value(spec: ClansSpec, clan: int) -> int:
-    """How many rule values leaving `clan` unpicked would change (its flipped modifiers)."""
-    return len(spec.clans[clan].flipped)
 
 
 def draft_score(spec: ClansSpec, picks: Sequence[tuple[int, int]], seat: int, clan: int) -> float:
@@ -467,12 +404,6 @@ def _special_military(
         if entry.conditions and not fx.holds(g, entry.conditions, owner, src):
             continue
         vet[owner] += entry.n * (fx.count_matching(g, entry.per, owner, src) if entry.per else 1)
-
-
-def _logistic(x: float) -> float:
-    if x < -30.0:
-        return 0.0
-    return 1.0 / (1.0 + exp(-x))
 
 
 @lru_cache(maxsize=8192)

@@ -606,18 +606,7 @@ def recount(g: Table) -> tuple:
     return g.board, g.actives, g.special_slots
 
 
-def is_active(g: Table, seat: int, slot: int) -> bool:
-    """G9: an active card is face up and not captured."""
-    return g.grid[seat][slot] != EMPTY and g.face_up[seat][slot] and g.captor[seat][slot] == NOBODY
-
-
 def is_exposed(g: Table, seat: int, slot: int) -> bool:
     """G6: no card directly above it (a card in the top row is always exposed)."""
     above = slot + g.spec.row_spaces
     return above >= len(g.grid[seat]) or g.grid[seat][above] == EMPTY
-
-
-def is_supported(g: Table, seat: int, slot: int) -> bool:
-    """R10: the space directly below is occupied (the Troop row needs no support)."""
-    below = slot - g.spec.row_spaces
-    return below < 0 or g.grid[seat][below] != EMPTY

@@ -222,7 +222,6 @@ COMPARISONS = ("<", "<=", "==", ">=", ">")
 
 ACTIONS = ("attack", "command", "soothe", "any")
 ACT_ATTACK, ACT_COMMAND, ACT_SOOTHE, ACT_ANY = range(len(ACTIONS))
-SOURCES = ("deck", "hand")
 DESTINATIONS = ("discard", "hand", "deck_bottom")
 TO_DISCARD, TO_HAND, TO_DECK_BOTTOM = range(len(DESTINATIONS))
 

@@ -286,16 +286,6 @@ def _tables(spec: Any) -> tuple:
     return entry
 
 
-def set_weights(**weights: float) -> None:
-    """Change weights of `evaluate` (for tuning experiments): the tables made from them and the
-    remembered projections are dropped."""
-    for name, value in weights.items():
-        if name not in globals() or not name.isupper():
-            raise KeyError(name)
-        globals()[name] = value
-    _TABLES.clear()
-
-
 def card_surplus(cd: Any) -> float:
     """What a hand card adds beyond its price, in strength: a creature's printed stats less what
     its silver would buy elsewhere (SILVER_STRENGTH); an extra card 1."""

@@ -10,21 +10,20 @@ from balance.games.arrows import rules
 def test_a_clone_and_its_original_draw_the_same_numbers_independently(table) -> None:
     s = table.new()
     copy = s.clone()
-    assert copy.rng is s.rng  # shared until one of them draws
-    first = [s.game_rng().random() for _ in range(5)]
-    assert copy.rng is not s.rng
-    assert [copy.game_rng().random() for _ in range(5)] == first
+    first = [s.rng.stream().random() for _ in range(5)]
+    assert copy.rng.stream() is not s.rng.stream()  # shared until one of them draws
+    assert [copy.rng.stream().random() for _ in range(5)] == first
     again = copy.clone()
-    assert [again.game_rng().random() for _ in range(3)] == [
-        copy.game_rng().random() for _ in range(3)
+    assert [again.rng.stream().random() for _ in range(3)] == [
+        copy.rng.stream().random() for _ in range(3)
     ]
 
 
 def test_a_determinized_world_draws_from_the_bots_stream(table) -> None:
     s = table.new()
     a, b = s.determinize(0, Random(5)), s.determinize(0, Random(5))
-    assert a.game_rng().random() == b.game_rng().random()
-    assert s.determinize(0, Random(6)).game_rng().random() != a.game_rng().random()
+    assert a.rng.stream().random() == b.rng.stream().random()
+    assert s.determinize(0, Random(6)).rng.stream().random() != a.rng.stream().random()
 
 
 def test_changes_to_a_piece_after_a_clone_stay_on_their_side(table) -> None:
