@@ -278,6 +278,7 @@ def _shortfall(need: int, held: float) -> float:
 # -- what search bots may know of an option without applying it ----------------------------------
 
 SLACK = 1e-6  # pp added to a bound: far more than the rounding between its sums and evaluate's
+FALLS_THROUGH = (0.0, 0.0, 0, False)  # `_Bounds.card`'s mark of a play it cannot bound
 
 
 def option_bounds(m: Match, seat: int) -> list[float | None]:
@@ -329,16 +330,16 @@ class _Bounds:
             and being.attacked != turn
             and (self.haste or (being.entered != turn and being.evolved != turn))
         ]
-        self.cards: dict[int, tuple[float, float]] = {}  # per card played, see `card`
+        self.cards: dict[int, tuple[float, float, int, bool]] = {}  # per card played, see `card`
         self.places: dict[int, tuple[float, list[Need], int, float]] = {}  # see `place`
-        # per location: my threats but the Being's there, and their rested Beings' needs
-        self.without: dict[int, tuple[list[Placed], list[Need]]] = {}
+        self.attackers_known: dict[int, tuple[Being | None, float, bool]] = {}  # see `attacking`
+        self.without: dict[int, tuple[list[Placed], dict[int, int], list[Placed]]] = {}
 
-    def more_to_do(self, gems: int, played: int, loc: int) -> bool:
-        """After a play of `played` at `loc` (or an attack from `loc`, `played` -1) leaving `gems`
-        active gems, does the main phase surely offer more than ending the turn (which a lone
-        option would do at once)? A gem draw, an equip, an affordable card, or a Being that may
-        still attack."""
+    def more_to_do(self, gems: int, played: int, loc: int | None) -> bool:
+        """After a play of `played` at `loc` (None: at any location; or an attack from `loc`,
+        `played` -1) leaving `gems` active gems, does the main phase surely offer more than
+        ending the turn (which a lone option would do at once)? A gem draw, an equip, an
+        affordable card, or a Being that may still attack."""
         m = self.m
         spec = m.spec
         deck = m.decks[self.seat]
@@ -351,9 +352,13 @@ class _Bounds:
                 if price <= gems:
                     return True
                 break
-        for at in self.attackers:
-            if at != loc:
+        if loc is None:  # wherever the play goes, another Being attacks
+            if len(self.attackers) > 1:
                 return True
+        else:
+            for at in self.attackers:
+                if at != loc:
+                    return True
         return self.haste and played >= 0 and self.can_attack  # the played Being may attack
 
     def all(self) -> list[float | None]:
@@ -429,64 +434,81 @@ class _Bounds:
         """Play `card` at `loc`: the new Being's worth, the replaced one's loss and the threats
         that change are exact; the hand loses the card's defence and keeps at most its best
         evolution, or gains the new Being's."""
-        m = self.m
-        spec = m.spec
-        seat = self.seat
-        if m.actions + 1 >= spec.max_actions_per_turn:
-            return None  # the turn ends at once
-        for skill in spec.triggers[card][PLAY]:
-            if (C_VIA, VIA_EVOLVE) not in skill.conditions:
-                return None  # a skill may resolve (those of evolutions only do not)
-        gems = m.gems_active[seat] - spec.cost[card]
-        haste = not m.lives[seat] and spec.zero_life_haste
-        if not self.more_to_do(gems, card, loc):
+        known = self.cards.get(card)
+        if known is None:
+            known = self.cards[card] = self.card(card)
+        if known is FALLS_THROUGH:
+            return None
+        held, mine, gems, more = known
+        if not more and not self.more_to_do(gems, card, loc):
             return None  # the turn would end at once
-        held, mine = self.card(card, gems)
-        adjust, needs, blockers, theirs = self.place(loc)
-        if haste:  # the new Being may attack at once: one more threat
+        place = self.places.get(loc)
+        if place is None:
+            place = self.places[loc] = self.place(loc)
+        adjust, needs, blockers, theirs = place
+        if self.haste:  # the new Being may attack at once: one more threat
             theirs = self.hasty(card, loc)
         # the defence after the play is at most `held`: the terms it lowers are at their least
-        return _bound(mine + adjust - self.mine(needs, blockers, held) - theirs)
+        total = EXPOSED * _losses(needs, held) if needs else 0.0
+        if self.at_zero:
+            total += _shortfall(self.unblocked[blockers], held)
+        return math.tanh((mine + adjust - total - theirs + SLACK) / SCALE)
 
     def hasty(self, card: int, loc: int) -> float:
         """The opponent's value once `card` played at `loc` threatens at once (0 life, haste):
         each of their rested Beings needs the most defence this threat or another asks."""
+        known = self.without.get(loc)
+        if known is None:
+            known = self.without[loc] = self.threats_without(loc)
+        mine, worst, in_reach = known
         m = self.m
-        spec = m.spec
         other = 1 - self.seat
-        value, exposed, threats, blockers, defence = self.sides
-        reach = spec.reach[loc]
-        if m.lives[other] and not any(placed[0] in reach for placed in exposed[other]):
+        at_zero = not m.lives[other]
+        if not in_reach and not at_zero:
             return self.theirs_once(loc)  # it threatens nothing the terms read
+        spec = m.spec
         power = spec.power
         p = max(0, power[card])
         threat = (loc, (BEING_PP * p + SLOT_PP, p, power[card], 0, spec.type_of[card]))
-        known = self.without.get(loc)
-        if known is None:
-            mine = [placed for placed in threats[self.seat] if placed[0] != loc]
-            known = self.without[loc] = (mine, _needs(spec, exposed[other], mine) if mine else [])
-        mine, needs = known
-        worst = {at: need for at, _, need in needs}
-        for at, own, need in _needs(spec, exposed[other], [threat]):
-            if need > worst.get(at, 0):
-                worst[at] = need
+        value, exposed, _, blockers, defence = self.sides
+        if in_reach:
+            worst = worst.copy()
+            for at, _, need in _needs(spec, in_reach, [threat]):
+                if need > worst.get(at, 0):
+                    worst[at] = need
         # in their order, as `_exposure` lists them
         merged = [(at, terms[1], worst[at]) for at, terms in exposed[other] if at in worst]
         theirs = value[other] - EXPOSED * _losses(merged, defence[other])
-        if not m.lives[other]:
+        if at_zero:
             theirs -= _danger(spec, [*mine, threat], blockers[other], defence[other])
         return theirs
 
-    def card(self, card: int, gems: int) -> tuple[float, float]:
-        """A play of `card` anywhere: the most defence the hand may hold after it, and my
-        assets with the new Being (pp)."""
-        known = self.cards.get(card)
-        if known is not None:
-            return known
+    def threats_without(self, loc: int) -> tuple[list[Placed], dict[int, int], list[Placed]]:
+        """My threats but the Being's at `loc`, the most defence each of their rested Beings
+        needs against them, and their rested Beings a Being at `loc` reaches."""
+        m = self.m
+        spec = m.spec
+        _, exposed, threats, _, _ = self.sides
+        theirs = exposed[1 - self.seat]
+        mine = [placed for placed in threats[self.seat] if placed[0] != loc]
+        worst = {at: need for at, _, need in _needs(spec, theirs, mine)} if mine else {}
+        reach = spec.reach[loc]
+        return mine, worst, [placed for placed in theirs if placed[0] in reach]
+
+    def card(self, card: int) -> tuple[float, float, int, bool]:
+        """A play of `card` anywhere: the most defence the hand may hold after it, my assets with
+        the new Being (pp), the gems left, and whether more surely follows wherever it goes
+        (`more_to_do`); FALLS_THROUGH if no bound holds for it."""
         m = self.m
         spec = m.spec
         seat = self.seat
+        if m.actions + 1 >= spec.max_actions_per_turn:
+            return FALLS_THROUGH  # the turn ends at once
+        for skill in spec.triggers[card][PLAY]:
+            if (C_VIA, VIA_EVOLVE) not in skill.conditions:
+                return FALLS_THROUGH  # a skill may resolve (those of evolutions only do not)
         value, _, _, _, defence = self.sides
+        gems = m.gems_active[seat] - spec.cost[card]
         power = spec.power
         best = self.best_evolution
         if best < 0:
@@ -498,15 +520,12 @@ class _Bounds:
                 best = power[new]
         held = m.hand_defence[seat] - spec.discard_gain[card] + EVOLVE_PP * best
         worth = BEING_PP * max(0, power[card]) + SLOT_PP
-        known = self.cards[card] = (held, value[seat] + HAND_PP * (held - defence[seat]) + worth)
-        return known
+        mine = value[seat] + HAND_PP * (held - defence[seat]) + worth
+        return held, mine, gems, self.more_to_do(gems, card, None)
 
     def place(self, loc: int) -> tuple[float, list[Need], int, float]:
         """A play at `loc`: what my assets lose with the Being replaced there (pp), my exposed
         Beings' needs and my blockers after, and the opponent's value."""
-        known = self.places.get(loc)
-        if known is not None:
-            return known
         m = self.m
         blockers = self.sides[3][self.seat] + 1
         old = m.field[self.seat][loc]
@@ -518,8 +537,31 @@ class _Bounds:
                 known = (adjust, [n for n in self.needs if n[0] != loc], blockers, self.theirs)
             else:
                 known = (adjust, self.needs, blockers - 1, self.theirs_once(loc))
-        self.places[loc] = known
         return known
+
+    def attacking(self, loc: int) -> tuple[Being | None, float, bool]:
+        """The Being at `loc` attacks, whatever its target: the Being (None if it has an attack
+        skill: no bound), my value once it rests (pp), and whether the opponent has a Being to
+        block it."""
+        m = self.m
+        spec = m.spec
+        seat = self.seat
+        attacker = m.field[seat][loc]
+        assert attacker is not None  # main_options offers only occupied locations
+        if spec.triggers[attacker.stack[-1]][ATTACK]:
+            return None, 0.0, False
+        value, _, _, blockers, defence = self.sides
+        needs = self.needs
+        if self.against:
+            needs = needs + _needs(spec, [(loc, being_terms(spec, attacker))], self.against)
+        mine = value[seat] - self.mine(needs, blockers[seat] - 1, defence[seat])
+        side = m.field[1 - seat]
+        block = False
+        for at in spec.blockers[loc]:
+            being = side[at]
+            if being is not None and not being.rested:
+                block = True
+        return attacker, mine, block
 
     def attack(self, loc: int, target: int) -> float | None:
         """The Being at `loc` attacks `target` (a location or LIFE; no attack skill): exact. It
@@ -527,33 +569,26 @@ class _Bounds:
         scores it under way, at the opponent's block or defend step; a life attack that neither
         can meet takes the life card at once and the turn goes on."""
         m = self.m
+        known = self.attackers_known.get(loc)
+        if known is None:
+            known = self.attackers_known[loc] = self.attacking(loc)
+        attacker, mine, block = known
+        if attacker is None:
+            return None  # an attack skill resolves
         spec = m.spec
         seat = self.seat
-        attacker = m.field[seat][loc]
-        assert attacker is not None  # main_options offers only occupied locations
-        top = attacker.stack[-1]
-        if spec.triggers[top][ATTACK]:
-            return None
         value, exposed, threats, blockers, defence = self.sides
         other = 1 - seat
         lives = m.lives
-        needs = self.needs
-        if self.against:
-            needs = needs + _needs(spec, [(loc, being_terms(spec, attacker))], self.against)
-        mine = value[seat] - self.mine(needs, blockers[seat] - 1, defence[seat])
         side = m.field[other]
-        block = False
-        for at in spec.blockers[loc]:
-            being = side[at]
-            if being is not None and not being.rested:
-                block = True
         if block or target != LIFE or not lives[other]:  # scored at the block or defend step
             if not block and not m.hands[other]:  # a defend step with nothing to defend with
                 return 1.0 if target == LIFE else None  # it resolves at once
             aimed = side[target] if target != LIFE else None
             attack = Attack(
-                seat, loc, attacker.uid, top, target, -1 if aimed is None else aimed.uid
-            )
+                seat, loc, attacker.uid, attacker.stack[-1], target,
+                -1 if aimed is None else aimed.uid,
+            )  # fmt: skip
             lost = _attack_outcome(m, attack, defence)
             if lost >= WIN:
                 return 1.0
