@@ -11,7 +11,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from balance.games.beings.cards import DOUBLE, RESIST
-from balance.games.beings.effects import ATTACK, C_VIA, PLAY, VIA_EVOLVE
+from balance.games.beings.effects import ATTACK, C_VIA, PLAY, TURN_END, TURN_START, VIA_EVOLVE
 from balance.games.beings.state import LIFE, Attack, Being, base_power, power
 
 if TYPE_CHECKING:
@@ -374,9 +374,62 @@ class _Bounds:
                 bounds.append(self.attack(loc_index[option[1]], target))
             elif what == "gem_draw":
                 bounds.append(self.gem_draw())
+            elif what == "end_turn":
+                bounds.append(self.end_turn())
             else:
                 bounds.append(None)
         return bounds
+
+    def end_turn(self) -> float | None:
+        """End the turn: exact where no skill triggers and no mod expires. The opponent draws,
+        gains gems and refreshes (equipped gems back to the zone), and it is their turn: all my
+        Beings threaten, all theirs block and threaten, none of theirs is exposed."""
+        m = self.m
+        spec = m.spec
+        seat = self.seat
+        other = 1 - seat
+        if m.turn + 1 > spec.turn_limit:
+            return None  # the game ends
+        triggers = spec.triggers
+        for side, trigger in ((seat, TURN_END), (other, TURN_START)):
+            for being in m.field[side]:
+                if being is not None and (being.mods or triggers[being.stack[-1]][trigger]):
+                    return None
+        deck = m.decks[other]
+        drawn = min(len(deck), spec.draw_per_turn)
+        gained = min(m.gem_decks[other], spec.gems_per_turn)
+        gems = m.gems_active[other] + m.gems_rested[other] + gained
+        theirs_threats: list[Placed] = []
+        worths = 0.0
+        loc = -1
+        for being in m.field[other]:
+            loc += 1
+            if being is not None:
+                gems += being.equipped
+                p = max(0, being.printed)
+                worth = BEING_PP * p + SLOT_PP
+                worths += worth
+                theirs_threats.append(
+                    (loc, (worth, p, being.printed, 0, spec.type_of[being.stack[-1]]))
+                )
+        if len(deck) - drawn < 1 or gems < spec.gem_draw_cost:
+            return None  # their turn might end at once: no bound
+        value, exposed, _, blockers, defence = self.sides
+        mine_threats: list[Placed] = []
+        loc = -1
+        for being in m.field[seat]:
+            loc += 1
+            if being is not None:
+                mine_threats.append((loc, being_terms(spec, being)))
+        lives = m.lives
+        unseen = len(deck) + len(lives[other]) + len(m.hands[other])
+        held = (len(m.hands[other]) + drawn) * m.hidden_defence[other] / unseen if unseen else 0.0
+        theirs = HAND_PP * held + LIFE_PP * len(lives[other]) + GEM_PP * gems + worths
+        theirs -= _penalty(spec, [], mine_threats, len(theirs_threats), held, not lives[other])
+        mine = value[seat] - _penalty(
+            spec, exposed[seat], theirs_threats, blockers[seat], defence[seat], not lives[seat]
+        )
+        return _bound(mine - theirs)
 
     def gem_draw(self) -> float | None:
         """Draw the deck's top card for gems: the hand gains its defence, and the best evolution
