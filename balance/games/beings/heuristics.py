@@ -335,11 +335,12 @@ class _Bounds:
         self.attackers_known: dict[int, tuple[Being | None, float, bool]] = {}  # see `attacking`
         self.without: dict[int, tuple[list[Placed], dict[int, int], list[Placed]]] = {}
 
-    def more_to_do(self, gems: int, played: int, loc: int | None) -> bool:
-        """After a play of `played` at `loc` (None: at any location; or an attack from `loc`,
-        `played` -1) leaving `gems` active gems, does the main phase surely offer more than
-        ending the turn (which a lone option would do at once)? A gem draw, an equip, an
-        affordable card, or a Being that may still attack."""
+    def more_to_do(self, gems: int, spent: int, loc: int | None, fresh: bool) -> bool:
+        """After an action that leaves `gems` active gems, takes card `spent` from the hand (-1:
+        none) and changes the Being at `loc` (None: at any location), `fresh` if that Being may
+        attack after it (with haste: a new or just-evolved active Being), does the main phase
+        surely offer more than ending the turn (which a lone option would do at once)? A gem
+        draw, an equip, an affordable card, or a Being that may attack."""
         m = self.m
         spec = m.spec
         deck = m.decks[self.seat]
@@ -348,7 +349,7 @@ class _Bounds:
         if gems >= 1 and (not deck or not spec.equip_requires_empty_deck):
             return True  # the played or attacking Being can be equipped
         for price, card in self.cheapest:
-            if card != played:
+            if card != spent:
                 if price <= gems:
                     return True
                 break
@@ -359,7 +360,7 @@ class _Bounds:
             for at in self.attackers:
                 if at != loc:
                     return True
-        return self.haste and played >= 0 and self.can_attack  # the played Being may attack
+        return fresh and self.haste and self.can_attack
 
     def all(self) -> list[float | None]:
         m = self.m
@@ -376,9 +377,99 @@ class _Bounds:
                 bounds.append(self.gem_draw())
             elif what == "end_turn":
                 bounds.append(self.end_turn())
+            elif what == "evolve":
+                bounds.append(self.evolve(option[1], loc_index[option[2]]))
+            elif what == "equip":
+                bounds.append(self.equip(loc_index[option[1]]))
             else:
                 bounds.append(None)
         return bounds
+
+    def evolve(self, card: int, loc: int) -> float | None:
+        """Evolve the Being at `loc` to `card` (no play skill): its new terms are exact; the hand
+        loses the card's defence and keeps at most its best evolution, or gains the new top's."""
+        m = self.m
+        spec = m.spec
+        seat = self.seat
+        if spec.play_skill_on_evolve and spec.triggers[card][PLAY]:
+            return None
+        being = m.field[seat][loc]
+        assert being is not None  # main_options offers only occupied locations
+        for new, price, _, _ in spec.evolutions[being.stack[-1]]:
+            if new == card:
+                break
+        else:
+            return None
+        gems = m.gems_active[seat] - price
+        power = spec.power
+        best = self.best_evolution
+        if best < 0:
+            best = self.best_evolution = _best_evolution(m, seat)
+        hand = m.hands[seat]
+        for new, cost, _, _ in spec.evolutions[card]:
+            if cost <= gems and power[new] > best and new != card and new in hand:
+                best = power[new]
+        held = m.hand_defence[seat] - spec.discard_gain[card] + EVOLVE_PP * best
+        base = being.printed + power[card] + spec.equip_power * being.equipped
+        # a just-evolved Being attacks this turn only with haste (R22)
+        threat = not being.rested and self.haste
+        return self.changed(loc, base, card, being.equipped, threat, held, gems, card, 0.0)
+
+    def equip(self, loc: int) -> float | None:
+        """Equip a gem to the Being at `loc`: its new terms are exact; the gem leaves the zone
+        for the Being's worth."""
+        m = self.m
+        spec = m.spec
+        seat = self.seat
+        being = m.field[seat][loc]
+        assert being is not None  # main_options offers only occupied locations
+        equipped = being.equipped + 1
+        base = being.printed + spec.equip_power * equipped
+        threat = any(placed[0] == loc for placed in self.sides[2][seat])
+        held = self.sides[4][seat]  # one active gem fewer: the best evolution is no better
+        gems = m.gems_active[seat] - 1
+        return self.changed(loc, base, being.stack[-1], equipped, threat, held, gems, -1, -GEM_PP)
+
+    def changed(
+        self, loc: int, base: int, top: int, equipped: int, threat: bool, held: float,
+        gems: int, spent: int, assets: float,
+    ) -> float | None:  # fmt: skip
+        """The Being at `loc` changes in place: attack base `base`, `top` on top, `equipped` gems
+        (its mods kept), `threat` whether it threatens after; the hand holds at most `held`,
+        `gems` active gems are left, card `spent` left the hand (-1: none) and my other assets
+        change by `assets` (pp)."""
+        m = self.m
+        spec = m.spec
+        seat = self.seat
+        if m.actions + 1 >= spec.max_actions_per_turn or not self.more_to_do(
+            gems, spent, loc, threat
+        ):
+            return None  # the turn would end at once
+        being = m.field[seat][loc]
+        assert being is not None  # the callers name a Being in play
+        old = being_terms(spec, being)
+        mods = old[3]
+        p = max(0, base + mods)
+        terms = (BEING_PP * p + SLOT_PP + GEM_PP * equipped, p, base, mods, spec.type_of[top])
+        value, exposed, threats, blockers, defence = self.sides
+        mine = value[seat] + HAND_PP * (held - defence[seat]) + terms[0] - old[0] + assets
+        needs = self.needs
+        if being.rested and self.against:
+            needs = [need for need in needs if need[0] != loc]
+            needs += _needs(spec, [(loc, terms)], self.against)
+        was = any(placed[0] == loc for placed in threats[seat])
+        if not was and not threat:
+            theirs = self.theirs
+        else:
+            other = 1 - seat
+            mine_threats = [placed for placed in threats[seat] if placed[0] != loc]
+            if threat:
+                mine_threats.append((loc, terms))
+            theirs = value[other] - _penalty(
+                spec, exposed[other], mine_threats, blockers[other], defence[other],
+                not m.lives[other],
+            )  # fmt: skip
+        return _bound(mine - self.mine(needs, blockers[seat], held) - theirs)
 
     def end_turn(self) -> float | None:
         """End the turn: exact where no skill triggers and no mod expires. The opponent draws,
@@ -441,7 +532,7 @@ class _Bounds:
         gems = m.gems_active[seat] - spec.gem_draw_cost
         if len(deck) < 2 or m.actions + 1 >= spec.max_actions_per_turn:
             return None  # the deck runs out (no more gem draws), or the turn ends at once
-        if not self.more_to_do(gems, -1, -1):
+        if not self.more_to_do(gems, -1, -1, False):
             return None
         card = deck[-1]
         best = self.best_evolution
@@ -493,7 +584,7 @@ class _Bounds:
         if known is FALLS_THROUGH:
             return None
         held, mine, gems, more = known
-        if not more and not self.more_to_do(gems, card, loc):
+        if not more and not self.more_to_do(gems, card, loc, True):
             return None  # the turn would end at once
         place = self.places.get(loc)
         if place is None:
@@ -574,7 +665,7 @@ class _Bounds:
         held = m.hand_defence[seat] - spec.discard_gain[card] + EVOLVE_PP * best
         worth = BEING_PP * max(0, power[card]) + SLOT_PP
         mine = value[seat] + HAND_PP * (held - defence[seat]) + worth
-        return held, mine, gems, self.more_to_do(gems, card, None)
+        return held, mine, gems, self.more_to_do(gems, card, None, True)
 
     def place(self, loc: int) -> tuple[float, list[Need], int, float]:
         """A play at `loc`: what my assets lose with the Being replaced there (pp), my exposed
@@ -648,7 +739,7 @@ class _Bounds:
             return _bound(mine - (self.theirs_once(loc) - lost))
         # the life card joins the opponent's hand at once; the turn goes on
         if m.actions + 1 >= spec.max_actions_per_turn or not self.more_to_do(
-            m.gems_active[seat], -1, loc
+            m.gems_active[seat], -1, loc, False
         ):
             return None
         unseen = len(m.decks[other]) + len(lives[other]) + len(m.hands[other])
