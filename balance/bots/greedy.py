@@ -17,6 +17,15 @@ half the cost of a play decision.
 
 Ties are broken by the bot's own stream. Long option lists are sampled (`max_options`) so that
 a decision's cost stays bounded.
+
+A game's state may tell some options' values without their being applied (beings does), by two
+optional methods that change no choice, only its cost:
+- `option_bounds()`: per option of the pending decision, an upper bound on `evaluate(seat)` once
+  it is applied, or None. The game gives one only for an option after which the seat does not
+  decide again in the same action. Bounded options are tried last, best bound first, and those
+  whose bound is below the best value found are never applied: they could not be chosen.
+- `option_twins()`: per option, an earlier option whose value it surely has (else itself), e.g.
+  two discards of the same worth: it takes that value unapplied.
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ from pydantic.dataclasses import dataclass as checked
 from balance.core.contract import Decision, State
 
 DROPPED = -3.0  # the value of an option left out: below every value `evaluate` gives
+BOUND_MARGIN = 1e-9  # a bound this far below the best value: far outside the ties (1e-12)
 # where a follow-up chain was stopped: its state, the kinds of decision seen, the steps left
 Chain = tuple[State, tuple[str, ...], int]
 
@@ -58,20 +68,34 @@ class GreedyBot:
         kind = decision.kind
         kinds = (kind,)
         wide = len(decision.options) >= self.follow_wide
-        last = options[-1]
+        bounds, twins = _hints(world)
+        # the world is this call's own: the last option is tried on it, not on a copy (unless
+        # bounded options wait to be tried after it)
+        last = options[-1] if bounds is None else -1
         values: list[float] = []  # per option tried, in order
         cut: list[tuple[int, Chain]] = []  # (index in `values`, where its chain stopped)
+        whole: dict[int, float] = {}  # option -> its value, where no chain was cut
+        waiting: list[tuple[float, int, int]] = []  # bounded: (bound, index in `values`, option)
         for option in options:
-            # the world is this call's own: the last option is tried on it, not on a copy
+            if bounds is not None and (bound := bounds[option]) is not None:
+                waiting.append((bound, len(values), option))
+                values.append(DROPPED)
+                continue
+            if twins is not None and (twin := twins[option]) != option and twin in whole:
+                values.append(whole[twin])
+                continue
             copy = world.clone() if option != last else world
             copy.apply(option)
             after = copy.decision()
             if after is None or after.seat != seat or after.kind == kind or not self.follow:
-                values.append(copy.evaluate(seat))  # the action is whole (most are)
+                value = whole[option] = copy.evaluate(seat)  # the action is whole (most are)
+                values.append(value)
                 continue
             value, rest = self._follow_through(copy, seat, kinds, self.follow, wide, rng)
             if rest is not None:
                 cut.append((len(values), rest))
+            else:
+                whole[option] = value
             values.append(value)
         if cut:
             # ranked by the value where their chains stopped, the best few go on to the end and
@@ -85,6 +109,20 @@ class GreedyBot:
                 values[index] = self._follow_through(
                     rest_state, seat, rest_kinds, steps, False, rng
                 )[0]
+        if waiting:
+            # best bound first; from the first bound below the best value found on, none can be
+            # chosen (nor tie), so they are never applied
+            found = max(values)
+            for bound, index, option in sorted(waiting, key=lambda item: -item[0]):
+                if bound < found - BOUND_MARGIN:
+                    break
+                if twins is not None and (twin := twins[option]) != option and twin in whole:
+                    values[index] = whole[twin]
+                    continue
+                copy = world.clone()
+                copy.apply(option)
+                values[index] = value = whole[option] = copy.evaluate(seat)
+                found = max(found, value)
         best_value = -2.0
         best: list[int] = []
         for option, value in zip(options, values, strict=True):
@@ -120,8 +158,17 @@ class GreedyBot:
             candidates: Sequence[int] = range(len(decision.options))
             if len(decision.options) > self.max_options:
                 candidates = rng.sample(range(len(decision.options)), self.max_options)
+            bounds, twins = _hints(state)
+            tried: set[int] = set()
             last = candidates[-1]
             for option in candidates:
+                # an option bounded below the best, or a twin of one tried, cannot be better
+                bound = bounds[option] if bounds is not None else None
+                if (bound is not None and bound <= best_value) or (
+                    twins is not None and twins[option] in tried
+                ):
+                    continue
+                tried.add(option)
                 # `state` is not needed after this step: the last candidate is tried on it
                 copy = state.clone() if option != last else state
                 copy.apply(option)
@@ -130,3 +177,14 @@ class GreedyBot:
                     best_value, best_state = value, copy
             state, value = best_state, best_value  # type: ignore[assignment]
         return (state.evaluate(seat) if value is None else value), None
+
+
+def _hints(state: State) -> tuple[Sequence[float | None] | None, Sequence[int] | None]:
+    """What the game can tell of the pending decision's options unapplied: their bounds and
+    twins (optional methods of a state, see the module doc)."""
+    bounds_of = getattr(state, "option_bounds", None)
+    twins_of = getattr(state, "option_twins", None)
+    return (
+        bounds_of() if bounds_of is not None else None,
+        twins_of() if twins_of is not None else None,
+    )

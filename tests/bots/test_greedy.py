@@ -61,3 +61,78 @@ def test_a_wide_decision_with_a_wide_first_follow_up_follows_only_its_best_to_th
 def test_a_narrow_decision_or_a_narrow_follow_up_is_followed_to_the_end() -> None:
     assert reached_third((2, 9, 3)) == 2 * 3  # each option's best second step, then the third
     assert reached_third((9, 2, 3)) == 9 * 3
+
+
+class Hinted:
+    """One decision of `values` options, then the other seat's: each option's value is given.
+    `bounds` and `twins` are its option_bounds and option_twins hooks (None: without them);
+    `applied` counts the options applied."""
+
+    def __init__(
+        self,
+        values: list[float],
+        bounds: list[float | None] | None,
+        twins: list[int] | None,
+        applied: list[int],
+    ) -> None:
+        self.values = values
+        self.bounds = bounds
+        self.twins = twins
+        self.applied = applied
+        self.taken: int | None = None
+        if bounds is not None:
+            self.option_bounds = lambda: bounds
+        if twins is not None:
+            self.option_twins = lambda: twins
+
+    def determinize(self, seat: int, rng: Random) -> Hinted:
+        return self.clone()
+
+    def clone(self) -> Hinted:
+        copy = Hinted(self.values, self.bounds, self.twins, self.applied)
+        copy.taken = self.taken
+        return copy
+
+    def decision(self) -> Decision | None:
+        if self.taken is None:
+            return Decision(0, "play", tuple(range(len(self.values))))
+        return Decision(1, "other", (0, 1))
+
+    def apply(self, option: int) -> None:
+        self.applied[0] += 1
+        self.taken = option
+
+    def evaluate(self, seat: int) -> float:
+        assert self.taken is not None
+        return self.values[self.taken]
+
+
+def hinted_choice(
+    values: list[float], bounds: list[float | None] | None, twins: list[int] | None, seed: int
+) -> tuple[int, int]:
+    """Greedy's choice and how many options it applied."""
+    applied = [0]
+    state = Hinted(values, bounds, twins, applied)
+    decision = state.decision()
+    assert decision is not None
+    choice = make_bot("greedy").choose(state, decision, Random(seed))  # type: ignore[arg-type]
+    return choice, applied[0]
+
+
+def test_bounded_options_below_the_best_are_never_applied_and_choices_stay() -> None:
+    values = [0.1, 0.5, -0.2, 0.4, 0.5, 0.0]
+    bounds: list[float | None] = [None, 0.5, -0.1, 0.45, 0.5, 0.3]  # each at least its value
+    for seed in range(20):  # a tie between 1 and 4: the same stream breaks it the same way
+        plain, every = hinted_choice(values, None, None, seed)
+        choice, applied = hinted_choice(values, bounds, None, seed)
+        assert choice == plain and every == len(values)
+        assert applied == 3  # option 0 (no bound), then 1 and 4 (bound 0.5); 3 (0.45) is below
+
+
+def test_a_twin_takes_its_twins_value_unapplied() -> None:
+    values = [0.2, 0.3, 0.3, 0.2, 0.3]
+    twins = [0, 1, 1, 0, 1]
+    for seed in range(20):
+        plain, _ = hinted_choice(values, None, None, seed)
+        choice, applied = hinted_choice(values, None, twins, seed)
+        assert choice == plain and applied == 2

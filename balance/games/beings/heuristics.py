@@ -11,6 +11,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from balance.games.beings.cards import DOUBLE, RESIST
+from balance.games.beings.effects import ATTACK, C_VIA, PLAY, TURN_END, TURN_START, VIA_EVOLVE
 from balance.games.beings.state import LIFE, Attack, Being, base_power, power
 
 if TYPE_CHECKING:
@@ -45,6 +46,28 @@ def evaluate(m: Match, seat: int) -> float:
     Search bots call this for every move they try, so it is written flat, and what it reads of
     a Being that no match will change again is worked out once (`Being.terms`).
     """
+    value, exposed, threats, blockers, defence = _sides(m, seat)
+    spec = m.spec
+    lives = m.lives
+    a = m.attack
+    if a is not None:
+        lost = _attack_outcome(m, a, defence)
+        if lost >= WIN:
+            return 1.0 if a.seat == seat else -1.0
+        value[1 - a.seat] -= lost
+    for side in (0, 1):
+        against = threats[1 - side]
+        if not against:
+            continue
+        if exposed[side]:
+            value[side] -= EXPOSED * _exposure(spec, exposed[side], against, defence[side])
+        if not lives[side]:
+            value[side] -= _danger(spec, against, blockers[side], defence[side])
+    return math.tanh((value[seat] - value[1 - seat]) / SCALE)
+
+
+def _sides(m: Match, seat: int) -> Sides:
+    """Each side's assets and what the exposure and danger terms read, as `seat` sees them."""
     spec = m.spec
     other = 1 - seat
     hands = m.hands
@@ -93,21 +116,7 @@ def evaluate(m: Match, seat: int) -> float:
             ):
                 threats[side].append((loc, terms))
         value[side] = total
-    a = m.attack
-    if a is not None:
-        lost = _attack_outcome(m, a, defence)
-        if lost >= WIN:
-            return 1.0 if a.seat == seat else -1.0
-        value[1 - a.seat] -= lost
-    for side in (0, 1):
-        against = threats[1 - side]
-        if not against:
-            continue
-        if exposed[side]:
-            value[side] -= EXPOSED * _exposure(spec, exposed[side], against, defence[side])
-        if not lives[side]:
-            value[side] -= _danger(spec, against, blockers[side], defence[side])
-    return math.tanh((value[seat] - value[other]) / SCALE)
+    return value, exposed, threats, blockers, defence
 
 
 WIN = 1e9  # _attack_outcome's answer when the attack wins the game
@@ -117,6 +126,10 @@ WIN = 1e9  # _attack_outcome's answer when the attack wins the game
 # Beings next refresh (a threat) are listed as (location, terms).
 Terms = tuple[float, int, int, int, int]
 Placed = tuple[int, Terms]
+# What `evaluate` reads of a position before the attack under way, exposure and danger: each
+# side's assets (pp), its rested Beings (exposed), the Beings that threaten the other side, its
+# active Beings (blockers) and its defence.
+Sides = tuple[list[float], list[list[Placed]], list[list[Placed]], list[int], list[float]]
 
 
 def being_terms(spec: BeingsSpec, being: Being) -> Terms:
@@ -176,11 +189,21 @@ def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
 def _exposure(spec: BeingsSpec, mine: list[Placed], theirs: list[Placed], held: float) -> float:
     """What my rested Beings stand to lose to the threatening opposing Beings that reach them
     (pp): each is saved by discards if the hand can and that costs less than the Being."""
+    return _losses(_needs(spec, mine, theirs), held)
+
+
+# A rested Being in reach of a threat: (location, power, the most defence an attack on it needs)
+Need = tuple[int, int, int]
+
+
+def _needs(spec: BeingsSpec, mine: list[Placed], theirs: list[Placed]) -> list[Need]:
+    """My rested Beings that a threatening opposing Being in reach could defeat, each with the
+    most defence (beyond its power) such an attack needs."""
     reach = spec.reach
     multiplier = spec.multiplier
     margin = spec.defense_margin
     double, resist = spec.double_multiplier, spec.resist_divisor
-    total = 0.0
+    needs = []
     for loc, (_, own, _, _, kind) in mine:
         worst = 0
         for at, (_, _, base, mods, attacker_kind) in theirs:
@@ -194,8 +217,16 @@ def _exposure(spec: BeingsSpec, mine: list[Placed], theirs: list[Placed], held: 
                 if need > worst:  # noqa: PLR1730 - max() is a call per pair, in the hot loop
                     worst = need
         if worst > 0:
-            worth = BEING_PP * own + SLOT_PP
-            total += min(worth, HAND_PP * worst) if held >= worst else worth
+            needs.append((loc, own, worst))
+    return needs
+
+
+def _losses(needs: list[Need], held: float) -> float:
+    """The exposure of Beings with these needs against a hand holding `held` defence (pp)."""
+    total = 0.0
+    for _, own, worst in needs:
+        worth = BEING_PP * own + SLOT_PP
+        total += min(worth, HAND_PP * worst) if held >= worst else worth
     return total
 
 
@@ -220,15 +251,593 @@ def _danger(spec: BeingsSpec, theirs: list[Placed], blockers: int, held: float) 
     active Beings can block, against what my hand can discard."""
     if blockers >= len(theirs):
         return 0.0
+    return _shortfall(_unblocked(spec, theirs, blockers), held)
+
+
+def _unblocked(spec: BeingsSpec, theirs: list[Placed], blockers: int) -> int:
+    """The defence the threats' attacks on my life need, less those my blockers take (the
+    largest); 0 when they can block them all."""
+    if blockers >= len(theirs):
+        return 0
     margin = spec.defense_margin
     need = [terms[1] + margin for _, terms in theirs]
     if blockers:
         need.sort()
         del need[-blockers:]
-    short = sum(need) - held
+    return sum(need)
+
+
+def _shortfall(need: int, held: float) -> float:
+    """The danger term (pp) of unblocked attacks needing `need` against `held` defence."""
+    short = need - held
     if short <= 0:
         return 0.0
     return DANGER_PP * min(1.0, short / (held + 1.0))
+
+
+# -- what search bots may know of an option without applying it ----------------------------------
+
+SLACK = 1e-6  # pp added to a bound: far more than the rounding between its sums and evaluate's
+FALLS_THROUGH = (0.0, 0.0, 0, False)  # `_Bounds.card`'s mark of a play it cannot bound
+
+
+def option_bounds(m: Match, seat: int) -> list[float | None]:
+    """For `seat`'s main-phase decision: per option, an upper bound on `evaluate(seat)` once the
+    option is applied and the flow has run on to the next decision, or None where there is no
+    cheap one. Plays and attacks whose card has no skill to trigger get one: what the option
+    changes of `evaluate`'s terms is worked out from this position's, exactly but for the best
+    evolution the hand keeps after a play, counted at its most. A search bot need not apply an
+    option whose bound is below the best value it has found: most plays."""
+    return _Bounds(m, seat).all()
+
+
+class _Bounds:
+    """`option_bounds` for one position: what evaluate reads of it, worked out once."""
+
+    def __init__(self, m: Match, seat: int) -> None:
+        spec = m.spec
+        self.m = m
+        self.seat = seat
+        self.sides = sides = _sides(m, seat)
+        value, exposed, threats, blockers, defence = sides
+        other = 1 - seat
+        self.against = against = threats[other]  # no move of mine changes them
+        self.needs = _needs(spec, exposed[seat], against) if against else []
+        # at 0 life: the attacks on my life my blockers cannot take, by how many block
+        self.at_zero = bool(against) and not m.lives[seat]
+        self.unblocked = {
+            count: _unblocked(spec, against, count)
+            for count in (blockers[seat] - 1, blockers[seat], blockers[seat] + 1)
+        } if self.at_zero else {}  # fmt: skip
+        # the opponent's value, and as it is once my Being at a location no longer threatens
+        self.theirs = value[other] - _penalty(
+            spec, exposed[other], threats[seat], blockers[other], defence[other], not m.lives[other]
+        )
+        self.theirs_without: dict[int, float] = {}
+        self.best_evolution = -1  # worked out for the first play
+        # what `more_to_do` reads: the two cheapest cards in hand, the Beings that may attack
+        cost = spec.cost
+        self.cheapest = sorted((cost[card], card) for card in m.hands[seat])[:2]
+        self.haste = not m.lives[seat] and spec.zero_life_haste
+        turn = m.turn
+        self.can_attack = turn > 1 or spec.first_turn_attack
+        self.attackers = [
+            at
+            for at, being in enumerate(m.field[seat])
+            if self.can_attack
+            and being is not None
+            and not being.rested
+            and being.attacked != turn
+            and (self.haste or (being.entered != turn and being.evolved != turn))
+        ]
+        self.cards: dict[int, tuple[float, float, int, bool]] = {}  # per card played, see `card`
+        self.places: dict[int, tuple[float, list[Need], int, float]] = {}  # see `place`
+        self.attackers_known: dict[int, tuple[Being | None, float, bool]] = {}  # see `attacking`
+        self.without: dict[int, tuple[list[Placed], dict[int, int], list[Placed]]] = {}
+
+    def more_to_do(self, gems: int, spent: int, loc: int | None, fresh: bool) -> bool:
+        """After an action that leaves `gems` active gems, takes card `spent` from the hand (-1:
+        none) and changes the Being at `loc` (None: at any location), `fresh` if that Being may
+        attack after it (with haste: a new or just-evolved active Being), does the main phase
+        surely offer more than ending the turn (which a lone option would do at once)? A gem
+        draw, an equip, an affordable card, or a Being that may attack."""
+        m = self.m
+        spec = m.spec
+        deck = m.decks[self.seat]
+        if deck and gems >= spec.gem_draw_cost:
+            return True
+        if gems >= 1 and (not deck or not spec.equip_requires_empty_deck):
+            return True  # the played or attacking Being can be equipped
+        for price, card in self.cheapest:
+            if card != spent:
+                if price <= gems:
+                    return True
+                break
+        if loc is None:  # wherever the play goes, another Being attacks
+            if len(self.attackers) > 1:
+                return True
+        else:
+            for at in self.attackers:
+                if at != loc:
+                    return True
+        return fresh and self.haste and self.can_attack
+
+    def all(self) -> list[float | None]:
+        m = self.m
+        loc_index = m.spec.loc_index
+        bounds: list[float | None] = []
+        for option in m.options:
+            what = option[0]
+            if what == "play":
+                bounds.append(self.play(option[1], loc_index[option[2]]))
+            elif what == "attack":
+                target = LIFE if option[2] == "life" else loc_index[option[2]]
+                bounds.append(self.attack(loc_index[option[1]], target))
+            elif what == "gem_draw":
+                bounds.append(self.gem_draw())
+            elif what == "end_turn":
+                bounds.append(self.end_turn())
+            elif what == "evolve":
+                bounds.append(self.evolve(option[1], loc_index[option[2]]))
+            elif what == "equip":
+                bounds.append(self.equip(loc_index[option[1]]))
+            else:
+                bounds.append(None)
+        return bounds
+
+    def evolve(self, card: int, loc: int) -> float | None:
+        """Evolve the Being at `loc` to `card` (no play skill): its new terms are exact; the hand
+        loses the card's defence and keeps at most its best evolution, or gains the new top's."""
+        m = self.m
+        spec = m.spec
+        seat = self.seat
+        if spec.play_skill_on_evolve and spec.triggers[card][PLAY]:
+            return None
+        being = m.field[seat][loc]
+        assert being is not None  # main_options offers only occupied locations
+        for new, price, _, _ in spec.evolutions[being.stack[-1]]:
+            if new == card:
+                break
+        else:
+            return None
+        gems = m.gems_active[seat] - price
+        power = spec.power
+        best = self.best_evolution
+        if best < 0:
+            best = self.best_evolution = _best_evolution(m, seat)
+        hand = m.hands[seat]
+        for new, cost, _, _ in spec.evolutions[card]:
+            if cost <= gems and power[new] > best and new != card and new in hand:
+                best = power[new]
+        held = m.hand_defence[seat] - spec.discard_gain[card] + EVOLVE_PP * best
+        base = being.printed + power[card] + spec.equip_power * being.equipped
+        # a just-evolved Being attacks this turn only with haste (R22)
+        threat = not being.rested and self.haste
+        return self.changed(loc, base, card, being.equipped, threat, held, gems, card, 0.0)
+
+    def equip(self, loc: int) -> float | None:
+        """Equip a gem to the Being at `loc`: its new terms are exact; the gem leaves the zone
+        for the Being's worth."""
+        m = self.m
+        spec = m.spec
+        seat = self.seat
+        being = m.field[seat][loc]
+        assert being is not None  # main_options offers only occupied locations
+        equipped = being.equipped + 1
+        base = being.printed + spec.equip_power * equipped
+        threat = any(placed[0] == loc for placed in self.sides[2][seat])
+        held = self.sides[4][seat]  # one active gem fewer: the best evolution is no better
+        gems = m.gems_active[seat] - 1
+        return self.changed(loc, base, being.stack[-1], equipped, threat, held, gems, -1, -GEM_PP)
+
+    def changed(
+        self, loc: int, base: int, top: int, equipped: int, threat: bool, held: float,
+        gems: int, spent: int, assets: float,
+    ) -> float | None:  # fmt: skip
+        """The Being at `loc` changes in place: attack base `base`, `top` on top, `equipped` gems
+        (its mods kept), `threat` whether it threatens after; the hand holds at most `held`,
+        `gems` active gems are left, card `spent` left the hand (-1: none) and my other assets
+        change by `assets` (pp)."""
+        m = self.m
+        spec = m.spec
+        seat = self.seat
+        if m.actions + 1 >= spec.max_actions_per_turn or not self.more_to_do(
+            gems, spent, loc, threat
+        ):
+            return None  # the turn would end at once
+        being = m.field[seat][loc]
+        assert being is not None  # the callers name a Being in play
+        old = being_terms(spec, being)
+        mods = old[3]
+        p = max(0, base + mods)
+        terms = (BEING_PP * p + SLOT_PP + GEM_PP * equipped, p, base, mods, spec.type_of[top])
+        value, exposed, threats, blockers, defence = self.sides
+        mine = value[seat] + HAND_PP * (held - defence[seat]) + terms[0] - old[0] + assets
+        needs = self.needs
+        if being.rested and self.against:
+            needs = [need for need in needs if need[0] != loc]
+            needs += _needs(spec, [(loc, terms)], self.against)
+        was = any(placed[0] == loc for placed in threats[seat])
+        if not was and not threat:
+            theirs = self.theirs
+        else:
+            other = 1 - seat
+            mine_threats = [placed for placed in threats[seat] if placed[0] != loc]
+            if threat:
+                mine_threats.append((loc, terms))
+            theirs = value[other] - _penalty(
+                spec, exposed[other], mine_threats, blockers[other], defence[other],
+                not m.lives[other],
+            )  # fmt: skip
+        return _bound(mine - self.mine(needs, blockers[seat], held) - theirs)
+
+    def end_turn(self) -> float | None:
+        """End the turn: exact where no skill triggers and no mod expires. The opponent draws,
+        gains gems and refreshes (equipped gems back to the zone), and it is their turn: all my
+        Beings threaten, all theirs block and threaten, none of theirs is exposed."""
+        m = self.m
+        spec = m.spec
+        seat = self.seat
+        other = 1 - seat
+        if m.turn + 1 > spec.turn_limit:
+            return None  # the game ends
+        triggers = spec.triggers
+        for side, trigger in ((seat, TURN_END), (other, TURN_START)):
+            for being in m.field[side]:
+                if being is not None and (being.mods or triggers[being.stack[-1]][trigger]):
+                    return None
+        deck = m.decks[other]
+        drawn = min(len(deck), spec.draw_per_turn)
+        gained = min(m.gem_decks[other], spec.gems_per_turn)
+        gems = m.gems_active[other] + m.gems_rested[other] + gained
+        theirs_threats: list[Placed] = []
+        worths = 0.0
+        loc = -1
+        for being in m.field[other]:
+            loc += 1
+            if being is not None:
+                gems += being.equipped
+                p = max(0, being.printed)
+                worth = BEING_PP * p + SLOT_PP
+                worths += worth
+                theirs_threats.append(
+                    (loc, (worth, p, being.printed, 0, spec.type_of[being.stack[-1]]))
+                )
+        if len(deck) - drawn < 1 or gems < spec.gem_draw_cost:
+            return None  # their turn might end at once: no bound
+        value, exposed, _, blockers, defence = self.sides
+        mine_threats: list[Placed] = []
+        loc = -1
+        for being in m.field[seat]:
+            loc += 1
+            if being is not None:
+                mine_threats.append((loc, being_terms(spec, being)))
+        lives = m.lives
+        unseen = len(deck) + len(lives[other]) + len(m.hands[other])
+        held = (len(m.hands[other]) + drawn) * m.hidden_defence[other] / unseen if unseen else 0.0
+        theirs = HAND_PP * held + LIFE_PP * len(lives[other]) + GEM_PP * gems + worths
+        theirs -= _penalty(spec, [], mine_threats, len(theirs_threats), held, not lives[other])
+        mine = value[seat] - _penalty(
+            spec, exposed[seat], theirs_threats, blockers[seat], defence[seat], not lives[seat]
+        )
+        return _bound(mine - theirs)
+
+    def gem_draw(self) -> float | None:
+        """Draw the deck's top card for gems: the hand gains its defence, and the best evolution
+        it may bring (against the other evolutions at their most)."""
+        m = self.m
+        spec = m.spec
+        seat = self.seat
+        deck = m.decks[seat]
+        gems = m.gems_active[seat] - spec.gem_draw_cost
+        if len(deck) < 2 or m.actions + 1 >= spec.max_actions_per_turn:
+            return None  # the deck runs out (no more gem draws), or the turn ends at once
+        if not self.more_to_do(gems, -1, -1, False):
+            return None
+        card = deck[-1]
+        best = self.best_evolution
+        if best < 0:
+            best = self.best_evolution = _best_evolution(m, seat)
+        power = spec.power
+        for being in m.field[seat]:
+            if being is not None and power[card] > best:
+                for new, price, _, _ in spec.evolutions[being.stack[-1]]:
+                    if new == card and price <= gems:
+                        best = power[card]
+        value, _, _, blockers, defence = self.sides
+        held = m.hand_defence[seat] + spec.discard_gain[card] + EVOLVE_PP * best
+        mine = value[seat] + HAND_PP * (held - defence[seat])
+        return _bound(mine - self.mine(self.needs, blockers[seat], held) - self.theirs)
+
+    def mine(self, needs: list[Need], blockers: int, held: float) -> float:
+        """My exposure and danger terms, as `_penalty` gives them."""
+        total = EXPOSED * _losses(needs, held) if needs else 0.0
+        if self.at_zero:
+            total += _shortfall(self.unblocked[blockers], held)
+        return total
+
+    def theirs_once(self, loc: int) -> float:
+        """The opponent's value once my Being at `loc` threatens no more."""
+        theirs = self.theirs_without.get(loc)
+        if theirs is None:
+            value, exposed, threats, blockers, defence = self.sides
+            mine = threats[self.seat]
+            if any(placed[0] == loc for placed in mine):
+                m = self.m
+                other = 1 - self.seat
+                theirs = value[other] - _penalty(
+                    m.spec, exposed[other], [placed for placed in mine if placed[0] != loc],
+                    blockers[other], defence[other], not m.lives[other],
+                )  # fmt: skip
+            else:
+                theirs = self.theirs
+            self.theirs_without[loc] = theirs
+        return theirs
+
+    def play(self, card: int, loc: int) -> float | None:
+        """Play `card` at `loc`: the new Being's worth, the replaced one's loss and the threats
+        that change are exact; the hand loses the card's defence and keeps at most its best
+        evolution, or gains the new Being's."""
+        known = self.cards.get(card)
+        if known is None:
+            known = self.cards[card] = self.card(card)
+        if known is FALLS_THROUGH:
+            return None
+        held, mine, gems, more = known
+        if not more and not self.more_to_do(gems, card, loc, True):
+            return None  # the turn would end at once
+        place = self.places.get(loc)
+        if place is None:
+            place = self.places[loc] = self.place(loc)
+        adjust, needs, blockers, theirs = place
+        if self.haste:  # the new Being may attack at once: one more threat
+            theirs = self.hasty(card, loc)
+        # the defence after the play is at most `held`: the terms it lowers are at their least
+        total = EXPOSED * _losses(needs, held) if needs else 0.0
+        if self.at_zero:
+            total += _shortfall(self.unblocked[blockers], held)
+        return math.tanh((mine + adjust - total - theirs + SLACK) / SCALE)
+
+    def hasty(self, card: int, loc: int) -> float:
+        """The opponent's value once `card` played at `loc` threatens at once (0 life, haste):
+        each of their rested Beings needs the most defence this threat or another asks."""
+        known = self.without.get(loc)
+        if known is None:
+            known = self.without[loc] = self.threats_without(loc)
+        mine, worst, in_reach = known
+        m = self.m
+        other = 1 - self.seat
+        at_zero = not m.lives[other]
+        if not in_reach and not at_zero:
+            return self.theirs_once(loc)  # it threatens nothing the terms read
+        spec = m.spec
+        power = spec.power
+        p = max(0, power[card])
+        threat = (loc, (BEING_PP * p + SLOT_PP, p, power[card], 0, spec.type_of[card]))
+        value, exposed, _, blockers, defence = self.sides
+        if in_reach:
+            worst = worst.copy()
+            for at, _, need in _needs(spec, in_reach, [threat]):
+                if need > worst.get(at, 0):
+                    worst[at] = need
+        # in their order, as `_exposure` lists them
+        merged = [(at, terms[1], worst[at]) for at, terms in exposed[other] if at in worst]
+        theirs = value[other] - EXPOSED * _losses(merged, defence[other])
+        if at_zero:
+            theirs -= _danger(spec, [*mine, threat], blockers[other], defence[other])
+        return theirs
+
+    def threats_without(self, loc: int) -> tuple[list[Placed], dict[int, int], list[Placed]]:
+        """My threats but the Being's at `loc`, the most defence each of their rested Beings
+        needs against them, and their rested Beings a Being at `loc` reaches."""
+        m = self.m
+        spec = m.spec
+        _, exposed, threats, _, _ = self.sides
+        theirs = exposed[1 - self.seat]
+        mine = [placed for placed in threats[self.seat] if placed[0] != loc]
+        worst = {at: need for at, _, need in _needs(spec, theirs, mine)} if mine else {}
+        reach = spec.reach[loc]
+        return mine, worst, [placed for placed in theirs if placed[0] in reach]
+
+    def card(self, card: int) -> tuple[float, float, int, bool]:
+        """A play of `card` anywhere: the most defence the hand may hold after it, my assets with
+        the new Being (pp), the gems left, and whether more surely follows wherever it goes
+        (`more_to_do`); FALLS_THROUGH if no bound holds for it."""
+        m = self.m
+        spec = m.spec
+        seat = self.seat
+        if m.actions + 1 >= spec.max_actions_per_turn:
+            return FALLS_THROUGH  # the turn ends at once
+        for skill in spec.triggers[card][PLAY]:
+            if (C_VIA, VIA_EVOLVE) not in skill.conditions:
+                return FALLS_THROUGH  # a skill may resolve (those of evolutions only do not)
+        value, _, _, _, defence = self.sides
+        gems = m.gems_active[seat] - spec.cost[card]
+        power = spec.power
+        best = self.best_evolution
+        if best < 0:
+            best = self.best_evolution = _best_evolution(m, seat)
+        # no evolution of a Being already in play gets cheaper or closer; the new one's may come
+        hand = m.hands[seat]
+        for new, price, _, _ in spec.evolutions[card]:
+            if price <= gems and power[new] > best and new != card and new in hand:
+                best = power[new]
+        held = m.hand_defence[seat] - spec.discard_gain[card] + EVOLVE_PP * best
+        worth = BEING_PP * max(0, power[card]) + SLOT_PP
+        mine = value[seat] + HAND_PP * (held - defence[seat]) + worth
+        return held, mine, gems, self.more_to_do(gems, card, None, True)
+
+    def place(self, loc: int) -> tuple[float, list[Need], int, float]:
+        """A play at `loc`: what my assets lose with the Being replaced there (pp), my exposed
+        Beings' needs and my blockers after, and the opponent's value."""
+        m = self.m
+        blockers = self.sides[3][self.seat] + 1
+        old = m.field[self.seat][loc]
+        if old is None:
+            known = (0.0, self.needs, blockers, self.theirs)
+        else:  # replaced: its equipped gems go back to the gem zone
+            adjust = GEM_PP * old.equipped - being_terms(m.spec, old)[0]
+            if old.rested:
+                known = (adjust, [n for n in self.needs if n[0] != loc], blockers, self.theirs)
+            else:
+                known = (adjust, self.needs, blockers - 1, self.theirs_once(loc))
+        return known
+
+    def attacking(self, loc: int) -> tuple[Being | None, float, bool]:
+        """The Being at `loc` attacks, whatever its target: the Being (None if it has an attack
+        skill: no bound), my value once it rests (pp), and whether the opponent has a Being to
+        block it."""
+        m = self.m
+        spec = m.spec
+        seat = self.seat
+        attacker = m.field[seat][loc]
+        assert attacker is not None  # main_options offers only occupied locations
+        if spec.triggers[attacker.stack[-1]][ATTACK]:
+            return None, 0.0, False
+        value, _, _, blockers, defence = self.sides
+        needs = self.needs
+        if self.against:
+            needs = needs + _needs(spec, [(loc, being_terms(spec, attacker))], self.against)
+        mine = value[seat] - self.mine(needs, blockers[seat] - 1, defence[seat])
+        side = m.field[1 - seat]
+        block = False
+        for at in spec.blockers[loc]:
+            being = side[at]
+            if being is not None and not being.rested:
+                block = True
+        return attacker, mine, block
+
+    def attack(self, loc: int, target: int) -> float | None:
+        """The Being at `loc` attacks `target` (a location or LIFE; no attack skill): exact. It
+        rests (exposed, no longer blocking or threatening); the attack is scored as `evaluate`
+        scores it under way, at the opponent's block or defend step; a life attack that neither
+        can meet takes the life card at once and the turn goes on."""
+        m = self.m
+        known = self.attackers_known.get(loc)
+        if known is None:
+            known = self.attackers_known[loc] = self.attacking(loc)
+        attacker, mine, block = known
+        if attacker is None:
+            return None  # an attack skill resolves
+        spec = m.spec
+        seat = self.seat
+        value, exposed, threats, blockers, defence = self.sides
+        other = 1 - seat
+        lives = m.lives
+        side = m.field[other]
+        if block or target != LIFE or not lives[other]:  # scored at the block or defend step
+            if not block and not m.hands[other]:  # a defend step with nothing to defend with
+                return 1.0 if target == LIFE else None  # it resolves at once
+            aimed = side[target] if target != LIFE else None
+            attack = Attack(
+                seat, loc, attacker.uid, attacker.stack[-1], target,
+                -1 if aimed is None else aimed.uid,
+            )  # fmt: skip
+            lost = _attack_outcome(m, attack, defence)
+            if lost >= WIN:
+                return 1.0
+            return _bound(mine - (self.theirs_once(loc) - lost))
+        # the life card joins the opponent's hand at once; the turn goes on
+        if m.actions + 1 >= spec.max_actions_per_turn or not self.more_to_do(
+            m.gems_active[seat], -1, loc, False
+        ):
+            return None
+        unseen = len(m.decks[other]) + len(lives[other]) + len(m.hands[other])
+        held = (len(m.hands[other]) + 1) * m.hidden_defence[other] / unseen
+        theirs = value[other] + HAND_PP * (held - defence[other]) - LIFE_PP
+        my_threats = [placed for placed in threats[seat] if placed[0] != loc]
+        theirs -= _penalty(
+            spec, exposed[other], my_threats, blockers[other], held, len(lives[other]) == 1
+        )
+        return _bound(mine - theirs)
+
+
+def defend_bounds(m: Match, seat: int) -> list[float | None]:
+    """For `seat`'s defend step: per option, an upper bound on `evaluate(seat)` once applied,
+    or None. A discard (while another card stays in hand, so the step goes on) adds its defence
+    to the counter and takes it from the hand, which keeps at most its best evolution: the
+    attack's outcome, exposure and danger are worked out at that most."""
+    options = m.options
+    bounds: list[float | None] = [None] * len(options)
+    hand = m.hands[seat]
+    a = m.attack
+    if len(hand) < 2 or a is None:
+        return bounds
+    spec = m.spec
+    value, exposed, threats, blockers, defence = _sides(m, seat)
+    other = 1 - seat
+    lives = m.lives
+    theirs = value[other] - _penalty(
+        spec, exposed[other], threats[seat], blockers[other], defence[other], not lives[other]
+    )
+    kept = m.hand_defence[seat] + EVOLVE_PP * _best_evolution(m, seat)
+    gain = spec.discard_gain
+    by_gain: dict[int, float] = {}
+    for index, option in enumerate(options):
+        if option[0] != "discard":
+            continue
+        g = gain[option[1]]
+        bound = by_gain.get(g)
+        if bound is None:
+            held = kept - g
+            attack = a.copy()
+            attack.counter += g
+            lost = _attack_outcome(
+                m, attack, [held, defence[other]] if seat == 0 else [defence[other], held]
+            )
+            if lost >= WIN:
+                bound = -1.0  # the game is lost whichever card goes
+            else:
+                mine = value[seat] + HAND_PP * (held - defence[seat]) - lost
+                mine -= _penalty(
+                    spec, exposed[seat], threats[other], blockers[seat], held, not lives[seat]
+                )
+                bound = _bound(mine - theirs)
+            by_gain[g] = bound
+        bounds[index] = bound
+    return bounds
+
+
+def _penalty(
+    spec: BeingsSpec,
+    mine: list[Placed],
+    against: list[Placed],
+    blockers: int,
+    held: float,
+    at_zero: bool,
+) -> float:
+    """A side's exposure and danger terms (pp), as `evaluate` subtracts them."""
+    if not against:
+        return 0.0
+    total = EXPOSED * _exposure(spec, mine, against, held) if mine else 0.0
+    if at_zero:
+        total += _danger(spec, against, blockers, held)
+    return total
+
+
+def _bound(pp: float) -> float:
+    return math.tanh((pp + SLACK) / SCALE)
+
+
+def option_twins(m: Match, seat: int) -> list[int]:
+    """For `seat`'s defend step: per option, the first option leading to the same value of
+    `evaluate` (its twin), else its own index. Two discards of the same defence are twins when
+    neither card evolves a Being of `seat`'s: the positions differ only in which card went to
+    the Abyss, which nothing reads until the step ends."""
+    spec = m.spec
+    evolving = set()
+    for being in m.field[seat]:
+        if being is not None:
+            for new, _, _, _ in spec.evolutions[being.stack[-1]]:
+                evolving.add(new)
+    gain = spec.discard_gain
+    first: dict[int, int] = {}
+    twins = []
+    for index, option in enumerate(m.options):
+        if option[0] == "discard" and option[1] not in evolving:
+            index = first.setdefault(gain[option[1]], index)
+        twins.append(index)
+    return twins
 
 
 def unseen_mean_power(m: Match, seat: int, owner: int) -> float:

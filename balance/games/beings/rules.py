@@ -171,6 +171,24 @@ class BeingsMatch(Match):
             return 2.0 * self.result().scores[seat] - 1.0
         return heuristics.evaluate(self, seat)
 
+    def option_bounds(self) -> list[float | None] | None:
+        """Per option of the pending decision, an upper bound on `evaluate` for its seat once
+        the option is applied, or None where applying it is the only way to know
+        (heuristics.option_bounds: the main phase's plays and attacks; defend_bounds: the
+        defend step's discards)."""
+        if self.phase == MAIN:
+            return heuristics.option_bounds(self, self.decider)
+        if self.phase == DEFEND:
+            return heuristics.defend_bounds(self, self.decider)
+        return None
+
+    def option_twins(self) -> list[int] | None:
+        """Per option of the pending decision, the first option that `evaluate` scores the same
+        for its seat once applied (heuristics.option_twins: the defend step's discards)."""
+        if self.phase != DEFEND:
+            return None
+        return heuristics.option_twins(self, self.decider)
+
     def describe(self, option: int) -> str:
         return describe_option(self, self.options[option])
 

@@ -106,3 +106,43 @@ def test_a_shared_beings_kept_terms_are_never_stale() -> None:
                     checked += 1
             m.apply(rng.randrange(len(decision.options)))
     assert checked > 1000
+
+
+def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
+    """What a search bot may know of an option unapplied (option_bounds, option_twins) is true:
+    along seeded games (random players, and greedy ones, who reach 0 life and its haste often),
+    every bound is at least the value the option leads to, and twins lead to the same value."""
+    from balance.bots import make_bot
+    from balance.core.registry import load_game
+
+    game = load_game("beings")
+    spec = game.load(game.config_dir)
+    rng = Random(7)
+    greedy = make_bot("greedy")
+    bounded = pruned = twins_seen = 0
+    for seed in range(6):
+        m = game.new_game(spec, ["ember_storm", "frost_tide"], seed)
+        while (decision := m.decision()) is not None:
+            world = m.determinize(decision.seat, rng)
+            bounds, twins = world.option_bounds(), world.option_twins()
+            if bounds is not None or twins is not None:
+                values = []
+                for option in range(len(decision.options)):
+                    copy = world.clone()
+                    copy.apply(option)
+                    values.append(copy.evaluate(decision.seat))
+                for option, bound in enumerate(bounds or ()):
+                    if bound is not None:
+                        assert bound >= values[option], m.describe(option)
+                        bounded += 1
+                        pruned += bound < max(values)
+                for option, twin in enumerate(twins or ()):
+                    if twin != option:
+                        assert values[twin] == values[option], m.describe(option)
+                        twins_seen += 1
+            if seed % 2:
+                option = greedy.choose(m, decision, rng)
+            else:
+                option = rng.randrange(len(decision.options))
+            m.apply(option)
+    assert bounded > 2000 and pruned > bounded // 2 and twins_seen > 100
