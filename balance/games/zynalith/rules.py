@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
-from types import MemberDescriptorType
 from weakref import ref
 
 from balance.core.contract import DRAWN, OPENING, PLAYED, Decision, Result
@@ -176,7 +175,9 @@ class Zynalith(Table):
     def clone(self, seed: int | None = None) -> Zynalith:
         copy: Zynalith = Table.clone(self, seed)
         pending = copy.pending
-        if type(pending) is TurnDecision:  # not listed yet: the copy asks its own (TurnDecision)
+        if pending is not None and not pending.listed:
+            # a turn decision not listed yet lists from the state that asked it: the copy asks
+            # its own (turn_decision)
             copy.pending = turn_decision(pending.seat, copy)
         return copy
 
@@ -519,59 +520,31 @@ def turn(g: Table, step: tuple) -> None:
     g.pend_ctx = ()
 
 
-class TurnDecision(Decision):
+def turn_decision(seat: int, g: Table) -> Decision:
     """A `turn` decision that lists its options when they are first read, from the state that
     asked it (which does not change before: `apply` reads the options first).
 
     A search bot applies each option to a copy and mostly reads only who decides next and what
     kind of decision it is; listing every option of that next turn is most of the work of a
-    turn, so it is done only when asked for. Until then the options slot holds a weak reference
-    to the asking state; the first read lists the options into it and turns the object into a
-    plain `Decision`, so later reads cost nothing. A clone shares a listed decision and its
-    options; a clone of a state whose decision is not listed yet asks its own (`Zynalith.clone`).
+    turn, so it is done only when asked for. A clone shares a listed decision and its options;
+    a clone of a state whose decision is not listed yet asks its own (`Zynalith.clone`), as the
+    contract asks of a lister that reads its state.
 
-    The reference is weak because the state holds its decision: a strong one would make every
-    copy a search discards without reading its next options a reference cycle, left for the
-    cyclic garbage collector (in greedy games, a million objects per ten games and a tenth of
-    their time)."""
-
-    __slots__ = ()
-
-    @property  # type: ignore[override]
-    def options(self) -> tuple:
-        asker = _OPTIONS.__get__(self, None)()
-        if asker is None:
-            raise RuntimeError(
-                "the state that asked this turn decision is gone: read its options first"
-            )
-        options = turn_options(asker, self.seat)
-        _OPTIONS.__set__(self, options)
-        object.__setattr__(self, "__class__", Decision)
-        return options
-
-    def __eq__(self, other: object) -> bool:
-        self.options  # noqa: B018 - now a plain Decision
-        return self == other
-
-    __hash__ = Decision.__hash__
-
-    def __reduce__(self) -> tuple:
-        return Decision, (self.seat, self.kind, self.options)
+    The decision reaches its state by a weak reference because the state holds its decision: a
+    strong one would make every copy a search discards without reading its next options a
+    reference cycle, left for the cyclic garbage collector (in greedy games, a million objects
+    per ten games and a tenth of their time)."""
+    return Decision.lazy(seat, "turn", list_turn, ref(g), seat)
 
 
-# The slots' descriptors, so TurnDecision can fill its slots without Decision's frozen
-# __setattr__. mypy types a slot read on the class as the instance attribute, hence the ignores.
-_SEAT: MemberDescriptorType = Decision.seat  # type: ignore[misc, assignment]
-_KIND: MemberDescriptorType = Decision.kind  # type: ignore[misc, assignment]
-_OPTIONS: MemberDescriptorType = Decision.options  # type: ignore[misc, assignment]
-
-
-def turn_decision(seat: int, g: Table) -> TurnDecision:
-    d = object.__new__(TurnDecision)
-    _SEAT.__set__(d, seat)
-    _KIND.__set__(d, "turn")
-    _OPTIONS.__set__(d, ref(g))
-    return d
+def list_turn(asker: ref[Table], seat: int) -> tuple:
+    """The options of the turn decision `asker` asked of `seat`."""
+    g = asker()
+    if g is None:
+        raise RuntimeError(
+            "the state that asked this turn decision is gone: read its options first"
+        )
+    return turn_options(g, seat)
 
 
 def turn_options(g: Table, seat: int) -> tuple:
@@ -1622,7 +1595,7 @@ def refresh_pending(g: Table) -> None:
     """Recompute the pending decision's options from the (determinized) state."""
     d = g.pending
     assert d is not None
-    if type(d) is TurnDecision:  # options not listed yet: list them from this state
+    if not d.listed:  # a turn's, not listed yet: list them from this state
         g.pending = turn_decision(d.seat, g)
     elif g.pend_kind == KIND_TURN and len(d.options) > 1:
         g.pending = Decision(d.seat, d.kind, turn_options(g, d.seat))
