@@ -713,7 +713,7 @@ def select_targets(g: Table, t: tuple, fx: Fx) -> Sequence[Any] | None:
         return [me.owner] if me is not None and g.alive[me.owner] else []
     if sel == SEL_RANDOM:
         found = pick_candidates(g, controller, fx.side, fx.pick_position)
-        return [found[g.draws().randrange(len(found))]] if found else []
+        return [found[g.rng.stream().randrange(len(found))]] if found else []
     if sel == SEL_OPPONENT:
         others = [s for s in clockwise(g, controller) if s != controller]
         if len(others) <= 1:

@@ -15,6 +15,7 @@ from weakref import ref
 
 from balance.core.contract import DRAWN, OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
+from balance.core.gamerng import GameRng, exact_shuffle
 from balance.games.zynalith import heuristics
 from balance.games.zynalith.cards import (
     HOST_ENEMY,
@@ -140,7 +141,6 @@ from balance.games.zynalith.state import (
     Creature,
     Ghost,
     Table,
-    shuffle,
 )
 
 # Options of a `turn` (and `draft_pick`) decision: (ACTION, args...). Side actions come first.
@@ -213,7 +213,7 @@ class Zynalith(Table):
                     if cards[card].pile == pile:
                         places.append((other, i))
                         pool.append(card)
-            shuffle(pool, rng)
+            exact_shuffle(pool, rng)  # the game's shuffle, from the bot's stream
             # events never wait in a hand: deal the hand places from the pool's other cards
             for other, i in places:
                 for j in range(len(pool) - 1, -1, -1):
@@ -256,13 +256,13 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
             "zynalith's setups are shared: name one setup for every seat",
             f"e.g. --decks {setup}",
         )
-    rng = Random(seed)
+    rng = GameRng(seed)
     creature_pile, extra_pile = (list(p) for p in spec.setups[setup])
-    shuffle(creature_pile, rng)
-    shuffle(extra_pile, rng)
+    rng.shuffle(creature_pile)
+    rng.shuffle(extra_pile)
     first = spec.first_player
     if first < 0:
-        first = rng.randrange(seats)
+        first = rng.stream().randrange(seats)
     elif first >= seats:
         raise ConfigError(
             "rules.first_player",
@@ -273,7 +273,6 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
     g = Zynalith(
         spec=spec,
         rng=rng,
-        rng_seed=seed,
         seats=seats,
         setup=setup,
         round=0,
@@ -961,7 +960,7 @@ def draw_top(g: Table, pile: int) -> int:
             return -1
         cards.extend(discard)
         discard.clear()
-        shuffle(cards, g.draws())
+        g.rng.shuffle(cards)
         g.gtally[G_RESHUFFLES] += 1
     return cards.pop()
 
@@ -1281,7 +1280,7 @@ def kampf(g: Table, step: tuple) -> None:
     if len(keyed) > 1:
         keys = [k[:4] for k in keyed]
         if len(set(keys)) < len(keys):
-            rng = g.draws()
+            rng = g.rng.stream()
             keyed = [(*k[:4], rng.random(), k[4]) for k in keyed]
         keyed.sort(key=lambda k: k[:-1])
     for k in keyed:
@@ -1351,7 +1350,7 @@ def line_winner(g: Table, alive: list[Creature]) -> Creature | None:
     best = [c for c in best if (c.stat(INIT), c.stat(DEF), c.hp_left()) == key]
     if len(best) == 1:
         return best[0]
-    return best[g.draws().randrange(len(best))]
+    return best[g.rng.stream().randrange(len(best))]
 
 
 def strike(g: Table, seat: int, amount: int, attacker: Creature) -> None:

@@ -10,10 +10,10 @@ is `pending`. All of it is plain data, copied by hand in `clone()`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from random import Random
 from typing import Any
 
 from balance.core.contract import FIRST_COUNTER, Decision, Event
+from balance.core.gamerng import GameRng
 
 # Stat indexes of a creature, in the seed's INIT/ATK/DEF/HP order.
 INIT, ATK, DEF, HP = 0, 1, 2, 3
@@ -249,19 +249,6 @@ class Ghost:
     line_enemies: tuple[int, ...]  # uids of the other players' members of its line then
 
 
-def shuffle(cards: list[int], rng: Random) -> None:
-    """`rng.shuffle(cards)` exactly (the same order from the same stream: CPython's
-    Random.shuffle with its _randbelow written inline), without two calls per card."""
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        cards[i], cards[r] = cards[r], cards[i]
-
-
 _copy_list = list.copy
 NOTHING_OWNED: frozenset[int] = frozenset()  # a clone's `owned` until it changes a creature
 
@@ -272,10 +259,9 @@ class Table:
     """Every zone and counter of a game of Zynalith."""
 
     spec: Any  # the compiled ZynalithSpec
-    # draw only through draws(): it may be shared with a clone (copy-on-first-draw), or not made
-    # yet (None: made from `rng_seed` at the first draw; determinize's worlds mostly never draw)
-    rng: Random | None
-    rng_seed: int
+    # every draw of the game: `rng.stream()`, `rng.shuffle(cards)` (the kit's door: shared with
+    # a clone until either draws; made at the first draw, which determinize's worlds mostly skip)
+    rng: GameRng
     seats: int
     setup: str
     round: int
@@ -335,7 +321,6 @@ class Table:
     # `recent.append`).
     past: tuple[Event, ...]
     recent: list[Event]
-    rng_shared: bool = False  # `rng` is also another state's: copy it before the next draw
     # Creatures are shared with clones and copied on their first change (`own`): the uids this
     # state has made its own since it was last cloned; None: never cloned, all are its own.
     owned: set[int] | frozenset[int] | None = None
@@ -345,8 +330,8 @@ class Table:
         `seed`, an RNG seeded with it instead: determinize's reseeded one, made at its first
         draw).
 
-        The RNG is shared until one of the two draws from it (see `draws`): most copies made by
-        search bots never draw, and copying a Random's state costs more than the rest.
+        The RNG is forked, shared until one of the two draws from it (core/gamerng.py): most
+        copies made by search bots never draw, and copying a Random costs more than the rest.
         Zones that change rarely (alive, bonus_vp, final_vp, removed, set_aside, windows, negated,
         ghosts, lines, cap_hits) are shared: the rules replace them instead of changing them in
         place.
@@ -354,15 +339,7 @@ class Table:
         # from now on both share every creature: whoever changes one first copies it
         self.owned = NOTHING_OWNED
         copy = object.__new__(type(self))
-        if seed is not None:
-            copy.rng, copy.rng_seed, copy.rng_shared = None, seed, False
-        else:
-            copy.rng = self.rng
-            copy.rng_seed = self.rng_seed
-            if self.rng is not None:
-                copy.rng_shared = self.rng_shared = True
-            else:  # neither made it yet: each makes its own, the same, at its first draw
-                copy.rng_shared = False
+        copy.rng = self.rng.fork() if seed is None else GameRng(seed)
         copy.owned = NOTHING_OWNED
         copy.spec = self.spec
         copy.seats = self.seats
@@ -459,19 +436,6 @@ class Table:
             if owned is NOTHING_OWNED:
                 owned = self.owned = set()
             owned.add(uid)  # type: ignore[union-attr]  # as in `own`: a set by now
-
-    def draws(self) -> Random:
-        """The state's RNG, made its own first if a clone still shares it (copy-on-first-draw):
-        every draw of the game goes through here."""
-        rng = self.rng
-        if rng is None:
-            rng = self.rng = Random(self.rng_seed)
-        elif self.rng_shared:
-            private = Random.__new__(Random)  # not Random(): seeding from the OS is wasted work
-            private.setstate(rng.getstate())
-            rng = self.rng = private
-            self.rng_shared = False
-        return rng
 
     def inventory(self) -> tuple[int, ...]:
         """Every card id in every zone, sorted: piles, discards, market, hands, fronts (creatures
