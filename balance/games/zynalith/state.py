@@ -21,6 +21,14 @@ INIT, ATK, DEF, HP = 0, 1, 2, 3
 CREATURE_PILE, EXTRA_PILE = 0, 1
 
 # The kinds of pending work on the stack; each step is a tuple (STEP, args...).
+Step = tuple[Any, ...]  # (S_*, its ints and compiled effects)
+# A waiting trigger on the queue: (fx, card, src_uid, self_uid, controller, subject..., check),
+# read by the names effects.py gives its fields (FX ... CHECK).
+Trigger = tuple[Any, ...]
+# An option of a decision, the game's own tuple: PASS, (A_PLAY_HAND, card, a, b), NO_COUNTER, ...
+Option = tuple[Any, ...]
+# What a creature shows the heuristics, kept until it changes (heuristics.creature_view).
+View = tuple[int, ...]
 (
     S_DRAFT_PICK,
     S_DRAFT_END,
@@ -196,7 +204,7 @@ class Creature:
         self.attachments: list[tuple[int, int, int]] = []  # (instance uid, card, controller)
         self.doomed = False  # destroyed: dies at the next state check
         self.cost = cost  # printed silver cost (refunds, defence brackets)
-        self.view: tuple | None = None  # what bots last read of it (heuristics); None: changed
+        self.view: View | None = None  # what bots last read of it (heuristics); None: changed
 
     def copy(self) -> Creature:
         c = Creature.__new__(Creature)
@@ -290,8 +298,8 @@ class Table:
     set_aside: list[int]
     by_uid: dict[int, Creature]  # every creature in play
     next_uid: int
-    stack: list[tuple]  # pending steps, the next on top
-    queue: list[tuple]  # waiting triggers, oldest first
+    stack: list[Step]  # pending steps, the next on top
+    queue: list[Trigger]  # waiting triggers, oldest first
     resolve_depth: int
     chain: int  # triggers resolved in the outermost queue
     draw_depth: int
@@ -304,7 +312,7 @@ class Table:
     entering: int  # uid of the creature in play steps 4-5 (not checked for death), or -1
     pending: Decision | None
     pend_kind: int
-    pend_ctx: tuple
+    pend_ctx: tuple[Any, ...]  # what the pending decision's apply needs besides the choice
     decisions: int
     turns: int
     over: bool
