@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from balance.core.contract import DRAWN, FIRST_COUNTER, OPENING, Decision, Result
 from balance.core.contract import PLAYED as PLAYED_EVENT
+from balance.core.eventchain import EventLog
 from balance.core.gamerng import GameRng
 from balance.games.arrows import effects
 from balance.games.arrows.state import (
@@ -141,8 +142,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
         over=False,
         end_reason="",
         tally=[0] * TALLY_SIZE,
-        log=[],
-        logged=None,
+        log=EventLog(),
         pending=None,
     )
     for seat in (first, 1 - first):
