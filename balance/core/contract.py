@@ -225,7 +225,8 @@ class State(Protocol):
         of this state. It is copy-on-write, and this is the contract:
 
         - It may share with this state what neither changes in place (the spec, tuples, frozen
-          event chunks), and mutable parts (the game RNG, zones, pieces, rarely changed lists)
+          event chunks, a pending `Decision`: listing a lazy one's options changes nothing
+          anyone sees), and mutable parts (the game RNG, zones, pieces, rarely changed lists)
           on one condition: from the clone on, both sides treat them as shared, and whichever
           side changes a shared part first copies it and changes its own copy (a side about to
           draw copies the RNG, or seeds its own, before the draw).
