@@ -7,11 +7,11 @@ game is reproduced exactly from its seed and its list of choices.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
-from typing import TYPE_CHECKING, Any, Protocol, Self
+from typing import TYPE_CHECKING, Any, Final, Protocol, Self, TypeVarTuple
 
 if TYPE_CHECKING:
     from balance.core.effects import Vocabulary
@@ -28,6 +28,7 @@ FIRST_COUNTER = 3  # event_id FIRST_COUNTER + k adds `value` to the game's k-th 
 SCORE_UNITS = 60
 
 Event = tuple[int, int, int, int, int]
+Inputs = TypeVarTuple("Inputs")  # what a lazy decision lists its options from
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,12 +42,86 @@ class GameInfo:
     bot_defaults: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
 class Decision:
-    seat: int
-    kind: str  # the game's own word: "play", "block", "target", "order"
-    # the game's own option objects: finite, ordered, never empty; a bot answers with an index
-    options: tuple[Any, ...]
+    """A seat's choice: `seat` answers with an index into `options`, the game's own option
+    objects (finite, ordered, never empty). `kind` is the game's own word for it: "play",
+    "block", "target", "order".
+
+    The options are given at once, `Decision(seat, kind, options)`, or listed when first read,
+    `Decision.lazy(seat, kind, lister, *inputs)`: the first read of `options` calls
+    `lister(*inputs)` and keeps its tuple, and every later read returns that tuple. Why: a search
+    copies the state once per option it looks at, and most copies end where the next seat's
+    decision is pending without reading its options (a look-ahead stops when another seat
+    decides); listing a hundred options there is much of the copy's cost. A game lists lazily
+    only where that pays (a turn's main choice), and eagerly everywhere else.
+
+    A decision never changes as anyone can see: `seat`, `kind` and the options it lists are
+    fixed when it is made (`Final`: mypy refuses a write), so states and their clones may share
+    one. Its one write is the cache that keeps the listed options, and only `options` writes it.
+    For that, `lister(*inputs)` must give the same tuple whenever it is called: give it a
+    snapshot of all the options depend on (arrows' `play`), or the asking state itself when that
+    state does not change before the options are read (a state's `apply` reads them first) and
+    its `clone()` asks its own decision again rather than share an unlisted one (zynalith's
+    `turn`). Equality, hashing, repr and pickling see the listed options, as an eager decision's.
+    """
+
+    __slots__ = ("_inputs", "_lister", "_options", "kind", "seat")
+
+    def __init__(self, seat: int, kind: str, options: tuple[Any, ...]) -> None:
+        self.seat: Final[int] = seat
+        self.kind: Final[str] = kind
+        self._options: tuple[Any, ...] | None = options
+        # unset on an eager decision: only `options` reads them, and only while `_options` is None
+        self._lister: Callable[..., tuple[Any, ...]] | None
+        self._inputs: tuple[Any, ...]
+
+    @classmethod
+    def lazy(
+        cls,
+        seat: int,
+        kind: str,
+        lister: Callable[[*Inputs], tuple[Any, ...]],
+        *inputs: *Inputs,
+    ) -> Decision:
+        """A decision whose options are `lister(*inputs)`, listed at their first read (see the
+        class: the same tuple whenever it is called)."""
+        decision = cls.__new__(cls)
+        decision.seat = seat  # type: ignore[misc]  # __init__'s two Final fields, set once here
+        decision.kind = kind  # type: ignore[misc]
+        decision._options = None
+        decision._lister = lister
+        decision._inputs = inputs
+        return decision
+
+    @property
+    def options(self) -> tuple[Any, ...]:
+        options = self._options
+        if options is None:  # the first read of a lazy decision
+            lister = self._lister
+            assert lister is not None
+            options = self._options = lister(*self._inputs)
+            self._lister = None  # a listed decision holds nothing of what it was listed from
+            self._inputs = ()
+        return options
+
+    @property
+    def listed(self) -> bool:
+        """Whether the options are listed already (always, for a decision made eagerly)."""
+        return self._options is not None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Decision):
+            return NotImplemented
+        return (self.seat, self.kind, self.options) == (other.seat, other.kind, other.options)
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.kind, self.options))
+
+    def __repr__(self) -> str:
+        return f"Decision(seat={self.seat!r}, kind={self.kind!r}, options={self.options!r})"
+
+    def __reduce__(self) -> tuple[type[Decision], tuple[int, str, tuple[Any, ...]]]:
+        return Decision, (self.seat, self.kind, self.options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +225,8 @@ class State(Protocol):
         of this state. It is copy-on-write, and this is the contract:
 
         - It may share with this state what neither changes in place (the spec, tuples, frozen
-          event chunks), and mutable parts (the game RNG, zones, pieces, rarely changed lists)
+          event chunks, a pending `Decision`: listing a lazy one's options changes nothing
+          anyone sees), and mutable parts (the game RNG, zones, pieces, rarely changed lists)
           on one condition: from the clone on, both sides treat them as shared, and whichever
           side changes a shared part first copies it and changes its own copy (a side about to
           draw copies the RNG, or seeds its own, before the draw).

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from balance.core.contract import DRAWN, FIRST_COUNTER, OPENING, Decision, Result
 from balance.core.contract import PLAYED as PLAYED_EVENT
+from balance.core.eventchain import EventLog
 from balance.core.gamerng import GameRng
 from balance.games.arrows import effects
 from balance.games.arrows.state import (
@@ -141,8 +142,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
         over=False,
         end_reason="",
         tally=[0] * TALLY_SIZE,
-        log=[],
-        logged=None,
+        log=EventLog(),
         pending=None,
     )
     for seat in (first, 1 - first):
@@ -236,7 +236,7 @@ def step_turn(s: ArrowsState) -> Decision | None:
     while True:
         if step == PLAY:
             if s.plays < spec.plays_per_turn:
-                return PlayDecision(s)
+                return play_decision(s)
             step = TURN_END
         if step == TURN_END:
             resolve_turn_end_effects(s)  # on to SCORE
@@ -318,37 +318,19 @@ def reveal(s: ArrowsState, piece: Piece) -> None:
     queue_activation(s, piece, False, REVEALED)
 
 
-class PlayDecision(Decision):
-    """The `play` decision (§4 steps 4-6), a `Decision` whose options are built on first read.
+def play_decision(s: ArrowsState) -> Decision:
+    """The `play` decision (§4 steps 4-6), its options listed when first read.
 
     A search copies the state once per option it looks at, and most of those copies end where
     the next player's `play` decision is pending, without reading its options (a look-ahead
     stops when another seat decides): building 100+ option tuples there was ~15% of the cost of
-    such a copy. The decision keeps a snapshot of all its options depend on (the hand, the
-    credits, the occupied cells), so its options never change whichever state holds it, and
-    equality, hashing and repr see them as any Decision's.
-    """
-
-    __slots__ = ("_inputs", "_options")
-    _inputs: tuple[ArrowsSpec, tuple[int, ...], int, int]
-    _options: tuple[object, ...]
-
-    def __init__(self, s: ArrowsState) -> None:
-        set_field = object.__setattr__  # a frozen dataclass: set once, as its own __init__ does
-        set_field(self, "seat", s.active)
-        set_field(self, "kind", "play")
-        set_field(
-            self, "_inputs", (s.spec, tuple(s.hands[s.active]), s.credits[s.active], s.occupied)
-        )
-
-    @property
-    def options(self) -> tuple[object, ...]:
-        try:
-            return self._options
-        except AttributeError:  # the first read
-            options = play_options(*self._inputs)
-            object.__setattr__(self, "_options", options)
-            return options
+    such a copy. The decision lists them from a snapshot of all they depend on (the hand, the
+    credits, the occupied cells), so they are the same whichever state holds it (clones share
+    it)."""
+    seat = s.active
+    return Decision.lazy(
+        seat, "play", play_options, s.spec, tuple(s.hands[seat]), s.credits[seat], s.occupied
+    )
 
 
 def play_options(

@@ -14,7 +14,7 @@ from random import Random
 from typing import TYPE_CHECKING, NamedTuple
 
 from balance.core.contract import Decision, Event, Result
-from balance.core.eventchain import Chain, unchain
+from balance.core.eventchain import EventLog
 from balance.core.gamerng import GameRng, fast_shuffle
 
 if TYPE_CHECKING:
@@ -220,14 +220,13 @@ class ArrowsState:
     over: bool
     end_reason: str
     tally: list[int]  # the game's statistics, indexed by the T_* constants
-    log: list[Event]  # the events since this state was last cloned: `events` is logged + log
-    logged: Chain | None  # the events before that, frozen, shared with clones
+    log: EventLog  # the card events: log with `log.append`; a clone shares the earlier ones
     pending: Decision | None  # the decision the state waits on, computed once per apply
 
     @property
     def events(self) -> list[Event]:
         """Every event of the game so far, in order (a new list on every read)."""
-        return unchain(self.logged, self.log)
+        return self.log.every()
 
     # -- the contract ------------------------------------------------------------------------
 
@@ -243,9 +242,6 @@ class ArrowsState:
     def clone(self) -> ArrowsState:
         self.gen = next(_GENERATIONS)  # the pieces are shared from now on: see `own`
         self.zones_shared = True
-        if self.log:  # freeze the events so far: the copy shares them instead of copying
-            self.logged = (self.logged, tuple(self.log))
-            self.log = []
         stack = self.stack
         return ArrowsState(
             self.spec, self.rng.fork(), next(_GENERATIONS),
@@ -257,8 +253,8 @@ class ArrowsState:
             [level.copy() for level in stack] if stack else [],
             [b[:] for b in self.batches] if self.batches else [], self.triggers[:],
             self.queued[:], self.to_reveal, self.plays, self.acted, self.stall,
-            self.activations, self.marked, self.over, self.end_reason, self.tally[:], [],
-            self.logged, self.pending,
+            self.activations, self.marked, self.over, self.end_reason, self.tally[:],
+            self.log.fork(), self.pending,
         )  # fmt: skip
 
     def determinize(self, seat: int, rng: Random) -> ArrowsState:

@@ -38,7 +38,9 @@ from balance.games.zynalith.state import (
     T_PREVENTED,
     T_TAKEN,
     Creature,
+    Option,
     Table,
+    Trigger,
 )
 
 STAT_NAMES = ("init", "atk", "def", "hp")
@@ -550,7 +552,7 @@ def _hi(value: int | None) -> int:
 FX, CARD, SRC, SELF, CONTROLLER, SUBJ, SUBJ_PLAYER, SUBJ_INST, SUBJ_KIND, EPOCH, CHECK = range(11)
 
 
-def resolve_effect(g: Table, t: tuple) -> None:
+def resolve_effect(g: Table, t: Trigger) -> None:
     """Run one effect now: skip it if its source has left (or left its line), check its
     conditions, pick its targets (a target decision may interrupt) and apply its op."""
     if not g.alive[t[CONTROLLER]]:
@@ -573,7 +575,7 @@ def resolve_effect(g: Table, t: tuple) -> None:
     apply_op(g, t, fx, targets)
 
 
-def self_creature(g: Table, t: tuple) -> Creature | None:
+def self_creature(g: Table, t: Trigger) -> Creature | None:
     """The creature the effect's card is or is attached to: in play, or its ghost when dead."""
     uid = t[SELF]
     if uid < 0:
@@ -585,7 +587,7 @@ def self_creature(g: Table, t: tuple) -> Creature | None:
     return ghost.creature if ghost is not None else None
 
 
-def conditions_hold(g: Table, t: tuple, fx: Fx) -> bool:
+def conditions_hold(g: Table, t: Trigger, fx: Fx) -> bool:
     controller = t[CONTROLLER]
     by = fx.by
     if by == BY_SELF:
@@ -638,7 +640,7 @@ def _resource(g: Table, seat: int, which: int) -> int:
     return g.hp[seat]
 
 
-def subject_creature(g: Table, t: tuple) -> Creature | None:
+def subject_creature(g: Table, t: Trigger) -> Creature | None:
     uid = t[SUBJ]
     if uid < 0:
         return None
@@ -679,7 +681,7 @@ def pick_candidates(g: Table, controller: int, side: int, position: int) -> list
     return found
 
 
-def select_targets(g: Table, t: tuple, fx: Fx) -> Sequence[Any] | None:
+def select_targets(g: Table, t: Trigger, fx: Fx) -> Sequence[Any] | None:
     """The effect's targets (creatures or seats); None when a target decision was set instead."""
     sel = fx.sel
     controller = t[CONTROLLER]
@@ -713,7 +715,7 @@ def select_targets(g: Table, t: tuple, fx: Fx) -> Sequence[Any] | None:
         return [me.owner] if me is not None and g.alive[me.owner] else []
     if sel == SEL_RANDOM:
         found = pick_candidates(g, controller, fx.side, fx.pick_position)
-        return [found[g.draws().randrange(len(found))]] if found else []
+        return [found[g.rng.stream().randrange(len(found))]] if found else []
     if sel == SEL_OPPONENT:
         others = [s for s in clockwise(g, controller) if s != controller]
         if len(others) <= 1:
@@ -730,7 +732,7 @@ def select_targets(g: Table, t: tuple, fx: Fx) -> Sequence[Any] | None:
     raise AssertionError(f"unknown selector {sel}")
 
 
-def ask_target(g: Table, t: tuple, options: tuple) -> None:
+def ask_target(g: Table, t: Trigger, options: tuple[Option, ...]) -> None:
     """Set the `target` decision of the effect's controller (handled by rules.apply_target)."""
     g.pending = Decision(t[CONTROLLER], "target", options)
     g.pend_kind = KIND_TARGET
@@ -755,7 +757,7 @@ def neighbour_uid(g: Table, uid: int, left: bool) -> int:
     return row[j].uid if 0 <= j < len(row) else -1
 
 
-def line_enemy_uids(g: Table, t: tuple) -> tuple[int, ...]:
+def line_enemy_uids(g: Table, t: Trigger) -> tuple[int, ...]:
     uid = t[SELF]
     creature = g.by_uid.get(uid)
     if creature is None:
@@ -844,7 +846,7 @@ def hurt_player(
     return d
 
 
-def own_lifesteal(g: Table, t: tuple) -> bool:
+def own_lifesteal(g: Table, t: Trigger) -> bool:
     """Whether the effect's creature has Blutsaugen and the effect is its own (§6.2 as amended:
     R15 sets no combat-only limit, so a creature's lifesteal also heals for the damage its own
     effects deal to enemy players). Its own: the creature's, or an extra card's on it played by
@@ -901,7 +903,7 @@ def _neg_init(c: Creature) -> int:
     return -c.stat(INIT)
 
 
-def apply_op(g: Table, t: tuple, fx: Fx, targets: Sequence[Any]) -> None:
+def apply_op(g: Table, t: Trigger, fx: Fx, targets: Sequence[Any]) -> None:
     """Apply the effect's op to its targets (creatures or seats)."""
     op = fx.op
     controller = t[CONTROLLER]

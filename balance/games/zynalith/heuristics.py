@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from balance.games.zynalith.cards import TYPE_CREATURE
+from balance.games.zynalith.cards import TYPE_CREATURE, CardDef, ZynalithSpec
 from balance.games.zynalith.effects import LIFESTEAL, PIERCE, clockwise, defence_of
-from balance.games.zynalith.state import ATK, DEF, HP, INIT, Creature, Table
+from balance.games.zynalith.state import ATK, DEF, HP, INIT, Creature, Table, View
 
 # The weights of `evaluate`, in victory points (VP). A player's standing is the VP they would
 # score if the fronts as they stand fought every combat still to come (projected gains discounted
@@ -41,7 +41,8 @@ def victory_points(g: Table, seat: int) -> int:
         printed += cards[c.card].vp
         for a in c.attachments:
             printed += cards[a[1]].vp
-    return printed + g.bonus_vp[seat] + g.zyn[seat] + g.silver[seat] // g.spec.silver_per_vp
+    silver_per_vp: int = g.spec.silver_per_vp
+    return printed + g.bonus_vp[seat] + g.zyn[seat] + g.silver[seat] // silver_per_vp
 
 
 def strength(c: Creature) -> float:
@@ -91,7 +92,7 @@ def standings(g: Table, seat: int) -> list[float]:
     silver_value, hand_value = per_combats[combats]
     value = [0.0] * seats
     defence = [0] * seats
-    attackers: list[tuple] = []
+    attackers: list[tuple[View, ...]] = []  # per seat, its attackers left to right
     by_cost = spec.open_defence_by_cost
     offset = spec.refund_offset
     bonus_vp, zyn, silver, fronts = g.bonus_vp, g.zyn, g.silver, g.front
@@ -100,7 +101,7 @@ def standings(g: Table, seat: int) -> list[float]:
         if not alive[s]:
             attackers.append(())
             continue
-        mine: list[tuple] = []
+        mine: list[View] = []
         total = float(bonus_vp[s] + zyn[s])
         total += silver[s] * silver_value
         defenders = 0
@@ -150,7 +151,7 @@ def standings(g: Table, seat: int) -> list[float]:
 
 def project(
     g: Table,
-    attackers: list[list[list]],
+    attackers: list[list[list[int]]],  # per seat, its attackers' views as lists
     defence: list[int],
     hp: list[int],
     value: list[float],
@@ -237,7 +238,7 @@ def project(
         weight *= DECAY
 
 
-def creature_view(c: Creature, vps: tuple[int, ...], offset: int) -> tuple:
+def creature_view(c: Creature, vps: tuple[int, ...], offset: int) -> View:
     """(ATK, INIT, DEF, HP left, owner, printed VP with its extra cards, refund, keywords), as
     `standings` reads a creature (stats never below 0); kept on the creature until it changes."""
     init, atk, dfc, health = c.cur
@@ -256,10 +257,19 @@ def creature_view(c: Creature, vps: tuple[int, ...], offset: int) -> tuple:
     )
 
 
-_TABLES: dict[int, tuple] = {}
+# (spec, per card printed VP, per card `card_surplus`, per combats to come (silver value, hand
+# value), the memo of projections)
+Tables = tuple[
+    ZynalithSpec,
+    tuple[int, ...],
+    tuple[float, ...],
+    tuple[tuple[float, float], ...],
+    dict[tuple[Any, ...], tuple[float, ...]],
+]
+_TABLES: dict[int, Tables] = {}
 
 
-def _tables(spec: Any) -> tuple:
+def _tables(spec: ZynalithSpec) -> Tables:
     """(spec, per card printed VP, per card `card_surplus`, per number of combats to come the
     value of a silver and of a hand card's surplus, the memo of
     projections), made once per spec and weights."""
@@ -273,7 +283,7 @@ def _tables(spec: Any) -> tuple:
                 HAND_VALUE * horizon,
             )
         )
-    entry: tuple = (
+    entry: Tables = (
         spec,
         tuple(cd.vp for cd in spec.cards),
         tuple(card_surplus(cd) for cd in spec.cards),
@@ -286,7 +296,7 @@ def _tables(spec: Any) -> tuple:
     return entry
 
 
-def card_surplus(cd: Any) -> float:
+def card_surplus(cd: CardDef) -> float:
     """What a hand card adds beyond its price, in strength: a creature's printed stats less what
     its silver would buy elsewhere (SILVER_STRENGTH); an extra card 1."""
     if cd.type == TYPE_CREATURE:

@@ -9,13 +9,14 @@ counter window, a target, a pile) is `pending` on the state; `apply` answers it 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
-from types import MemberDescriptorType
+from typing import Any
 from weakref import ref
 
 from balance.core.contract import DRAWN, OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
+from balance.core.gamerng import GameRng, exact_shuffle
 from balance.games.zynalith import heuristics
 from balance.games.zynalith.cards import (
     HOST_ENEMY,
@@ -140,8 +141,10 @@ from balance.games.zynalith.state import (
     T_UNOPPOSED,
     Creature,
     Ghost,
+    Option,
+    Step,
     Table,
-    shuffle,
+    Trigger,
 )
 
 # Options of a `turn` (and `draft_pick`) decision: (ACTION, args...). Side actions come first.
@@ -176,7 +179,9 @@ class Zynalith(Table):
     def clone(self, seed: int | None = None) -> Zynalith:
         copy: Zynalith = Table.clone(self, seed)
         pending = copy.pending
-        if type(pending) is TurnDecision:  # not listed yet: the copy asks its own (TurnDecision)
+        if pending is not None and not pending.listed:
+            # a turn decision not listed yet lists from the state that asked it: the copy asks
+            # its own (turn_decision)
             copy.pending = turn_decision(pending.seat, copy)
         return copy
 
@@ -212,7 +217,7 @@ class Zynalith(Table):
                     if cards[card].pile == pile:
                         places.append((other, i))
                         pool.append(card)
-            shuffle(pool, rng)
+            exact_shuffle(pool, rng)  # the game's shuffle, from the bot's stream
             # events never wait in a hand: deal the hand places from the pool's other cards
             for other, i in places:
                 for j in range(len(pool) - 1, -1, -1):
@@ -255,13 +260,13 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
             "zynalith's setups are shared: name one setup for every seat",
             f"e.g. --decks {setup}",
         )
-    rng = Random(seed)
+    rng = GameRng(seed)
     creature_pile, extra_pile = (list(p) for p in spec.setups[setup])
-    shuffle(creature_pile, rng)
-    shuffle(extra_pile, rng)
+    rng.shuffle(creature_pile)
+    rng.shuffle(extra_pile)
     first = spec.first_player
     if first < 0:
-        first = rng.randrange(seats)
+        first = rng.stream().randrange(seats)
     elif first >= seats:
         raise ConfigError(
             "rules.first_player",
@@ -272,7 +277,6 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
     g = Zynalith(
         spec=spec,
         rng=rng,
-        rng_seed=seed,
         seats=seats,
         setup=setup,
         round=0,
@@ -391,7 +395,7 @@ def cap_hit(g: Table, name: str) -> None:
 # -- round 0: the draft ------------------------------------------------------------------------
 
 
-def draft_pick(g: Table, step: tuple) -> None:
+def draft_pick(g: Table, step: Step) -> None:
     """Round 0: `draft_picks` laps clockwise from P_i, one pick each (R3)."""
     k = step[1]
     total = g.spec.draft_picks * g.seats
@@ -406,7 +410,7 @@ def draft_pick(g: Table, step: tuple) -> None:
         k += 1  # nothing to pick: the pick is skipped
 
 
-def apply_draft(g: Table, ctx: tuple, choice: tuple) -> None:
+def apply_draft(g: Table, ctx: tuple[Any, ...], choice: Option) -> None:
     seat = g.active
     g.stack.append((S_DRAFT_PICK, ctx[0] + 1))
     g.turns += 1
@@ -414,17 +418,17 @@ def apply_draft(g: Table, ctx: tuple, choice: tuple) -> None:
     take(g, seat, choice)
 
 
-def draft_end(g: Table, step: tuple) -> None:
+def draft_end(g: Table, step: Step) -> None:
     """The hands after the draft are the players' opening hands."""
     for seat in range(g.seats):
         for card in g.hand_open[seat] + g.hand_secret[seat]:
             g.recent.append((0, seat, card, OPENING, 1))
 
 
-def take_options(g: Table) -> list[tuple]:
+def take_options(g: Table) -> list[Option]:
     """Each market card (once per card id and row) and the top of each pile that, with its
     discard, still has cards."""
-    options: list[tuple] = []
+    options: list[Option] = []
     for row in (CREATURE_PILE, EXTRA_PILE):
         market = g.market[row]
         for pos, card in enumerate(market):
@@ -442,7 +446,7 @@ TAKE_CREATURE_PILE = (A_TAKE_PILE, CREATURE_PILE)
 TAKE_EXTRA_PILE = (A_TAKE_PILE, EXTRA_PILE)
 
 
-def take(g: Table, seat: int, choice: tuple) -> None:
+def take(g: Table, seat: int, choice: Option) -> None:
     """A market card goes to the hand openly; a pile's top card secretly (events on the way
     execute and the draw goes on)."""
     if choice[0] == A_TAKE_MARKET:
@@ -469,7 +473,7 @@ def pay(g: Table, seat: int, silver: int, zynalith: int) -> None:
 # -- rounds 1..5 -------------------------------------------------------------------------------
 
 
-def begin_round(g: Table, step: tuple) -> None:
+def begin_round(g: Table, step: Step) -> None:
     """ROUND_START: slots, income, the start player P_(i+r), a renewed market (R4)."""
     spec = g.spec
     r = step[1]
@@ -490,7 +494,7 @@ def begin_round(g: Table, step: tuple) -> None:
     push_refresh(g, ROW_BOTH, start)
 
 
-def next_turn(g: Table, step: tuple) -> None:
+def next_turn(g: Table, step: Step) -> None:
     """Turns go clockwise from the start player among players who have not passed (G2)."""
     n = g.seats
     for i in range(0 if step[1] else 1, n + 1):
@@ -505,7 +509,7 @@ def next_turn(g: Table, step: tuple) -> None:
 TURN_STEP = (S_TURN,)
 
 
-def turn(g: Table, step: tuple) -> None:
+def turn(g: Table, step: Step) -> None:
     seat = g.active
     spec = g.spec
     if g.main_actions[seat] >= spec.max_main_actions_per_round:
@@ -519,67 +523,39 @@ def turn(g: Table, step: tuple) -> None:
     g.pend_ctx = ()
 
 
-class TurnDecision(Decision):
+def turn_decision(seat: int, g: Table) -> Decision:
     """A `turn` decision that lists its options when they are first read, from the state that
     asked it (which does not change before: `apply` reads the options first).
 
     A search bot applies each option to a copy and mostly reads only who decides next and what
     kind of decision it is; listing every option of that next turn is most of the work of a
-    turn, so it is done only when asked for. Until then the options slot holds a weak reference
-    to the asking state; the first read lists the options into it and turns the object into a
-    plain `Decision`, so later reads cost nothing. A clone shares a listed decision and its
-    options; a clone of a state whose decision is not listed yet asks its own (`Zynalith.clone`).
+    turn, so it is done only when asked for. A clone shares a listed decision and its options;
+    a clone of a state whose decision is not listed yet asks its own (`Zynalith.clone`), as the
+    contract asks of a lister that reads its state.
 
-    The reference is weak because the state holds its decision: a strong one would make every
-    copy a search discards without reading its next options a reference cycle, left for the
-    cyclic garbage collector (in greedy games, a million objects per ten games and a tenth of
-    their time)."""
-
-    __slots__ = ()
-
-    @property  # type: ignore[override]
-    def options(self) -> tuple:
-        asker = _OPTIONS.__get__(self, None)()
-        if asker is None:
-            raise RuntimeError(
-                "the state that asked this turn decision is gone: read its options first"
-            )
-        options = turn_options(asker, self.seat)
-        _OPTIONS.__set__(self, options)
-        object.__setattr__(self, "__class__", Decision)
-        return options
-
-    def __eq__(self, other: object) -> bool:
-        self.options  # noqa: B018 - now a plain Decision
-        return self == other
-
-    __hash__ = Decision.__hash__
-
-    def __reduce__(self) -> tuple:
-        return Decision, (self.seat, self.kind, self.options)
+    The decision reaches its state by a weak reference because the state holds its decision: a
+    strong one would make every copy a search discards without reading its next options a
+    reference cycle, left for the cyclic garbage collector (in greedy games, a million objects
+    per ten games and a tenth of their time)."""
+    return Decision.lazy(seat, "turn", list_turn, ref(g), seat)
 
 
-# The slots' descriptors, so TurnDecision can fill its slots without Decision's frozen
-# __setattr__. mypy types a slot read on the class as the instance attribute, hence the ignores.
-_SEAT: MemberDescriptorType = Decision.seat  # type: ignore[misc, assignment]
-_KIND: MemberDescriptorType = Decision.kind  # type: ignore[misc, assignment]
-_OPTIONS: MemberDescriptorType = Decision.options  # type: ignore[misc, assignment]
+def list_turn(asker: ref[Table], seat: int) -> tuple[Option, ...]:
+    """The options of the turn decision `asker` asked of `seat`."""
+    g = asker()
+    if g is None:
+        raise RuntimeError(
+            "the state that asked this turn decision is gone: read its options first"
+        )
+    return turn_options(g, seat)
 
 
-def turn_decision(seat: int, g: Table) -> TurnDecision:
-    d = object.__new__(TurnDecision)
-    _SEAT.__set__(d, seat)
-    _KIND.__set__(d, "turn")
-    _OPTIONS.__set__(d, ref(g))
-    return d
-
-
-def turn_options(g: Table, seat: int) -> tuple:
+def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
     """Side actions (below the side cap), then main actions, then `pass` (4.1)."""
     spec = g.spec
     if g.main_actions[seat] >= spec.max_main_actions_per_round:
         return (PASS,)
-    options: list[tuple] = []
+    options: list[Option] = []
     append = options.append
     extend = options.extend
     front = g.front[seat]
@@ -677,9 +653,9 @@ def init_counts(front: list[Creature]) -> dict[int, int]:
 TOGGLES = tuple((A_TOGGLE, i) for i in range(64))
 BANISHES = tuple((A_BANISH, i) for i in range(64))
 SELL = (A_SELL,)
-CREATURE_PLAYS: dict[tuple[int, int], tuple[tuple, ...]] = {}
-MARKET_PLAYS: dict[tuple[int, int, int], tuple[tuple, ...]] = {}
-REDRAWS: dict[int, tuple[tuple, ...]] = {}
+CREATURE_PLAYS: dict[tuple[int, int], tuple[Option, ...]] = {}
+MARKET_PLAYS: dict[tuple[int, int, int], tuple[Option, ...]] = {}
+REDRAWS: dict[int, tuple[Option, ...]] = {}
 
 
 def hosts(g: Table, seat: int, host: int) -> list[Creature]:
@@ -697,7 +673,7 @@ def hosts(g: Table, seat: int, host: int) -> list[Creature]:
     return found
 
 
-def apply_turn(g: Table, ctx: tuple, choice: tuple) -> None:
+def apply_turn(g: Table, ctx: tuple[Any, ...], choice: Option) -> None:
     seat = g.active
     action = choice[0]
     if action <= A_SELL:  # a side action keeps the turn
@@ -799,7 +775,7 @@ def play(
         open_window(g, WINDOW_PLAY, ctx, cd.kind, seats)
 
 
-def play_enter(g: Table, step: tuple) -> None:
+def play_enter(g: Table, step: Step) -> None:
     """Steps 4-5: the creature enters the front at its placement (not checked for death until
     its Sofort effects are done) or the extra card attaches; then its instant effects."""
     _, ctx, card, seat, a, b = step
@@ -852,7 +828,7 @@ def play_enter(g: Table, step: tuple) -> None:
         g.stack.append((S_EFFECT, (fx, card, src, self_uid, seat, -1, -1, -1, -1, 0, 0)))
 
 
-def play_after(g: Table, step: tuple) -> None:
+def play_after(g: Table, step: Step) -> None:
     """Steps 6-7: state check, kind and Gier triggers, the queue; then Sturmangriff."""
     _, card, seat, self_uid, src, attack = step
     g.entering = -1
@@ -872,7 +848,7 @@ def play_after(g: Table, step: tuple) -> None:
     g.stack.append(RESOLVE_STEP)
 
 
-def charge(g: Table, step: tuple) -> None:
+def charge(g: Table, step: Step) -> None:
     g.stack.append((S_LINE_COMBAT, step[1]))
 
 
@@ -905,15 +881,15 @@ def any_counter_in_reach(g: Table, counters: frozenset[int]) -> bool:
     return False
 
 
-def window_open(g: Table, step: tuple) -> None:
+def window_open(g: Table, step: Step) -> None:
     g.windows = [*g.windows, step[1]]  # shared with clones: replaced, never changed in place
 
 
-def window_close(g: Table, step: tuple) -> None:
+def window_close(g: Table, step: Step) -> None:
     g.windows = g.windows[:-1]
 
 
-def window(g: Table, step: tuple) -> None:
+def window(g: Table, step: Step) -> None:
     _, kind, ctx, subject_kind, seats, i, used = step
     if ctx in g.negated:
         return
@@ -936,7 +912,7 @@ def window(g: Table, step: tuple) -> None:
         used = 0
 
 
-def counter_options(g: Table, seat: int, window: int, subject_kind: int) -> list[tuple]:
+def counter_options(g: Table, seat: int, window: int, subject_kind: int) -> list[Option]:
     """Affordable counters in hand or market that fit the window and its subject."""
     counters = g.spec.counters[window]
     offers = [(card, FROM_HAND, -1) for card in g.hand_open[seat] if card in counters]
@@ -947,7 +923,7 @@ def counter_options(g: Table, seat: int, window: int, subject_kind: int) -> list
         return []
     cards = g.spec.cards
     silver, zyn = g.silver[seat], g.zyn[seat]
-    options: list[tuple] = []
+    options: list[Option] = []
     seen: set[tuple[int, int]] = set()
     for card, source, pos in offers:
         if (card, source) in seen:
@@ -966,7 +942,7 @@ def counter_options(g: Table, seat: int, window: int, subject_kind: int) -> list
     return options
 
 
-def apply_counter(g: Table, ctx: tuple, choice: tuple) -> None:
+def apply_counter(g: Table, ctx: tuple[Any, ...], choice: Option) -> None:
     kind, wctx, subject_kind, seats, i, used = ctx
     if choice[0] == 0:
         g.stack.append((S_WINDOW, kind, wctx, subject_kind, seats, i + 1, 0))
@@ -988,12 +964,12 @@ def draw_top(g: Table, pile: int) -> int:
             return -1
         cards.extend(discard)
         discard.clear()
-        shuffle(cards, g.draws())
+        g.rng.shuffle(cards)
         g.gtally[G_RESHUFFLES] += 1
     return cards.pop()
 
 
-def renew(g: Table, step: tuple) -> None:
+def renew(g: Table, step: Step) -> None:
     """Discard a market row and draw it full (renewal, redraw, refresh_market)."""
     _, row, event_player = step
     g.discards[row].extend(g.market[row])
@@ -1003,7 +979,7 @@ def renew(g: Table, step: tuple) -> None:
     fill_row(g, (S_FILL_ROW, row, event_player, g.spec.market_row_size))
 
 
-def fill_row(g: Table, step: tuple) -> None:
+def fill_row(g: Table, step: Step) -> None:
     """Draw a market row up to `remaining` more cards; a drawn event interrupts (G6)."""
     _, row, event_player, remaining = step
     spec = g.spec
@@ -1027,7 +1003,7 @@ def fill_row(g: Table, step: tuple) -> None:
         remaining -= 1
 
 
-def to_hand(g: Table, step: tuple) -> None:
+def to_hand(g: Table, step: Step) -> None:
     """Draw `remaining` cards from a pile into a hand, secretly; events execute on the way."""
     _, pile, seat, remaining = step
     if remaining <= 0 or not g.alive[seat]:
@@ -1048,11 +1024,11 @@ def to_hand(g: Table, step: tuple) -> None:
             g.stack.append((S_TO_HAND, pile, seat, remaining - 1))
 
 
-def draw_begin(g: Table, step: tuple) -> None:
+def draw_begin(g: Table, step: Step) -> None:
     g.draw_depth += 1
 
 
-def draw_end(g: Table, step: tuple) -> None:
+def draw_end(g: Table, step: Step) -> None:
     """The end of a draw; at the end of the outermost one, the events it executed join their
     piles' discards (G6 as amended)."""
     g.draw_depth -= 1
@@ -1074,7 +1050,7 @@ def reveal_event(g: Table, card: int, event_player: int) -> None:
     open_window(g, WINDOW_EVENT, ctx, K_EVENT, tuple(clockwise(g, event_player)))
 
 
-def event_run(g: Table, step: tuple) -> None:
+def event_run(g: Table, step: Step) -> None:
     _, ctx, card, event_player = step
     cd = g.spec.cards[card]
     if ctx in g.negated:
@@ -1092,11 +1068,11 @@ def event_run(g: Table, step: tuple) -> None:
         g.stack.append((S_EFFECT, (fx, card, -1, -1, event_player, -1, -1, -1, K_EVENT, 0, 0)))
 
 
-def event_triggers(g: Table, step: tuple) -> None:
+def event_triggers(g: Table, step: Step) -> None:
     raise_trigger(g, T_EVENT, -1, step[2], -1, K_EVENT)
 
 
-def event_done(g: Table, step: tuple) -> None:
+def event_done(g: Table, step: Step) -> None:
     """An executed event waits out the draw that drew it (G6 as amended: each event executes
     at most once per draw, so a reshuffle in the middle of the draw cannot bring it back)."""
     card = step[1]
@@ -1119,7 +1095,7 @@ def raise_trigger(
     if not having:
         return
     cards = g.spec.cards
-    found: list[tuple] = []
+    found: list[Trigger] = []
     foreign = False
     for seat in clockwise(g, g.active):
         for c in g.front[seat]:
@@ -1138,7 +1114,7 @@ def raise_trigger(
 
 def creature_triggers(
     g: Table, c: Creature, trigger: int, subj_uid: int, subj_player: int, check: int, epoch: int
-) -> list[tuple]:
+) -> list[Trigger]:
     """`trigger` of one creature and its attachments (combat, defence, death), in that order."""
     cards = g.spec.cards
     found = [
@@ -1152,7 +1128,7 @@ def creature_triggers(
     return found
 
 
-def enqueue(g: Table, found: list[tuple], foreign: bool) -> None:
+def enqueue(g: Table, found: list[Trigger], foreign: bool) -> None:
     """Append triggers raised together to the queue; when some belong to another controller
     than the front they sit on, order them by controller clockwise from the active player
     (stable: front position and attach order are kept within a controller)."""
@@ -1166,7 +1142,7 @@ def enqueue(g: Table, found: list[tuple], foreign: bool) -> None:
 CONTROLLER_AT = 4  # a trigger tuple's controller (effects.CONTROLLER)
 
 
-def resolve_queue(g: Table, step: tuple) -> None:
+def resolve_queue(g: Table, step: Step) -> None:
     """Resolve waiting triggers oldest first; new ones join the end (FIFO). The outermost
     queue drops all that still wait once `max_trigger_chain` triggers have resolved."""
     if not step[1]:
@@ -1186,17 +1162,17 @@ def resolve_queue(g: Table, step: tuple) -> None:
         g.chain = 0
 
 
-def effect(g: Table, step: tuple) -> None:
+def effect(g: Table, step: Step) -> None:
     resolve_effect(g, step[1])
 
 
-def apply_target(g: Table, ctx: tuple, choice: tuple) -> None:
+def apply_target(g: Table, ctx: tuple[Any, ...], choice: Option) -> None:
     target = g.by_uid[choice[2]] if choice[0] == 0 else choice[1]
     g.stack.append(CHECK_STEP)
     apply_op(g, ctx, ctx[FX], [target])
 
 
-def apply_pile(g: Table, ctx: tuple, choice: tuple) -> None:
+def apply_pile(g: Table, ctx: tuple[Any, ...], choice: Option) -> None:
     op, count, targets, controller = ctx
     if op == O_DRAW:
         push_draws(g, choice[0], count, list(targets))
@@ -1207,7 +1183,7 @@ def apply_pile(g: Table, ctx: tuple, choice: tuple) -> None:
 # -- combat (R13, 4.3) -------------------------------------------------------------------------
 
 
-def form_lines(g: Table, step: tuple) -> None:
+def form_lines(g: Table, step: Step) -> None:
     """COMBAT: line k holds each player's k-th attack-position creature, left to right."""
     g.active = g.start_player
     attackers = [[c for c in g.front[seat] if c.attack] for seat in range(g.seats)]
@@ -1222,7 +1198,7 @@ def form_lines(g: Table, step: tuple) -> None:
         g.stack.append((S_LINE, k))
 
 
-def line(g: Table, step: tuple) -> None:
+def line(g: Table, step: Step) -> None:
     """A line's turn in the combat phase: its round, after a charge round per Sturmangriff member
     (`charge_timing: in_combat`)."""
     members = g.lines[step[1]]  # type: ignore[index]
@@ -1233,11 +1209,11 @@ def line(g: Table, step: tuple) -> None:
                 g.stack.append((S_FIGHT, members))
 
 
-def combat_end(g: Table, step: tuple) -> None:
+def combat_end(g: Table, step: Step) -> None:
     g.lines = None
 
 
-def line_combat(g: Table, step: tuple) -> None:
+def line_combat(g: Table, step: Step) -> None:
     """`line_combat(c)`: c's line fights one combat round now (Sturmangriff, the op)."""
     c = g.by_uid.get(step[1])
     if c is None or not c.attack:
@@ -1247,7 +1223,7 @@ def line_combat(g: Table, step: tuple) -> None:
         g.stack.append((S_FIGHT, members))
 
 
-def valid_members(g: Table, members: tuple) -> list[Creature]:
+def valid_members(g: Table, members: tuple[tuple[int, int], ...]) -> list[Creature]:
     """The members that have not dropped out: in play, in attack, not moved since (G3)."""
     found = []
     by_uid = g.by_uid
@@ -1258,7 +1234,7 @@ def valid_members(g: Table, members: tuple) -> list[Creature]:
     return found
 
 
-def fight(g: Table, step: tuple) -> None:
+def fight(g: Table, step: Step) -> None:
     """Step 1 of a combat round: an unopposed attack, or a contested round (window, Kampf, hits)."""
     members = step[1]
     alive = valid_members(g, members)
@@ -1286,7 +1262,7 @@ def fight(g: Table, step: tuple) -> None:
     open_window(g, WINDOW_COMBAT, ctx, -1, seats)
 
 
-def kampf(g: Table, step: tuple) -> None:
+def kampf(g: Table, step: Step) -> None:
     """Step 3: Kampf triggers of the members and their attachments, by INIT, ATK, DEF,
     remaining HP (descending), then the RNG."""
     _, ctx, members = step
@@ -1302,13 +1278,13 @@ def kampf(g: Table, step: tuple) -> None:
     if not fighters:
         return
     # the sort keys, a tiebreak draw when keys tie, then the creature
-    keyed: list[tuple] = [
+    keyed: list[tuple[Any, ...]] = [
         (-c.stat(INIT), -c.stat(ATK), -c.stat(DEF), -c.hp_left(), c) for c in fighters
     ]
     if len(keyed) > 1:
         keys = [k[:4] for k in keyed]
         if len(set(keys)) < len(keys):
-            rng = g.draws()
+            rng = g.rng.stream()
             keyed = [(*k[:4], rng.random(), k[4]) for k in keyed]
         keyed.sort(key=lambda k: k[:-1])
     for k in keyed:
@@ -1316,7 +1292,7 @@ def kampf(g: Table, step: tuple) -> None:
         g.queue.extend(creature_triggers(g, c, T_COMBAT, -1, -1, 2, c.epoch))
 
 
-def hit(g: Table, step: tuple) -> None:
+def hit(g: Table, step: Step) -> None:
     """Steps 4-8: the highest ATK wins the line; every other member takes ATK - DEF, dying ones
     pass the overflow to their player; the winner's player gains Z; state check; the queue."""
     _, ctx, members = step
@@ -1378,7 +1354,7 @@ def line_winner(g: Table, alive: list[Creature]) -> Creature | None:
     best = [c for c in best if (c.stat(INIT), c.stat(DEF), c.hp_left()) == key]
     if len(best) == 1:
         return best[0]
-    return best[g.draws().randrange(len(best))]
+    return best[g.rng.stream().randrange(len(best))]
 
 
 def strike(g: Table, seat: int, amount: int, attacker: Creature) -> None:
@@ -1390,7 +1366,7 @@ def strike(g: Table, seat: int, amount: int, attacker: Creature) -> None:
     )
     if amount >= 1 and defence >= 1 and not pierce:
         having = g.spec.with_trigger[T_DEFENCE]
-        found: list[tuple] = []
+        found: list[Trigger] = []
         for c in g.front[seat]:
             if not c.attack and (c.card in having or any(a[1] in having for a in c.attachments)):
                 found.extend(creature_triggers(g, c, T_DEFENCE, attacker.uid, attacker.owner, 1, 0))
@@ -1452,7 +1428,7 @@ def die(g: Table, dead: list[Creature]) -> None:
         g.tally[c.owner][T_DIED] += 1
         g.recent.append((g.round, c.owner, c.card, EV_DEATHS, 1))
     if spec.with_trigger[T_DEATH]:
-        found: list[tuple] = []
+        found: list[Trigger] = []
         for c in dead:
             found.extend(creature_triggers(g, c, T_DEATH, c.uid, c.owner, 0, 0))
         if found:
@@ -1495,7 +1471,7 @@ def eliminate(g: Table, out: list[int]) -> None:
 # -- round end, game end, scoring (section 8) --------------------------------------------------
 
 
-def end_round(g: Table, step: tuple) -> None:
+def end_round(g: Table, step: Step) -> None:
     """ROUND_END: round modifiers and keywords expire; passed flags and counts reset."""
     for seat in range(g.seats):
         resorted = False
@@ -1522,7 +1498,7 @@ def end_round(g: Table, step: tuple) -> None:
         g.stack.append(RESOLVE_STEP)
 
 
-def game_end(g: Table, step: tuple) -> None:
+def game_end(g: Table, step: Step) -> None:
     """After round 5: Spielende triggers (from round 5's start player), a state check, scoring."""
     g.active = g.start_player
     raise_trigger(g, T_GAME_END, -1, -1, -1, -1)
@@ -1531,7 +1507,7 @@ def game_end(g: Table, step: tuple) -> None:
     g.stack.append(RESOLVE_STEP)
 
 
-def final_score(g: Table, step: tuple) -> None:
+def final_score(g: Table, step: Step) -> None:
     score(g, "rounds")
 
 
@@ -1612,7 +1588,9 @@ def game_result(g: Table) -> Result:
 # -- decisions ---------------------------------------------------------------------------------
 
 
-def ask(g: Table, seat: int, kind: int, word: str, options: tuple, ctx: tuple) -> None:
+def ask(
+    g: Table, seat: int, kind: int, word: str, options: tuple[Option, ...], ctx: tuple[Any, ...]
+) -> None:
     g.pending = Decision(seat, word, options)
     g.pend_kind = kind
     g.pend_ctx = ctx
@@ -1622,7 +1600,7 @@ def refresh_pending(g: Table) -> None:
     """Recompute the pending decision's options from the (determinized) state."""
     d = g.pending
     assert d is not None
-    if type(d) is TurnDecision:  # options not listed yet: list them from this state
+    if not d.listed:  # a turn's, not listed yet: list them from this state
         g.pending = turn_decision(d.seat, g)
     elif g.pend_kind == KIND_TURN and len(d.options) > 1:
         g.pending = Decision(d.seat, d.kind, turn_options(g, d.seat))
@@ -1696,8 +1674,12 @@ def creature_name(g: Table, c: Creature) -> str:
     return f"P{c.owner} {g.spec.cards[c.card].id}@{g.front[c.owner].index(c)}"
 
 
+def unknown_step(g: Table, step: Step) -> None:
+    raise ValueError(f"no step {step[0]}: every S_* has its entry in STEPS")
+
+
 # The step table: STEPS[S_*] performs that step.
-STEPS: list = [None] * 32
+STEPS: list[Callable[[Table, Step], None]] = [unknown_step] * 32
 STEPS[S_DRAFT_PICK] = draft_pick
 STEPS[S_DRAFT_END] = draft_end
 STEPS[S_ROUND] = begin_round

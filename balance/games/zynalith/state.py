@@ -10,10 +10,10 @@ is `pending`. All of it is plain data, copied by hand in `clone()`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from random import Random
 from typing import Any
 
 from balance.core.contract import FIRST_COUNTER, Decision, Event
+from balance.core.gamerng import GameRng
 
 # Stat indexes of a creature, in the seed's INIT/ATK/DEF/HP order.
 INIT, ATK, DEF, HP = 0, 1, 2, 3
@@ -21,6 +21,14 @@ INIT, ATK, DEF, HP = 0, 1, 2, 3
 CREATURE_PILE, EXTRA_PILE = 0, 1
 
 # The kinds of pending work on the stack; each step is a tuple (STEP, args...).
+Step = tuple[Any, ...]  # (S_*, its ints and compiled effects)
+# A waiting trigger on the queue: (fx, card, src_uid, self_uid, controller, subject..., check),
+# read by the names effects.py gives its fields (FX ... CHECK).
+Trigger = tuple[Any, ...]
+# An option of a decision, the game's own tuple: PASS, (A_PLAY_HAND, card, a, b), NO_COUNTER, ...
+Option = tuple[Any, ...]
+# What a creature shows the heuristics, kept until it changes (heuristics.creature_view).
+View = tuple[int, ...]
 (
     S_DRAFT_PICK,
     S_DRAFT_END,
@@ -196,7 +204,7 @@ class Creature:
         self.attachments: list[tuple[int, int, int]] = []  # (instance uid, card, controller)
         self.doomed = False  # destroyed: dies at the next state check
         self.cost = cost  # printed silver cost (refunds, defence brackets)
-        self.view: tuple | None = None  # what bots last read of it (heuristics); None: changed
+        self.view: View | None = None  # what bots last read of it (heuristics); None: changed
 
     def copy(self) -> Creature:
         c = Creature.__new__(Creature)
@@ -249,19 +257,6 @@ class Ghost:
     line_enemies: tuple[int, ...]  # uids of the other players' members of its line then
 
 
-def shuffle(cards: list[int], rng: Random) -> None:
-    """`rng.shuffle(cards)` exactly (the same order from the same stream: CPython's
-    Random.shuffle with its _randbelow written inline), without two calls per card."""
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        cards[i], cards[r] = cards[r], cards[i]
-
-
 _copy_list = list.copy
 NOTHING_OWNED: frozenset[int] = frozenset()  # a clone's `owned` until it changes a creature
 
@@ -272,10 +267,9 @@ class Table:
     """Every zone and counter of a game of Zynalith."""
 
     spec: Any  # the compiled ZynalithSpec
-    # draw only through draws(): it may be shared with a clone (copy-on-first-draw), or not made
-    # yet (None: made from `rng_seed` at the first draw; determinize's worlds mostly never draw)
-    rng: Random | None
-    rng_seed: int
+    # every draw of the game: `rng.stream()`, `rng.shuffle(cards)` (the kit's door: shared with
+    # a clone until either draws; made at the first draw, which determinize's worlds mostly skip)
+    rng: GameRng
     seats: int
     setup: str
     round: int
@@ -304,8 +298,8 @@ class Table:
     set_aside: list[int]
     by_uid: dict[int, Creature]  # every creature in play
     next_uid: int
-    stack: list[tuple]  # pending steps, the next on top
-    queue: list[tuple]  # waiting triggers, oldest first
+    stack: list[Step]  # pending steps, the next on top
+    queue: list[Trigger]  # waiting triggers, oldest first
     resolve_depth: int
     chain: int  # triggers resolved in the outermost queue
     draw_depth: int
@@ -318,7 +312,7 @@ class Table:
     entering: int  # uid of the creature in play steps 4-5 (not checked for death), or -1
     pending: Decision | None
     pend_kind: int
-    pend_ctx: tuple
+    pend_ctx: tuple[Any, ...]  # what the pending decision's apply needs besides the choice
     decisions: int
     turns: int
     over: bool
@@ -335,7 +329,6 @@ class Table:
     # `recent.append`).
     past: tuple[Event, ...]
     recent: list[Event]
-    rng_shared: bool = False  # `rng` is also another state's: copy it before the next draw
     # Creatures are shared with clones and copied on their first change (`own`): the uids this
     # state has made its own since it was last cloned; None: never cloned, all are its own.
     owned: set[int] | frozenset[int] | None = None
@@ -345,8 +338,8 @@ class Table:
         `seed`, an RNG seeded with it instead: determinize's reseeded one, made at its first
         draw).
 
-        The RNG is shared until one of the two draws from it (see `draws`): most copies made by
-        search bots never draw, and copying a Random's state costs more than the rest.
+        The RNG is forked, shared until one of the two draws from it (core/gamerng.py): most
+        copies made by search bots never draw, and copying a Random costs more than the rest.
         Zones that change rarely (alive, bonus_vp, final_vp, removed, set_aside, windows, negated,
         ghosts, lines, cap_hits) are shared: the rules replace them instead of changing them in
         place.
@@ -354,15 +347,7 @@ class Table:
         # from now on both share every creature: whoever changes one first copies it
         self.owned = NOTHING_OWNED
         copy = object.__new__(type(self))
-        if seed is not None:
-            copy.rng, copy.rng_seed, copy.rng_shared = None, seed, False
-        else:
-            copy.rng = self.rng
-            copy.rng_seed = self.rng_seed
-            if self.rng is not None:
-                copy.rng_shared = self.rng_shared = True
-            else:  # neither made it yet: each makes its own, the same, at its first draw
-                copy.rng_shared = False
+        copy.rng = self.rng.fork() if seed is None else GameRng(seed)
         copy.owned = NOTHING_OWNED
         copy.spec = self.spec
         copy.seats = self.seats
@@ -459,19 +444,6 @@ class Table:
             if owned is NOTHING_OWNED:
                 owned = self.owned = set()
             owned.add(uid)  # type: ignore[union-attr]  # as in `own`: a set by now
-
-    def draws(self) -> Random:
-        """The state's RNG, made its own first if a clone still shares it (copy-on-first-draw):
-        every draw of the game goes through here."""
-        rng = self.rng
-        if rng is None:
-            rng = self.rng = Random(self.rng_seed)
-        elif self.rng_shared:
-            private = Random.__new__(Random)  # not Random(): seeding from the OS is wasted work
-            private.setstate(rng.getstate())
-            rng = self.rng = private
-            self.rng_shared = False
-        return rng
 
     def inventory(self) -> tuple[int, ...]:
         """Every card id in every zone, sorted: piles, discards, market, hands, fronts (creatures

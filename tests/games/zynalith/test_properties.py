@@ -121,32 +121,45 @@ def test_determinize_deals_only_what_a_hand_may_hold(shipped_spec, seats, seed):
 
 
 def test_a_clone_and_its_original_draw_the_same_numbers_independently(shipped_spec):
-    """clone() shares the RNG until one of the two draws (copy-on-first-draw): each then draws
-    on from the shared state, whoever drew first, and neither moves the other's stream."""
+    """clone() forks the game's GameRng (copy-on-first-draw): each side then draws on from the
+    shared state, whoever drew first, and neither moves the other's stream."""
     g = rules.new_game(shipped_spec, ["standard"] * 2, 7)
     copy = g.clone()
-    assert copy.rng is g.rng  # shared: nothing was copied yet
-    first = [g.draws().random() for _ in range(5)]
-    assert copy.rng is not g.rng
-    assert [copy.draws().random() for _ in range(5)] == first
+    first = [g.rng.stream().random() for _ in range(5)]
+    assert [copy.rng.stream().random() for _ in range(5)] == first
     again = copy.clone()
-    assert [again.draws().random() for _ in range(3)] == [copy.draws().random() for _ in range(3)]
-    assert g.draws().random() != first[0]  # the original went on from where it stood
+    then = [copy.rng.stream().random() for _ in range(3)]
+    assert [again.rng.stream().random() for _ in range(3)] == then
+    assert [g.rng.stream().random() for _ in range(3)] == then  # went on from where it stood
+
+
+def test_the_setup_deals_as_random_shuffle_would_from_the_seed(shipped_spec):
+    """The piles are the setup's cards shuffled by `Random(seed).shuffle`, creature pile first,
+    and play goes on from that stream: the game's draws are the kit's exact shuffle's."""
+    g = rules.new_game(shipped_spec, ["standard"] * 2, 11)
+    plain = Random(11)
+    creature, extra = (list(pile) for pile in shipped_spec.setups["standard"])
+    plain.shuffle(creature)
+    plain.shuffle(extra)
+    if shipped_spec.first_player < 0:
+        assert g.first_player == plain.randrange(2)
+    for pile, shuffled in zip(g.piles, (creature, extra), strict=True):
+        assert len(pile) > 10 and pile == shuffled[: len(pile)]  # dealt from the top (the end)
+    assert g.rng.stream().random() == plain.random()
 
 
 def test_a_world_makes_its_rng_at_its_first_draw_from_the_bots_seed(shipped_spec):
-    """determinize() reseeds the world's RNG from the bot's stream but makes it only when the
-    world (or a clone of it) first draws: each clone then draws that seed's numbers on its own."""
+    """determinize() reseeds the world's RNG from the bot's stream: each clone of the world then
+    draws that seed's numbers on its own."""
     g = rules.new_game(shipped_spec, ["standard"] * 2, 7)
     world = g.determinize(g.decision().seat, Random(3))
     seed = Random(3).getrandbits(64)  # the world's seed: the bot's first draw
     a, b = world.clone(), world.clone()
-    assert world.rng is None and a.rng is None  # not made yet
     expected = Random(seed)
     numbers = [expected.random() for _ in range(4)]
-    assert [a.draws().random() for _ in range(4)] == numbers
-    assert [b.draws().random() for _ in range(2)] == numbers[:2]
-    assert [world.draws().random() for _ in range(4)] == numbers
+    assert [a.rng.stream().random() for _ in range(4)] == numbers
+    assert [b.rng.stream().random() for _ in range(2)] == numbers[:2]
+    assert [world.rng.stream().random() for _ in range(4)] == numbers
 
 
 @settings(
@@ -179,11 +192,11 @@ def test_a_turn_lists_its_options_only_when_read(shipped_spec):
     g = rules.new_game(shipped_spec, ["standard"] * 2, 3)
     while (d := g.decision()) is not None and d.kind != "turn":
         g.apply(0)
-    assert type(d) is rules.TurnDecision  # not listed yet
+    assert not d.listed
     copy = g.clone()
-    assert type(copy.decision()) is rules.TurnDecision and copy.decision() is not d  # its own
+    assert not copy.decision().listed and copy.decision() is not d  # its own
     options = d.options  # listed from the state that asked
-    assert type(d) is not rules.TurnDecision and d.options is options
+    assert d.listed and d.options is options
     assert options == rules.turn_options(g, d.seat) == copy.decision().options
     assert d == g.decision() and hash(d) == hash(rules.Decision(d.seat, d.kind, options))
     again = g.clone()
@@ -198,7 +211,7 @@ def test_a_copy_a_search_drops_unread_is_freed_at_once(shipped_spec):
         g.apply(0)
     copy = g.clone()
     copy.apply(len(d.options) - 1)  # pass: the next seat's turn decision, not listed
-    assert type(copy.decision()) is rules.TurnDecision
+    assert not copy.decision().listed
     gone = weakref.ref(copy)
     del copy
     assert gone() is None
