@@ -9,7 +9,7 @@ pairings, random choices from `Random(s)`) and guard complementary sides:
   evaluation, exact to the bit, and the next decision's seat, kind and size. A change of
   `determinize`, `clone`, `apply`, `decision` or `evaluate` that keeps the digest keeps every
   bot's inputs.
-- choices, the bot side. Greedy's choice at every decision of two or more options of the same
+- choices, the bot side. Greedy's choice (with the game's bot defaults) at every decision of two or more options of the same
   random games (asked with a stream of its own per position), and every choice along a game
   greedy plays against itself. A change of balance/bots/greedy.py (or of a game) that keeps them
   is the same greedy.
@@ -32,7 +32,7 @@ from random import Random
 
 import pytest
 
-from balance.bots import make_bot
+from balance.bots import for_game, make_bot
 from balance.core.contract import Decision, Game, GameSpec, State
 from balance.core.registry import load_game
 from balance.sim.play import play_game
@@ -96,7 +96,8 @@ def choices(name: str, seeds: list[int]) -> dict[str, list[int]]:
     """Greedy's choices in game `name`: per seed, in the random game and in a greedy game."""
     game, spec, pairings = loaded(name)
     seats = game.info.min_seats
-    greedy = make_bot("greedy")
+    [spec_text] = for_game(game.info, ["greedy"])  # greedy as the game plays it
+    greedy = make_bot(spec_text)
     out: dict[str, list[int]] = {}
     for seed in seeds:
         picked: list[int] = []

@@ -15,6 +15,17 @@ the `follow_best` options best there go on to the end and are chosen between: th
 following all of them in all but a few positions (0.4% of possession's pinned ones), at about
 half the cost of a play decision.
 
+The chains of a wide decision's options mostly meet the same decisions (possession's 9 actions
+after each of ~19 plays, its swap after each action), and many options of such a decision come out
+equal (Commands that change nothing, Soothes of unhurt cards). So the first decision of a chain,
+when `share_width` options wide or wider, is tried whole by the first chain that meets it (the
+same kind and options), and by the others only one of each group of its options that came out
+equal there; the best few cut chains share their next decisions likewise. The default shares
+only a wide first follow-up of a wide decision (after a play, possession's other plays try about
+3 actions of 9; the best three plays are those found by trying every action in 99.9% of 1,368
+positions of greedy games); possession shares every one (`share_width=1`, its bot default: its
+actions then try about 3 swaps of 4.4, with the best action the same in all of 962 positions).
+
 Ties are broken by the bot's own stream. Long option lists are sampled (`max_options`) so that
 a decision's cost stays bounded.
 
@@ -58,6 +69,9 @@ class GreedyBot:
     follow_best: Annotated[int, Field(gt=0)] = 3
     # above this many options, a random sample of them is scored
     max_options: Annotated[int, Field(gt=0)] = 32
+    # a chain's first decision this wide or wider, in a wide decision: tried whole by the first
+    # chain that meets it, by the others one of each group of its options that came out equal
+    share_width: Annotated[int, Field(gt=0)] = 9
 
     def choose(self, state: State, decision: Decision, rng: Random) -> int:
         seat = decision.seat
@@ -76,6 +90,9 @@ class GreedyBot:
         cut: list[tuple[int, Chain]] = []  # (index in `values`, where its chain stopped)
         whole: dict[int, float] = {}  # option -> its value, where no chain was cut
         waiting: list[tuple[float, int, int]] = []  # bounded: (bound, index in `values`, option)
+        # a chain's first decision (its kind and options) -> its options worth trying: one per
+        # value seen when it was first tried whole (`share_width`)
+        alike: dict[tuple[str, tuple], list[int]] | None = {} if wide else None
         for option in options:
             if bounds is not None and (bound := bounds[option]) is not None:
                 waiting.append((bound, len(values), option))
@@ -91,7 +108,7 @@ class GreedyBot:
                 value = whole[option] = copy.evaluate(seat)  # the action is whole (most are)
                 values.append(value)
                 continue
-            value, rest = self._follow_through(copy, seat, kinds, self.follow, wide, rng)
+            value, rest = self._follow_through(copy, seat, kinds, self.follow, wide, rng, alike)
             if rest is not None:
                 cut.append((len(values), rest))
             else:
@@ -103,11 +120,12 @@ class GreedyBot:
             ranked = sorted(cut, key=lambda item: -values[item[0]])  # stable: ties in order
             for index, _ in ranked[self.follow_best :]:
                 values[index] = DROPPED
+            alike = {}  # the chains go on to their next decisions: alike again, mostly
             for index, (rest_state, rest_kinds, steps) in sorted(
                 ranked[: self.follow_best], key=lambda item: item[0]
             ):
                 values[index] = self._follow_through(
-                    rest_state, seat, rest_kinds, steps, False, rng
+                    rest_state, seat, rest_kinds, steps, False, rng, alike
                 )[0]
         if waiting:
             # best bound first; from the first bound below the best value found on, none can be
@@ -133,12 +151,21 @@ class GreedyBot:
         return best[0] if len(best) == 1 else rng.choice(best)
 
     def _follow_through(
-        self, state: State, seat: int, kinds: tuple[str, ...], steps: int, wide: bool, rng: Random
+        self,
+        state: State,
+        seat: int,
+        kinds: tuple[str, ...],
+        steps: int,
+        wide: bool,
+        rng: Random,
+        alike: dict[tuple[str, tuple], list[int]] | None = None,
     ) -> tuple[float, Chain | None]:
         """Play the seat's follow-up decisions greedily one step at a time, up to `steps`; the
         value at the end. `wide`: the decision followed is `follow_wide` options or more, so a
         first follow-up as wide is the last step; the chain's rest is returned when it could go
-        on from there (its state, kinds seen and steps left), else None."""
+        on from there (its state, kinds seen and steps left), else None. `alike`: the options
+        worth trying at the chain's first decision, per kind and options, shared by the wide
+        decision's chains (the first chain to meet one tries it whole and records them)."""
         value = None  # the value of `state`, when it is known already
         last_step = False  # a wide first follow-up of a wide decision: the chain stops after it
         for step in range(steps):
@@ -160,6 +187,21 @@ class GreedyBot:
                 candidates = rng.sample(range(len(decision.options)), self.max_options)
             bounds, twins = _hints(state)
             tried: set[int] = set()
+            seen: dict[float, int] | None = None  # value -> the first option that gave it
+            # sharing groups by the values of the options tried, so not where hints skip some
+            hinted = bounds is not None or twins is not None
+            if (
+                alike is not None
+                and not step
+                and not hinted
+                and len(decision.options) >= self.share_width
+            ):
+                key = (decision.kind, decision.options)
+                shared = alike.get(key)
+                if shared is None:
+                    seen = {}
+                else:
+                    candidates = shared
             last = candidates[-1]
             for option in candidates:
                 # an option bounded below the best, or a twin of one tried, cannot be better
@@ -173,8 +215,12 @@ class GreedyBot:
                 copy = state.clone() if option != last else state
                 copy.apply(option)
                 value = copy.evaluate(seat)
+                if seen is not None and value not in seen:
+                    seen[value] = option
                 if value > best_value:
                     best_value, best_state = value, copy
+            if seen is not None:
+                alike[key] = sorted(seen.values())  # type: ignore[index]
             state, value = best_state, best_value  # type: ignore[assignment]
         return (state.evaluate(seat) if value is None else value), None
 

@@ -136,3 +136,40 @@ def test_a_twin_takes_its_twins_value_unapplied() -> None:
         plain, _ = hinted_choice(values, None, None, seed)
         choice, applied = hinted_choice(values, None, twins, seed)
         assert choice == plain and applied == 2
+
+
+class Grouped(Scripted):
+    """A play among 9, then one of 9 actions in three groups that score alike (an action's
+    value is its group), then the other seat: `reached` counts the actions tried."""
+
+    def __init__(self, reached: list[int]) -> None:
+        super().__init__((9, 9), reached)
+
+    def clone(self) -> Grouped:
+        copy = Grouped(self.reached)
+        copy.taken = self.taken[:]
+        return copy
+
+    def apply(self, option: int) -> None:
+        if len(self.taken) == 1:
+            self.reached[0] += 1
+        self.taken.append(option)
+
+    def evaluate(self, seat: int) -> float:
+        play, *action = self.taken
+        return (play + 10 * sum(a // 3 for a in action)) / 100
+
+
+def actions_tried(bot: str) -> tuple[int, int]:
+    reached = [0]
+    state = Grouped(reached)
+    decision = state.decision()
+    assert decision is not None
+    choice = make_bot(bot).choose(state, decision, Random(1))  # type: ignore[arg-type]
+    return choice, reached[0]
+
+
+def test_the_actions_after_the_first_play_stand_for_those_after_the_others() -> None:
+    # all 9 actions after the first play, then one of each group of three after the 8 others
+    assert actions_tried("greedy") == (8, 9 + 8 * 3)
+    assert actions_tried("greedy:share_width=10") == (8, 9 * 9)  # none shared: the same play

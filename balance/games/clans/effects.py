@@ -633,6 +633,11 @@ def resolve_next(g: Table, frame: list) -> None:
         g.stack.pop()
         return
     frame[7] = index + 1
+    if index + 1 == len(entries):
+        # The last entry: the frame is done and goes now, before any frame the entry pushes.
+        # Play runs in the same order, and two cards that `trigger` each other loop on a flat
+        # stack rather than one frame deeper per trigger (copies and unwinding paid its depth).
+        g.stack.pop()
     entry: Entry = entries[index]
     src = (seat, slot, serial, card)
     if entry.conditions and not holds(g, entry.conditions, controller, src):

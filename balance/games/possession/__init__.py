@@ -14,7 +14,12 @@ GAME = GamePackage(
         max_seats=4,
         rules_version="2",
         # mcts: four phases a turn and the glory decided in the reply: 2 turns, each line played out
-        bot_defaults={"mcts": "iterations=80,bias=3,horizon=2,to_horizon=true,widening=1"},
+        # greedy: the swap after each of the 9 actions, and the 9 actions after each play, are
+        # alike: each is tried whole once, then one of each group of equal options (greedy.py)
+        bot_defaults={
+            "mcts": "iterations=80,bias=3,horizon=2,to_horizon=true,widening=1",
+            "greedy": "share_width=1",
+        },
     ),
     "balance.games.possession",
     SHIPPED_CONFIGS / "possession",

@@ -974,51 +974,53 @@ def remove(t: Table, seat: int) -> None:
 def scan(t: Table, task: tuple[Any, ...]) -> None:
     """After a step: each creature in scan order (R7) binds its active effect to the last event
     of the step that matches its trigger and conditions (G7); a creature already waiting is
-    re-queued (R10, `retrigger_position`)."""
+    re-queued (R10, `retrigger_position`). Most steps wake nobody: the loop only looks."""
     events = t.log
     if not events:
         return
-    if t.watch is not None:
-        t.watch.append(("log", tuple(events)))
+    watch = t.watch
+    if watch is not None:
+        watch.append(("log", tuple(events)))
     mask = t.log_mask
-    kind, occ, epoch, pos_effects = t.kind, t.occ, t.epoch, t.pos_effects
-    queue = t.queue
-    seats, turn_player = t.seats, t.turn_player
-    keep = t.spec.retrigger_position == "keep"
+    kind, occ, pos_effects = t.kind, t.occ, t.pos_effects
     for pos in scan_positions(t):
         c = occ[pos]
-        if c == EMPTY:
-            continue
-        effect = pos_effects[pos][kind[c]]
-        if effect is None or not (mask >> effect.trigger) & 1:
-            continue
-        trigger, conditions = effect.trigger, effect.conditions
-        ctrl = pos if pos < seats else turn_player
-        bound = None
-        for event in reversed(events):
-            if event[0] == trigger and (not conditions or holds(t, conditions, c, ctrl, event)):
-                bound = event
-                break
-        if bound is None:
-            continue
-        now = epoch[c]
-        pending = (c, now, effect, bound, pos if pos < seats else -1)
-        for k, waiting in enumerate(queue):
-            if waiting[0] == c and waiting[1] == now:
-                t.game_stats[G_RETRIGGERED] += 1
-                counter(t, ctrl, effect.card, K_RETRIGGERED)
-                if keep:
-                    queue[k] = pending
-                else:
-                    del queue[k]
-                    queue.append(pending)
-                break
-        else:
-            queue.append(pending)
+        if c != EMPTY:
+            effect = pos_effects[pos][kind[c]]
+            if effect is not None and (mask >> effect.trigger) & 1:
+                bind(t, pos, c, effect, events)
     events.clear()
     t.log_mask = 0
-    if t.watch is not None:
-        t.watch.append(("queue", tuple((p[0], p[3]) for p in queue)))
+    if watch is not None:
+        watch.append(("queue", tuple((p[0], p[3]) for p in t.queue)))
+
+
+def bind(t: Table, pos: int, c: int, effect: Any, events: list[tuple[Any, ...]]) -> None:
+    """Creature `c` at `pos` binds `effect` to the step's last event that matches (G7), if any:
+    queued, or re-queued if it is already waiting (R10)."""
+    trigger, conditions = effect.trigger, effect.conditions
+    ctrl = pos if pos < t.seats else t.turn_player
+    bound = None
+    for event in reversed(events):
+        if event[0] == trigger and (not conditions or holds(t, conditions, c, ctrl, event)):
+            bound = event
+            break
+    if bound is None:
+        return
+    now = t.epoch[c]
+    pending = (c, now, effect, bound, pos if pos < t.seats else -1)
+    queue = t.queue
+    for k, waiting in enumerate(queue):
+        if waiting[0] == c and waiting[1] == now:
+            t.game_stats[G_RETRIGGERED] += 1
+            counter(t, ctrl, effect.card, K_RETRIGGERED)
+            if t.spec.retrigger_position == "keep":
+                queue[k] = pending
+            else:
+                del queue[k]
+                queue.append(pending)
+            return
+    queue.append(pending)
 
 
 def chain_next(t: Table, task: tuple[Any, ...]) -> None:

@@ -322,3 +322,22 @@ def test_an_entry_without_a_target_does_nothing(table) -> None:
     table.hand(g, 1, "Sul Raider")
     table.play(g, "play Sul Raider in troop column 1")  # destroy: P1 has no Troop
     assert g.decision().seat == 0 and g.decision().kind == "action"
+
+
+def test_two_cards_that_trigger_each_other_loop_on_a_flat_stack(table) -> None:
+    # War Drummer and Acolyte each trigger another own card when activated: a loop the rules
+    # let run until a player declines or the decision cap (spec §8). Each trigger's frame is
+    # done as it resolves, so the stack stays as deep as one trigger, however long the loop.
+    g = table.new(p1=("ironhide", "phoenix", "sages"))
+    table.put(g, 0, "War Drummer", "troop", 1)
+    table.put(g, 0, "Acolyte", "troop", 2)
+    table.play(g, "activate Acolyte (troop column 2)")
+    depths = []
+    for _ in range(20):
+        shown = table.options(g)
+        assert g.decision().kind == "target" and "none" in shown
+        table.play(g, next(option for option in shown if option.startswith("trigger")))
+        depths.append(len(g.stack))
+    assert max(depths) == min(depths) <= 4
+    table.play(g, "none")
+    assert g.decision().kind == "action" and g.decision().seat == 1
