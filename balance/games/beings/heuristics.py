@@ -344,6 +344,7 @@ class _Bounds:
         self.places: dict[int, tuple[float, list[Need], int, float]] = {}  # see `place`
         self.attackers_known: dict[int, tuple[Being | None, float, bool]] = {}  # see `attacking`
         self.without: dict[int, tuple[list[Placed], dict[int, int], list[Placed]]] = {}
+        self.hasty_known: dict[tuple[int, int, int], float] = {}  # see `play`
 
     def more_to_do(self, gems: int, spent: int, loc: int | None, fresh: bool) -> bool:
         """After an action that leaves `gems` active gems, takes card `spent` from the hand (-1:
@@ -618,7 +619,12 @@ class _Bounds:
             place = self.places[loc] = self.place(loc)
         adjust, needs, blockers, theirs = place
         if self.haste:  # the new Being may attack at once: one more threat
-            theirs = self.hasty(card, loc)
+            spec = self.m.spec
+            key = (loc, spec.power[card], spec.type_of[card])  # all `hasty` reads of the card
+            hasty = self.hasty_known.get(key)
+            if hasty is None:
+                hasty = self.hasty_known[key] = self.hasty(card, loc)
+            theirs = hasty
         # the defence after the play is at most `held`: the terms it lowers are at their least
         total = EXPOSED * _losses(needs, held) if needs else 0.0
         if self.at_zero:
