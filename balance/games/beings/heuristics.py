@@ -791,13 +791,20 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
     to the counter and takes it from the hand, which keeps at most its best evolution: the
     attack's outcome, exposure and danger are worked out at that most. Where the hand has no
     affordable evolution, that is the value but for the slack: the differences (pp) as
-    `option_bounds` gives them."""
+    `option_bounds` gives them. `done` on a life attack at 0 life that the counter does not
+    meet loses the game: -1 exactly."""
     options = m.options
     bounds: list[float | None] = [None] * len(options)
-    hand = m.hands[seat]
+    exact: list[float | None] = [None] * len(options)
     a = m.attack
-    if len(hand) < 2 or a is None:
-        return bounds, bounds
+    if a is None:
+        return bounds, exact
+    if options[-1][0] == "done" and _lost_when_done(m, a, seat):
+        bounds[-1] = -1.0
+        exact[-1] = -math.inf
+    hand = m.hands[seat]
+    if len(hand) < 2:
+        return bounds, exact
     spec = m.spec
     value, exposed, threats, blockers, defence = _sides(m, seat)
     other = 1 - seat
@@ -809,7 +816,6 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
     kept = m.hand_defence[seat] + EVOLVE_PP * best
     gain = spec.discard_gain
     by_gain: dict[int, tuple[float, float]] = {}  # defence discarded -> (bound, difference)
-    exact: list[float | None] = [None] * len(options)
     for index, option in enumerate(options):
         if option[0] != "discard":
             continue
@@ -835,6 +841,17 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
         if not best:
             exact[index] = known[1]
     return bounds, exact
+
+
+def _lost_when_done(m: Match, a: Attack, seat: int) -> bool:
+    """Does ending `seat`'s defend step now lose the game (R31: a life attack at 0 life whose
+    need the counter does not meet)?"""
+    if a.defending >= 0 or a.target != LIFE or m.lives[seat]:
+        return False
+    attacker = m.field[a.seat][a.loc]
+    if attacker is None or attacker.uid != a.uid:
+        return False  # it fizzles
+    return _hit(m.spec, attacker, None) + m.spec.defense_margin - a.counter > 0
 
 
 def _penalty(

@@ -112,7 +112,8 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
     """What a search bot may know of an option unapplied (option_bounds, option_twins,
     option_value) is true: along seeded games (random players, and greedy ones, who reach 0 life
     and its haste often), every bound is at least the value the option leads to, twins lead to
-    the same value, and a value known unapplied is that value (to rounding)."""
+    the same value, and a value known unapplied is that value (to rounding), among them ending
+    a defend step that loses the game."""
     from balance.bots import make_bot
     from balance.core.registry import load_game
 
@@ -120,7 +121,7 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
     spec = game.load(game.config_dir)
     rng = Random(7)
     greedy = make_bot("greedy")
-    bounded = pruned = twins_seen = known = 0
+    bounded = pruned = twins_seen = known = lost = 0
     for seed in range(6):
         m = game.new_game(spec, ["ember_storm", "frost_tide"], seed)
         while (decision := m.decision()) is not None:
@@ -141,6 +142,7 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
                         if value is not None:
                             assert abs(value - values[option]) < 1e-12, m.describe(option)
                             known += 1
+                            lost += value == -1.0 and world.options[option][0] == "done"
                     else:
                         assert world.option_value(option) is None
                 for option, twin in enumerate(twins or ()):
@@ -153,4 +155,4 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
                 option = rng.randrange(len(decision.options))
             m.apply(option)
     assert bounded > 2000 and pruned > bounded // 2 and twins_seen > 100
-    assert known > bounded // 3
+    assert known > bounded // 3 and lost > 10
