@@ -11,7 +11,16 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from balance.games.beings.cards import DOUBLE, RESIST
-from balance.games.beings.effects import ATTACK, C_VIA, PLAY, TURN_END, TURN_START, VIA_EVOLVE
+from balance.games.beings.effects import (
+    ATTACK,
+    C_VIA,
+    GAIN_GEMS,
+    ME,
+    PLAY,
+    TURN_END,
+    TURN_START,
+    VIA_EVOLVE,
+)
 from balance.games.beings.state import LIFE, Attack, Being, base_power, power
 
 if TYPE_CHECKING:
@@ -675,17 +684,35 @@ class _Bounds:
     def card(self, card: int) -> tuple[float, float, int, bool]:
         """A play of `card` anywhere: the most defence the hand may hold after it, my assets with
         the new Being (pp), the gems left, and whether more surely follows wherever it goes
-        (`more_to_do`); FALLS_THROUGH if no bound holds for it."""
+        (`more_to_do`); FALLS_THROUGH if no bound holds for it. Of play skills, one that gains
+        me gems (no condition, no choice) is counted: its gems join the zone."""
         m = self.m
         spec = m.spec
         seat = self.seat
         if m.actions + 1 >= spec.max_actions_per_turn:
             return FALLS_THROUGH  # the turn ends at once
+        gain = None
         for skill in spec.triggers[card][PLAY]:
-            if (C_VIA, VIA_EVOLVE) not in skill.conditions:
-                return FALLS_THROUGH  # a skill may resolve (those of evolutions only do not)
+            if (C_VIA, VIA_EVOLVE) in skill.conditions:
+                continue  # those of evolutions only do not resolve
+            if (
+                gain is not None
+                or skill.op != GAIN_GEMS
+                or skill.target != ME
+                or skill.conditions
+                or skill.optional
+            ):
+                return FALLS_THROUGH  # a skill may resolve that the terms do not follow
+            gain = skill
         value, _, _, _, defence = self.sides
         gems = m.gems_active[seat] - spec.cost[card]
+        gained = 0
+        if gain is not None:
+            gained = min(m.gem_decks[seat], gain.n)
+            if gain.active:
+                gems += gained
+                if gems > m.gems_active[seat]:
+                    return FALLS_THROUGH  # evolutions in play may become affordable
         power = spec.power
         best = self.best_evolution
         if best < 0:
@@ -696,7 +723,7 @@ class _Bounds:
             if price <= gems and power[new] > best and new != card and new in hand:
                 best = power[new]
         held = m.hand_defence[seat] - spec.discard_gain[card] + EVOLVE_PP * best
-        worth = BEING_PP * max(0, power[card]) + SLOT_PP
+        worth = BEING_PP * max(0, power[card]) + SLOT_PP + GEM_PP * gained
         mine = value[seat] + HAND_PP * (held - defence[seat]) + worth
         return held, mine, gems, self.more_to_do(gems, card, None, True)
 
