@@ -37,6 +37,8 @@ optional methods that change no choice, only its cost:
   whose bound is below the best value found are never applied: they could not be chosen.
 - `option_twins()`: per option, an earlier option whose value it surely has (else itself), e.g.
   two discards of the same worth: it takes that value unapplied.
+- `option_value(option)`: asked after `option_bounds()` of the same state, for a bounded option
+  that must be scored: its value once applied where the bounds' work told it exactly, else None.
 """
 
 from __future__ import annotations
@@ -131,16 +133,20 @@ class GreedyBot:
             # best bound first; from the first bound below the best value found on, none can be
             # chosen (nor tie), so they are never applied
             found = max(values)
+            value_of = getattr(world, "option_value", None)
             for bound, index, option in sorted(waiting, key=lambda item: -item[0]):
                 if bound < found - BOUND_MARGIN:
                     break
                 if twins is not None and (twin := twins[option]) != option and twin in whole:
                     values[index] = whole[twin]
                     continue
-                copy = world.clone()
-                copy.apply(option)
-                values[index] = value = whole[option] = copy.evaluate(seat)
-                found = max(found, value)
+                known: float | None = value_of(option) if value_of is not None else None
+                if known is None:
+                    copy = world.clone()
+                    copy.apply(option)
+                    known = copy.evaluate(seat)
+                values[index] = whole[option] = known
+                found = max(found, known)
         best_value = -2.0
         best: list[int] = []
         for option, value in zip(options, values, strict=True):

@@ -65,8 +65,9 @@ def test_a_narrow_decision_or_a_narrow_follow_up_is_followed_to_the_end() -> Non
 
 class Hinted:
     """One decision of `values` options, then the other seat's: each option's value is given.
-    `bounds` and `twins` are its option_bounds and option_twins hooks (None: without them);
-    `applied` counts the options applied."""
+    `bounds` and `twins` are its option_bounds and option_twins hooks (None: without them),
+    `known` the options whose value its option_value hook tells; `applied` counts the options
+    applied."""
 
     def __init__(
         self,
@@ -74,22 +75,26 @@ class Hinted:
         bounds: list[float | None] | None,
         twins: list[int] | None,
         applied: list[int],
+        known: tuple[int, ...] = (),
     ) -> None:
         self.values = values
         self.bounds = bounds
         self.twins = twins
         self.applied = applied
+        self.known = known
         self.taken: int | None = None
         if bounds is not None:
             self.option_bounds = lambda: bounds
         if twins is not None:
             self.option_twins = lambda: twins
+        if known:
+            self.option_value = lambda option: values[option] if option in known else None
 
     def determinize(self, seat: int, rng: Random) -> Hinted:
         return self.clone()
 
     def clone(self) -> Hinted:
-        copy = Hinted(self.values, self.bounds, self.twins, self.applied)
+        copy = Hinted(self.values, self.bounds, self.twins, self.applied, self.known)
         copy.taken = self.taken
         return copy
 
@@ -108,11 +113,15 @@ class Hinted:
 
 
 def hinted_choice(
-    values: list[float], bounds: list[float | None] | None, twins: list[int] | None, seed: int
+    values: list[float],
+    bounds: list[float | None] | None,
+    twins: list[int] | None,
+    seed: int,
+    known: tuple[int, ...] = (),
 ) -> tuple[int, int]:
     """Greedy's choice and how many options it applied."""
     applied = [0]
-    state = Hinted(values, bounds, twins, applied)
+    state = Hinted(values, bounds, twins, applied, known)
     decision = state.decision()
     assert decision is not None
     choice = make_bot("greedy").choose(state, decision, Random(seed))  # type: ignore[arg-type]
@@ -127,6 +136,16 @@ def test_bounded_options_below_the_best_are_never_applied_and_choices_stay() -> 
         choice, applied = hinted_choice(values, bounds, None, seed)
         assert choice == plain and every == len(values)
         assert applied == 3  # option 0 (no bound), then 1 and 4 (bound 0.5); 3 (0.45) is below
+
+
+def test_a_bounded_option_whose_value_is_known_is_not_applied() -> None:
+    values = [0.1, 0.5, -0.2, 0.4, 0.5, 0.0]
+    bounds: list[float | None] = [None, 0.5, -0.1, 0.45, 0.5, 0.3]
+    for seed in range(20):
+        plain, _ = hinted_choice(values, None, None, seed)
+        choice, applied = hinted_choice(values, bounds, None, seed, known=(0, 4))
+        assert choice == plain
+        assert applied == 2  # option 0 (no bound: the hook is not asked) and 1; 4 is known
 
 
 def test_a_twin_takes_its_twins_value_unapplied() -> None:

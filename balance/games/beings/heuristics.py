@@ -11,7 +11,16 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from balance.games.beings.cards import DOUBLE, RESIST
-from balance.games.beings.effects import ATTACK, C_VIA, PLAY, TURN_END, TURN_START, VIA_EVOLVE
+from balance.games.beings.effects import (
+    ATTACK,
+    C_VIA,
+    GAIN_GEMS,
+    ME,
+    PLAY,
+    TURN_END,
+    TURN_START,
+    VIA_EVOLVE,
+)
 from balance.games.beings.state import LIFE, Attack, Being, base_power, power
 
 if TYPE_CHECKING:
@@ -281,14 +290,24 @@ SLACK = 1e-6  # pp added to a bound: far more than the rounding between its sums
 FALLS_THROUGH = (0.0, 0.0, 0, False)  # `_Bounds.card`'s mark of a play it cannot bound
 
 
-def option_bounds(m: Match, seat: int) -> list[float | None]:
+def option_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float | None]]:
     """For `seat`'s main-phase decision: per option, an upper bound on `evaluate(seat)` once the
     option is applied and the flow has run on to the next decision, or None where there is no
     cheap one. Plays and attacks whose card has no skill to trigger get one: what the option
     changes of `evaluate`'s terms is worked out from this position's, exactly but for the best
     evolution the hand keeps after a play, counted at its most. A search bot need not apply an
-    option whose bound is below the best value it has found: most plays."""
+    option whose bound is below the best value it has found: most plays.
+
+    Also, per option, the difference `evaluate` squashes (pp) where the bound is its value but
+    for the slack: attacks and the end of the turn, and the rest where the hand has no
+    affordable evolution (none it keeps can be better, the new Being's are counted), else None
+    (`known_value`)."""
     return _Bounds(m, seat).all()
+
+
+def known_value(pp: float) -> float:
+    """`evaluate`'s value from the difference it squashes (pp; +-inf: the game won or lost)."""
+    return math.tanh(pp / SCALE)
 
 
 class _Bounds:
@@ -334,6 +353,7 @@ class _Bounds:
         self.places: dict[int, tuple[float, list[Need], int, float]] = {}  # see `place`
         self.attackers_known: dict[int, tuple[Being | None, float, bool]] = {}  # see `attacking`
         self.without: dict[int, tuple[list[Placed], dict[int, int], list[Placed]]] = {}
+        self.hasty_known: dict[tuple[int, int, int], float] = {}  # see `play`
 
     def more_to_do(self, gems: int, spent: int, loc: int | None, fresh: bool) -> bool:
         """After an action that leaves `gems` active gems, takes card `spent` from the hand (-1:
@@ -362,28 +382,45 @@ class _Bounds:
                     return True
         return fresh and self.haste and self.can_attack
 
-    def all(self) -> list[float | None]:
+    def all(self) -> tuple[list[float | None], list[float | None]]:
+        """The bounds and the exact differences (`option_bounds`)."""
         m = self.m
         loc_index = m.spec.loc_index
         bounds: list[float | None] = []
+        exact: list[float | None] = []
+        plain: bool | None = None  # the hand has no affordable evolution (None: not known yet)
         for option in m.options:
             what = option[0]
             if what == "play":
-                bounds.append(self.play(option[1], loc_index[option[2]]))
+                pp = self.play(option[1], loc_index[option[2]])
             elif what == "attack":
                 target = LIFE if option[2] == "life" else loc_index[option[2]]
-                bounds.append(self.attack(loc_index[option[1]], target))
+                pp = self.attack(loc_index[option[1]], target)
             elif what == "gem_draw":
-                bounds.append(self.gem_draw())
+                pp = self.gem_draw()
             elif what == "end_turn":
-                bounds.append(self.end_turn())
+                pp = self.end_turn()
             elif what == "evolve":
-                bounds.append(self.evolve(option[1], loc_index[option[2]]))
+                pp = self.evolve(option[1], loc_index[option[2]])
             elif what == "equip":
-                bounds.append(self.equip(loc_index[option[1]]))
+                pp = self.equip(loc_index[option[1]])
             else:
+                pp = None
+            if pp is None:
                 bounds.append(None)
-        return bounds
+                exact.append(None)
+                continue
+            bounds.append(math.tanh((pp + SLACK) / SCALE))
+            if what != "attack" and what != "end_turn":
+                if plain is None:
+                    best = self.best_evolution
+                    if best < 0:
+                        best = self.best_evolution = _best_evolution(m, self.seat)
+                    plain = best == 0
+                if not plain:
+                    pp = None
+            exact.append(pp)
+        return bounds, exact
 
     def evolve(self, card: int, loc: int) -> float | None:
         """Evolve the Being at `loc` to `card` (no play skill): its new terms are exact; the hand
@@ -469,7 +506,7 @@ class _Bounds:
                 spec, exposed[other], mine_threats, blockers[other], defence[other],
                 not m.lives[other],
             )  # fmt: skip
-        return _bound(mine - self.mine(needs, blockers[seat], held) - theirs)
+        return mine - self.mine(needs, blockers[seat], held) - theirs
 
     def end_turn(self) -> float | None:
         """End the turn: exact where no skill triggers and no mod expires. The opponent draws,
@@ -520,7 +557,7 @@ class _Bounds:
         mine = value[seat] - _penalty(
             spec, exposed[seat], theirs_threats, blockers[seat], defence[seat], not lives[seat]
         )
-        return _bound(mine - theirs)
+        return mine - theirs
 
     def gem_draw(self) -> float | None:
         """Draw the deck's top card for gems: the hand gains its defence, and the best evolution
@@ -547,7 +584,7 @@ class _Bounds:
         value, _, _, blockers, defence = self.sides
         held = m.hand_defence[seat] + spec.discard_gain[card] + EVOLVE_PP * best
         mine = value[seat] + HAND_PP * (held - defence[seat])
-        return _bound(mine - self.mine(self.needs, blockers[seat], held) - self.theirs)
+        return mine - self.mine(self.needs, blockers[seat], held) - self.theirs
 
     def mine(self, needs: list[Need], blockers: int, held: float) -> float:
         """My exposure and danger terms, as `_penalty` gives them."""
@@ -591,12 +628,17 @@ class _Bounds:
             place = self.places[loc] = self.place(loc)
         adjust, needs, blockers, theirs = place
         if self.haste:  # the new Being may attack at once: one more threat
-            theirs = self.hasty(card, loc)
+            spec = self.m.spec
+            key = (loc, spec.power[card], spec.type_of[card])  # all `hasty` reads of the card
+            hasty = self.hasty_known.get(key)
+            if hasty is None:
+                hasty = self.hasty_known[key] = self.hasty(card, loc)
+            theirs = hasty
         # the defence after the play is at most `held`: the terms it lowers are at their least
         total = EXPOSED * _losses(needs, held) if needs else 0.0
         if self.at_zero:
             total += _shortfall(self.unblocked[blockers], held)
-        return math.tanh((mine + adjust - total - theirs + SLACK) / SCALE)
+        return mine + adjust - total - theirs
 
     def hasty(self, card: int, loc: int) -> float:
         """The opponent's value once `card` played at `loc` threatens at once (0 life, haste):
@@ -642,17 +684,35 @@ class _Bounds:
     def card(self, card: int) -> tuple[float, float, int, bool]:
         """A play of `card` anywhere: the most defence the hand may hold after it, my assets with
         the new Being (pp), the gems left, and whether more surely follows wherever it goes
-        (`more_to_do`); FALLS_THROUGH if no bound holds for it."""
+        (`more_to_do`); FALLS_THROUGH if no bound holds for it. Of play skills, one that gains
+        me gems (no condition, no choice) is counted: its gems join the zone."""
         m = self.m
         spec = m.spec
         seat = self.seat
         if m.actions + 1 >= spec.max_actions_per_turn:
             return FALLS_THROUGH  # the turn ends at once
+        gain = None
         for skill in spec.triggers[card][PLAY]:
-            if (C_VIA, VIA_EVOLVE) not in skill.conditions:
-                return FALLS_THROUGH  # a skill may resolve (those of evolutions only do not)
+            if (C_VIA, VIA_EVOLVE) in skill.conditions:
+                continue  # those of evolutions only do not resolve
+            if (
+                gain is not None
+                or skill.op != GAIN_GEMS
+                or skill.target != ME
+                or skill.conditions
+                or skill.optional
+            ):
+                return FALLS_THROUGH  # a skill may resolve that the terms do not follow
+            gain = skill
         value, _, _, _, defence = self.sides
         gems = m.gems_active[seat] - spec.cost[card]
+        gained = 0
+        if gain is not None:
+            gained = min(m.gem_decks[seat], gain.n)
+            if gain.active:
+                gems += gained
+                if gems > m.gems_active[seat]:
+                    return FALLS_THROUGH  # evolutions in play may become affordable
         power = spec.power
         best = self.best_evolution
         if best < 0:
@@ -663,7 +723,7 @@ class _Bounds:
             if price <= gems and power[new] > best and new != card and new in hand:
                 best = power[new]
         held = m.hand_defence[seat] - spec.discard_gain[card] + EVOLVE_PP * best
-        worth = BEING_PP * max(0, power[card]) + SLOT_PP
+        worth = BEING_PP * max(0, power[card]) + SLOT_PP + GEM_PP * gained
         mine = value[seat] + HAND_PP * (held - defence[seat]) + worth
         return held, mine, gems, self.more_to_do(gems, card, None, True)
 
@@ -727,7 +787,7 @@ class _Bounds:
         side = m.field[other]
         if block or target != LIFE or not lives[other]:  # scored at the block or defend step
             if not block and not m.hands[other]:  # a defend step with nothing to defend with
-                return 1.0 if target == LIFE else None  # it resolves at once
+                return math.inf if target == LIFE else None  # it resolves at once: won
             aimed = side[target] if target != LIFE else None
             attack = Attack(
                 seat, loc, attacker.uid, attacker.stack[-1], target,
@@ -735,8 +795,8 @@ class _Bounds:
             )  # fmt: skip
             lost = _attack_outcome(m, attack, defence)
             if lost >= WIN:
-                return 1.0
-            return _bound(mine - (self.theirs_once(loc) - lost))
+                return math.inf
+            return mine - (self.theirs_once(loc) - lost)
         # the life card joins the opponent's hand at once; the turn goes on
         if m.actions + 1 >= spec.max_actions_per_turn or not self.more_to_do(
             m.gems_active[seat], -1, loc, False
@@ -749,20 +809,29 @@ class _Bounds:
         theirs -= _penalty(
             spec, exposed[other], my_threats, blockers[other], held, len(lives[other]) == 1
         )
-        return _bound(mine - theirs)
+        return mine - theirs
 
 
-def defend_bounds(m: Match, seat: int) -> list[float | None]:
+def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float | None]]:
     """For `seat`'s defend step: per option, an upper bound on `evaluate(seat)` once applied,
     or None. A discard (while another card stays in hand, so the step goes on) adds its defence
     to the counter and takes it from the hand, which keeps at most its best evolution: the
-    attack's outcome, exposure and danger are worked out at that most."""
+    attack's outcome, exposure and danger are worked out at that most. Where the hand has no
+    affordable evolution, that is the value but for the slack: the differences (pp) as
+    `option_bounds` gives them. `done` on a life attack at 0 life that the counter does not
+    meet loses the game: -1 exactly."""
     options = m.options
     bounds: list[float | None] = [None] * len(options)
-    hand = m.hands[seat]
+    exact: list[float | None] = [None] * len(options)
     a = m.attack
-    if len(hand) < 2 or a is None:
-        return bounds
+    if a is None:
+        return bounds, exact
+    if options[-1][0] == "done" and _lost_when_done(m, a, seat):
+        bounds[-1] = -1.0
+        exact[-1] = -math.inf
+    hand = m.hands[seat]
+    if len(hand) < 2:
+        return bounds, exact
     spec = m.spec
     value, exposed, threats, blockers, defence = _sides(m, seat)
     other = 1 - seat
@@ -770,15 +839,16 @@ def defend_bounds(m: Match, seat: int) -> list[float | None]:
     theirs = value[other] - _penalty(
         spec, exposed[other], threats[seat], blockers[other], defence[other], not lives[other]
     )
-    kept = m.hand_defence[seat] + EVOLVE_PP * _best_evolution(m, seat)
+    best = _best_evolution(m, seat)
+    kept = m.hand_defence[seat] + EVOLVE_PP * best
     gain = spec.discard_gain
-    by_gain: dict[int, float] = {}
+    by_gain: dict[int, tuple[float, float]] = {}  # defence discarded -> (bound, difference)
     for index, option in enumerate(options):
         if option[0] != "discard":
             continue
         g = gain[option[1]]
-        bound = by_gain.get(g)
-        if bound is None:
+        known = by_gain.get(g)
+        if known is None:
             held = kept - g
             attack = a.copy()
             attack.counter += g
@@ -786,16 +856,29 @@ def defend_bounds(m: Match, seat: int) -> list[float | None]:
                 m, attack, [held, defence[other]] if seat == 0 else [defence[other], held]
             )
             if lost >= WIN:
-                bound = -1.0  # the game is lost whichever card goes
+                pp = -math.inf  # the game is lost whichever card goes
             else:
                 mine = value[seat] + HAND_PP * (held - defence[seat]) - lost
                 mine -= _penalty(
                     spec, exposed[seat], threats[other], blockers[seat], held, not lives[seat]
                 )
-                bound = _bound(mine - theirs)
-            by_gain[g] = bound
-        bounds[index] = bound
-    return bounds
+                pp = mine - theirs
+            known = by_gain[g] = (math.tanh((pp + SLACK) / SCALE), pp)
+        bounds[index] = known[0]
+        if not best:
+            exact[index] = known[1]
+    return bounds, exact
+
+
+def _lost_when_done(m: Match, a: Attack, seat: int) -> bool:
+    """Does ending `seat`'s defend step now lose the game (R31: a life attack at 0 life whose
+    need the counter does not meet)?"""
+    if a.defending >= 0 or a.target != LIFE or m.lives[seat]:
+        return False
+    attacker = m.field[a.seat][a.loc]
+    if attacker is None or attacker.uid != a.uid:
+        return False  # it fizzles
+    return _hit(m.spec, attacker, None) + m.spec.defense_margin - a.counter > 0
 
 
 def _penalty(
@@ -813,10 +896,6 @@ def _penalty(
     if at_zero:
         total += _danger(spec, against, blockers, held)
     return total
-
-
-def _bound(pp: float) -> float:
-    return math.tanh((pp + SLACK) / SCALE)
 
 
 def option_twins(m: Match, seat: int) -> list[int]:

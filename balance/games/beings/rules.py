@@ -134,6 +134,7 @@ class BeingsMatch(Match):
         return self.pending
 
     def apply(self, option: int) -> None:
+        self.known = None
         choose(self, self.options[option])
         advance(self)
 
@@ -175,12 +176,23 @@ class BeingsMatch(Match):
         """Per option of the pending decision, an upper bound on `evaluate` for its seat once
         the option is applied, or None where applying it is the only way to know
         (heuristics.option_bounds: the main phase's plays and attacks; defend_bounds: the
-        defend step's discards)."""
+        defend step's discards). What they work out exactly is kept for `option_value`."""
         if self.phase == MAIN:
-            return heuristics.option_bounds(self, self.decider)
-        if self.phase == DEFEND:
-            return heuristics.defend_bounds(self, self.decider)
-        return None
+            bounds, self.known = heuristics.option_bounds(self, self.decider)
+        elif self.phase == DEFEND:
+            bounds, self.known = heuristics.defend_bounds(self, self.decider)
+        else:
+            return None
+        return bounds
+
+    def option_value(self, option: int) -> float | None:
+        """`evaluate` for the decision's seat once the option is applied, where `option_bounds`
+        (asked first, in this position) worked it out exactly, else None."""
+        known = self.known
+        if known is None:
+            return None
+        pp = known[option]
+        return None if pp is None else heuristics.known_value(pp)
 
     def option_twins(self) -> list[int] | None:
         """Per option of the pending decision, the first option that `evaluate` scores the same
@@ -303,6 +315,7 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         totals=[0] * len(GAME_STATS),
         hand_defence=[0, 0],
         hidden_defence=[0, 0],
+        known=None,
     )
     m.totals[G_FIRST_SEAT] = first
     for seat in (first, 1 - first):

@@ -303,6 +303,9 @@ class Match:
     # Running sums for the evaluation (kept by `to_hand` / `from_hand`, checked by `recount`):
     hand_defence: list[int]  # per seat, the discard defence of its hand
     hidden_defence: list[int]  # per seat, that of its deck, life and hand (unseen by the other)
+    # Per option of the pending decision, what `option_bounds` worked out of `evaluate` exactly
+    # (rules.BeingsMatch.option_value); None until it is asked, and again once a move is made.
+    known: list[float | None] | None
 
     @property
     def events(self) -> list[Event]:
@@ -365,6 +368,7 @@ class Match:
         new.totals = self.totals[:]
         new.hand_defence = self.hand_defence[:]
         new.hidden_defence = self.hidden_defence[:]
+        new.known = None
         return new
 
     def recount(self) -> None:

@@ -11,6 +11,7 @@ from random import Random
 from beings_kit import P1, P2, being, play, table, words
 
 from balance.bots.greedy import GreedyBot
+from balance.games.beings.effects import GAIN_GEMS, PLAY
 from balance.games.beings.rules import BeingsMatch
 
 
@@ -109,9 +110,11 @@ def test_a_shared_beings_kept_terms_are_never_stale() -> None:
 
 
 def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
-    """What a search bot may know of an option unapplied (option_bounds, option_twins) is true:
-    along seeded games (random players, and greedy ones, who reach 0 life and its haste often),
-    every bound is at least the value the option leads to, and twins lead to the same value."""
+    """What a search bot may know of an option unapplied (option_bounds, option_twins,
+    option_value) is true: along seeded games (random players, and greedy ones, who reach 0 life
+    and its haste often), every bound is at least the value the option leads to, twins lead to
+    the same value, and a value known unapplied is that value (to rounding), among them ending
+    a defend step that loses the game; plays whose skill gains gems are bounded too."""
     from balance.bots import make_bot
     from balance.core.registry import load_game
 
@@ -119,7 +122,7 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
     spec = game.load(game.config_dir)
     rng = Random(7)
     greedy = make_bot("greedy")
-    bounded = pruned = twins_seen = 0
+    bounded = pruned = twins_seen = known = lost = skilled = 0
     for seed in range(6):
         m = game.new_game(spec, ["ember_storm", "frost_tide"], seed)
         while (decision := m.decision()) is not None:
@@ -136,6 +139,17 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
                         assert bound >= values[option], m.describe(option)
                         bounded += 1
                         pruned += bound < max(values)
+                        what = world.options[option]
+                        skilled += what[0] == "play" and any(
+                            skill.op == GAIN_GEMS for skill in spec.triggers[what[1]][PLAY]
+                        )
+                        value = world.option_value(option)
+                        if value is not None:
+                            assert abs(value - values[option]) < 1e-12, m.describe(option)
+                            known += 1
+                            lost += value == -1.0 and world.options[option][0] == "done"
+                    else:
+                        assert world.option_value(option) is None
                 for option, twin in enumerate(twins or ()):
                     if twin != option:
                         assert values[twin] == values[option], m.describe(option)
@@ -146,3 +160,4 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
                 option = rng.randrange(len(decision.options))
             m.apply(option)
     assert bounded > 2000 and pruned > bounded // 2 and twins_seen > 100
+    assert known > bounded // 3 and lost > 10 and skilled > 10
