@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field
 from pydantic.dataclasses import dataclass as checked
@@ -56,6 +56,8 @@ DROPPED = -3.0  # the value of an option left out: below every value `evaluate` 
 BOUND_MARGIN = 1e-9  # a bound this far below the best value: far outside the ties (1e-12)
 # where a follow-up chain was stopped: its state, the kinds of decision seen, the steps left
 Chain = tuple[State, tuple[str, ...], int]
+# a chain's first decision, by its kind and options -> the options worth trying there
+Alike = dict[tuple[str, tuple[Any, ...]], list[int]]
 
 
 @checked
@@ -94,7 +96,7 @@ class GreedyBot:
         waiting: list[tuple[float, int, int]] = []  # bounded: (bound, index in `values`, option)
         # a chain's first decision (its kind and options) -> its options worth trying: one per
         # value seen when it was first tried whole (`share_width`)
-        alike: dict[tuple[str, tuple], list[int]] | None = {} if wide else None
+        alike: Alike | None = {} if wide else None
         for option in options:
             if bounds is not None and (bound := bounds[option]) is not None:
                 waiting.append((bound, len(values), option))
@@ -164,7 +166,7 @@ class GreedyBot:
         steps: int,
         wide: bool,
         rng: Random,
-        alike: dict[tuple[str, tuple], list[int]] | None = None,
+        alike: Alike | None = None,
     ) -> tuple[float, Chain | None]:
         """Play the seat's follow-up decisions greedily one step at a time, up to `steps`; the
         value at the end. `wide`: the decision followed is `follow_wide` options or more, so a
