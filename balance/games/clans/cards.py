@@ -440,7 +440,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
             )
         setups[setup.name] = (sides[0], sides[1])
     fixed_setup = rules.fixed_setup or (decks.fixed_setups[0].name if decks.fixed_setups else "")
-    if (rules.setup_mode == "fixed" or rules.fixed_setup) and fixed_setup not in setups:
+    if rules.setup_mode == "fixed" or rules.fixed_setup:
         loc = ("fixed_setup",) if "fixed_setup" in rules_data else ("setup_mode",)
         lookup(setups, fixed_setup, "fixed setup", rules_data, loc, "fixed_setup")
 
