@@ -2,7 +2,10 @@
 
 Every game loads its folder the same way: `read_config` gives the documents (with lines, after
 overrides) and their hash; `validate` runs a pydantic schema over one of them and turns the first
-problem into a `ConfigError` naming file:line; `fail` does the same for checks a schema cannot make.
+problem into a `ConfigError` naming file:line; `fail` does the same for checks a schema cannot make,
+and `lookup` and `no_duplicates` are the two such checks every game's compiler makes (a name that
+must be known, names that must differ). `spec_from_rules` copies the rules model into the compiled
+spec by field name.
 """
 
 from __future__ import annotations
@@ -10,10 +13,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -21,6 +24,8 @@ from balance.core.errors import ConfigError, did_you_mean
 from balance.core.yamlio import LineList, LineMap, line_of, load_yaml, parse_scalar, plain
 
 Model = TypeVar("Model", bound=BaseModel)
+Value = TypeVar("Value")
+Spec = TypeVar("Spec")
 
 
 @dataclass(frozen=True)
@@ -213,6 +218,103 @@ def fail(data: Any, loc: tuple[Any, ...], message: str, hint: str = "") -> Confi
     """A ConfigError at the place `loc` names inside `data` (raise the returned error)."""
     file, line = line_of(data, loc)
     return ConfigError(file, line, message, hint)
+
+
+@overload
+def lookup(
+    table: Mapping[str, Value],
+    name: str,
+    what: str,
+    data: Any,
+    loc: tuple[Any, ...],
+    context: str = "",
+) -> Value: ...
+
+
+@overload
+def lookup(
+    table: Sequence[str], name: str, what: str, data: Any, loc: tuple[Any, ...], context: str = ""
+) -> int: ...
+
+
+def lookup(
+    table: Mapping[str, Any] | Sequence[str],
+    name: str,
+    what: str,
+    data: Any,
+    loc: tuple[Any, ...],
+    context: str = "",
+) -> Any:
+    """`table[name]` (a sequence of names: the name's index), or else a ConfigError at `loc`:
+    `context: unknown what 'name' (did you mean ...?)`."""
+    if name in table:
+        return table[name] if isinstance(table, Mapping) else table.index(name)
+    prefix = f"{context}: " if context else ""
+    raise fail(data, loc, f"{prefix}unknown {what} '{name}'", did_you_mean(str(name), list(table)))
+
+
+def no_duplicates(
+    names: Iterable[str],
+    what: str,
+    data: Any,
+    at: tuple[Any, ...],
+    key: str | None = None,
+    *,
+    hint: str = "",
+    context: str = "",
+) -> dict[str, int]:
+    """Each name -> its index, or a ConfigError at the second of two equal names:
+    `context: what 'name' is listed twice (hint)`. The names are the list at `at` inside `data`
+    (or, with `key`, that field of each of its items)."""
+    index: dict[str, int] = {}
+    default = f"give each {what} its own {key}" if key is not None else f"list each {what} once"
+    for i, name in enumerate(names):
+        if name in index:
+            prefix = f"{context}: " if context else ""
+            loc = (*at, i, key) if key is not None else (*at, i)
+            raise fail(
+                data,
+                loc,
+                f"{prefix}{what} '{name}' is listed twice",
+                hint or default,
+            )
+        index[name] = i
+    return index
+
+
+def spec_from_rules(
+    spec: type[Spec], rules: BaseModel, *, compiled_elsewhere: Collection[str] = (), **compiled: Any
+) -> Spec:
+    """The compiled spec: every field of the rules model under its own name (a list as a tuple),
+    then `compiled`: the spec's other fields, and rules fields it keeps in another form (a value
+    given there replaces the rules' own). `compiled_elsewhere` names the rules fields the spec
+    holds only under other names. A rules field the spec lacks, or a spec field neither the rules
+    nor `compiled` give, is a TypeError: the game's code is wrong, not the designer's YAML, and
+    the first load of any config (every test of the game) says so.
+    """
+    rules_model = type(rules).__name__
+    spec_fields = {f.name for f in fields(spec)}  # type: ignore[arg-type]
+    values: dict[str, Any] = {}
+    for name in type(rules).model_fields:
+        if name in compiled or name in compiled_elsewhere:
+            continue
+        if name not in spec_fields:
+            raise TypeError(
+                f"{rules_model}.{name} is not a field of {spec.__name__} "
+                "(add it to the spec, or name it in compiled_elsewhere=)"
+            )
+        value = getattr(rules, name)
+        values[name] = tuple(value) if isinstance(value, list) else value
+    stale = [name for name in compiled_elsewhere if name not in type(rules).model_fields]
+    missing = sorted(spec_fields - values.keys() - compiled.keys())
+    if stale or missing:
+        raise TypeError(
+            f"{spec.__name__}.{missing[0]} is neither a field of {rules_model} nor compiled "
+            "(add it to the rules model, or pass it to spec_from_rules)"
+            if missing
+            else f"compiled_elsewhere names '{stale[0]}', which is not a field of {rules_model}"
+        )
+    return spec(**values, **compiled)
 
 
 def _config_error(e: ValidationError, data: Any, known_fields: set[str]) -> ConfigError:

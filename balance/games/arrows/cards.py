@@ -12,9 +12,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from balance.core.config import fail, read_config, validate
+from balance.core.config import fail, lookup, no_duplicates, read_config, spec_from_rules, validate
 from balance.core.contract import Catalog
-from balance.core.errors import ConfigError, DataWarning, did_you_mean
+from balance.core.errors import ConfigError, DataWarning
 from balance.core.yamlio import line_of
 from balance.games.arrows.effects import (
     ABILITY,
@@ -212,16 +212,8 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     deck_file = validate(DeckFile, docs["decks"])
     raw_cards = docs["cards"]["cards"]
 
-    ids: dict[str, int] = {}
+    ids = no_duplicates((card.id for card in card_file.cards), "card", raw_cards, (), "id")
     for index, card in enumerate(card_file.cards):
-        if card.id in ids:
-            raise fail(
-                raw_cards,
-                (index, "id"),
-                f"card '{card.id}' is defined twice",
-                "give each card its own id",
-            )
-        ids[card.id] = index
         if rules.directions == 4 and any(a not in ("N", "E", "S", "W") for a in card.arrows):
             raise fail(
                 raw_cards,
@@ -299,13 +291,14 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         game_stats=GAME_STATS,
         deck_seats={name: (2,) for name in decks},
     )
-    return ArrowsSpec(
+    return spec_from_rules(
+        ArrowsSpec,
+        rules,
         catalog=catalog,
         config_hash=docs.config_hash,
         # Far beyond any real game: a turn holds at most max_activations_per_turn activations
         # of a few dozen decisions each; the spec's own caps end every game long before this.
         decision_cap=rules.max_turns * (40 * rules.max_activations_per_turn + cells + 100),
-        **rules.model_dump(by_alias=False),
         cells=cells,
         cell_names=tuple(f"{chr(ord('A') + c % cols)}{c // cols + 1}" for c in range(cells)),
         neighbor=neighbor,
@@ -379,24 +372,12 @@ def _decks(
     """Construction rules (G13): known cards, at most `max_copies` each, exactly `deck_size`."""
     raw = docs["decks"]["decks"]
     decks: dict[str, dict[int, int]] = {}
+    no_duplicates((deck.id for deck in deck_file.decks), "deck", raw, (), "id")
     for index, deck in enumerate(deck_file.decks):
-        if deck.id in decks:
-            raise fail(
-                raw,
-                (index, "id"),
-                f"deck '{deck.id}' is defined twice",
-                "give each deck its own id",
-            )
         contents: dict[int, int] = {}
         for card_id, copies in deck.cards.items():
             where = (index, "cards", card_id)
-            if card_id not in ids:
-                raise fail(
-                    raw,
-                    where,
-                    f"deck '{deck.id}': unknown card '{card_id}'",
-                    did_you_mean(card_id, list(ids)),
-                )
+            card = lookup(ids, card_id, "card", raw, where, f"deck '{deck.id}'")
             if copies < 1 or copies > rules.max_copies:
                 raise fail(
                     raw,
@@ -404,7 +385,7 @@ def _decks(
                     f"deck '{deck.id}': {copies} copies of '{card_id}'",
                     f"use 1 to {rules.max_copies} (max_copies)",
                 )
-            contents[ids[card_id]] = copies
+            contents[card] = copies
         total = sum(contents.values())
         if total != rules.deck_size:
             raise fail(

@@ -18,9 +18,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from balance.core.config import fail, read_config, validate
+from balance.core.config import fail, lookup, no_duplicates, read_config, spec_from_rules, validate
 from balance.core.contract import Catalog
-from balance.core.errors import DataWarning, did_you_mean
+from balance.core.errors import DataWarning
 from balance.core.yamlio import line_of
 from balance.games.beings.effects import (
     BEING_OPS,
@@ -270,46 +270,14 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     for file, line, message in notes:
         # shown as `rules.yaml:59: DataWarning: ...` with the YAML line below it
         _warnings.warn_explicit(message, DataWarning, file or "config", line or 0)
-    return BeingsSpec(
+    return spec_from_rules(
+        BeingsSpec,
+        rules,
+        compiled_elsewhere=("type_chart",),
         catalog=catalog,
         config_hash=docs.config_hash,
         # Generous: the turn limit and the per-turn action cap end every game long before.
         decision_cap=(rules.turn_limit + 1) * (rules.max_actions_per_turn + 100) * 4,
-        being_deck_size=rules.being_deck_size,
-        beings_per_deck=rules.beings_per_deck,
-        levels=rules.levels,
-        gem_deck_size=rules.gem_deck_size,
-        opening_hand=rules.opening_hand,
-        mulligan_allowed=rules.mulligan_allowed,
-        life_cards=rules.life_cards,
-        first_player=rules.first_player,
-        start_gems_first=rules.start_gems_first,
-        start_gems_second=rules.start_gems_second,
-        draw_per_turn=rules.draw_per_turn,
-        first_player_skips_draw=rules.first_player_skips_draw,
-        first_turn_attack=rules.first_turn_attack,
-        gems_per_turn=rules.gems_per_turn,
-        gem_draw_cost=rules.gem_draw_cost,
-        equip_power=rules.equip_power,
-        equip_requires_empty_deck=rules.equip_requires_empty_deck,
-        skip_evolve_cost_mode=rules.skip_evolve_cost_mode,
-        skip_evolve_cost=rules.skip_evolve_cost,
-        evolve_min_cost=rules.evolve_min_cost,
-        evolutions_per_being_per_turn=rules.evolutions_per_being_per_turn,
-        evolve_on_play_turn=rules.evolve_on_play_turn,
-        play_skill_on_evolve=rules.play_skill_on_evolve,
-        double_multiplier=rules.double_multiplier,
-        resist_divisor=rules.resist_divisor,
-        defense_margin=rules.defense_margin,
-        discard_defense_divisor=rules.discard_defense_divisor,
-        zero_life_haste=rules.zero_life_haste,
-        block_reach=rules.block_reach,
-        block_rests_blocker=rules.block_rests_blocker,
-        replace_only_when_full=rules.replace_only_when_full,
-        trigger_order=rules.trigger_order,
-        turn_limit=rules.turn_limit,
-        cap_result=rules.cap_result,
-        max_actions_per_turn=rules.max_actions_per_turn,
         locations=locations,
         loc_index=loc_index,
         reach=reach,
@@ -353,25 +321,11 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
 
 def _field(rules: Rules, raw: Any) -> tuple[tuple[str, ...], dict[str, int], tuple, tuple]:
     locations = tuple(rules.locations)
-    if len(set(locations)) != len(locations):
-        raise fail(raw, ("locations",), "a location is named twice", "give each a unique name")
-    loc_index = {name: i for i, name in enumerate(locations)}
+    loc_index = no_duplicates(locations, "location", raw, ("locations",))
     for name, targets in rules.reach.items():
-        if name not in loc_index:
-            raise fail(
-                raw,
-                ("reach", name),
-                f"reach: unknown location '{name}'",
-                did_you_mean(name, locations),
-            )
+        lookup(loc_index, name, "location", raw, ("reach", name), "reach")
         for i, target in enumerate(targets):
-            if target not in loc_index:
-                raise fail(
-                    raw,
-                    ("reach", name, i),
-                    f"reach.{name}: unknown location '{target}'",
-                    did_you_mean(target, locations),
-                )
+            lookup(loc_index, target, "location", raw, ("reach", name, i), f"reach.{name}")
     for name in locations:
         if name not in rules.reach:
             raise fail(
@@ -398,13 +352,8 @@ def _type_chart(rules: Rules, raw: Any, notes: list[Note]) -> tuple[tuple[str, .
     for name, entry in rules.type_chart.items():
         for side in ("strong", "weak"):
             for i, other in enumerate(getattr(entry, side)):
-                if other not in index:
-                    raise fail(
-                        raw,
-                        ("type_chart", name, side, i),
-                        f"type_chart.{name}.{side}: unknown type '{other}'",
-                        did_you_mean(other, types),
-                    )
+                at = ("type_chart", name, side, i)
+                lookup(index, other, "type", raw, at, f"type_chart.{name}.{side}")
         both = set(entry.strong) & set(entry.weak)
         if both:
             raise fail(
@@ -441,14 +390,9 @@ def _type_chart(rules: Rules, raw: Any, notes: list[Note]) -> tuple[tuple[str, .
 def _check_cards(
     rules: Rules, cards: list[CardText], raw: Any, types: tuple[str, ...], notes: list[Note]
 ) -> None:
-    seen: dict[str, int] = {}
+    no_duplicates((card.id for card in cards), "card", raw, (), "id")
     by_being: dict[str, dict[int, int]] = {}
     for i, card in enumerate(cards):
-        if card.id in seen:
-            raise fail(
-                raw, (i, "id"), f"card id '{card.id}' is used twice", "give each card a unique id"
-            )
-        seen[card.id] = i
         if card.level > rules.levels:
             raise fail(
                 raw,
@@ -456,13 +400,7 @@ def _check_cards(
                 f"card '{card.id}': level {card.level} is above levels ({rules.levels})",
                 f"use 1..{rules.levels}",
             )
-        if card.type not in types:
-            raise fail(
-                raw,
-                (i, "type"),
-                f"card '{card.id}': unknown type '{card.type}'",
-                did_you_mean(card.type, types),
-            )
+        lookup(types, card.type, "type", raw, (i, "type"), f"card '{card.id}'")
         levels = by_being.setdefault(card.being, {})
         if card.level in levels:
             first = cards[levels[card.level]].id
@@ -586,14 +524,7 @@ def _compile_skills(
                         "remove it",
                     )
                 if code == F_TYPE:
-                    if value not in type_index:
-                        raise fail(
-                            raw,
-                            ("filter", key),
-                            f"{context}: unknown type '{value}'",
-                            did_you_mean(str(value), list(type_index)),
-                        )
-                    value = type_index[value]
+                    value = lookup(type_index, str(value), "type", raw, ("filter", key), context)
                 flt.append((code, int(value)))
         conditions: list[tuple[int, int]] = []
         for name, value in effect.conditions.items():
@@ -657,44 +588,24 @@ def _decks(
                 f"deck '{name}': give either beings: or cards:",
                 "list 12 Being names under beings:",
             )
+        context = f"deck '{name}'"
         if deck.beings is not None:
             for i, being in enumerate(deck.beings):
-                if being not in beings:
-                    raise fail(
-                        raw,
-                        (*where, "beings", i),
-                        f"deck '{name}': unknown Being '{being}'",
-                        did_you_mean(being, beings),
-                    )
-                if being in deck.beings[:i]:
-                    raise fail(
-                        raw,
-                        (*where, "beings", i),
-                        f"deck '{name}': Being '{being}' is listed twice",
-                        "R1: 12 unique Beings, each with all levels",
-                    )
+                lookup(beings, being, "Being", raw, (*where, "beings", i), context)
+            hint = "R1: 12 unique Beings, each with all levels"
+            no_duplicates(deck.beings, "Being", raw, (*where, "beings"), hint=hint, context=context)
             contents = [
                 by_being_level[(b, lv)] for b in deck.beings for lv in range(1, rules.levels + 1)
             ]
             key = "beings"
         else:
-            contents = []
-            for i, card_id in enumerate(deck.cards or []):
-                if card_id not in id_index:
-                    raise fail(
-                        raw,
-                        (*where, "cards", i),
-                        f"deck '{name}': unknown card '{card_id}'",
-                        did_you_mean(card_id, ids),
-                    )
-                if id_index[card_id] in contents:
-                    raise fail(
-                        raw,
-                        (*where, "cards", i),
-                        f"deck '{name}': card '{card_id}' is listed twice",
-                        "each level of a Being appears once",
-                    )
-                contents.append(id_index[card_id])
+            listed = deck.cards or []
+            contents = [
+                lookup(id_index, card_id, "card", raw, (*where, "cards", i), context)
+                for i, card_id in enumerate(listed)
+            ]
+            hint = "each level of a Being appears once"
+            no_duplicates(listed, "card", raw, (*where, "cards"), hint=hint, context=context)
             key = "cards"
         if len(contents) != rules.being_deck_size:
             raise fail(
@@ -734,13 +645,7 @@ def _decks(
         deck_beings[name] = tuple(names)
     for i, (a, b) in enumerate(deck_file.matchups):
         for deck_name in (a, b):
-            if deck_name not in decks:
-                raise fail(
-                    raw,
-                    ("matchups", i),
-                    f"matchups: unknown deck '{deck_name}'",
-                    did_you_mean(deck_name, list(decks)),
-                )
+            lookup(decks, deck_name, "deck", raw, ("matchups", i), "matchups")
     return decks, deck_beings, tuple(deck_file.matchups)
 
 

@@ -29,10 +29,10 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 
-from balance.core.config import fail, read_config, validate
+from balance.core.config import fail, lookup, no_duplicates, read_config, spec_from_rules, validate
 from balance.core.contract import Catalog
 from balance.core.effects import Effect
-from balance.core.errors import ConfigError, did_you_mean
+from balance.core.errors import ConfigError
 from balance.core.yamlio import line_of
 from balance.games.clans import effects as fx
 from balance.games.clans.effects import (
@@ -352,59 +352,31 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     decks = validate(DecksText, decks_data)
 
     # clans
-    clan_index: dict[str, int] = {}
-    for i, clan in enumerate(decks.clans):
-        if clan.id in clan_index:
-            raise fail(
-                decks_data, ("clans", i, "id"), f"clan '{clan.id}' defined twice", "rename one"
-            )
-        clan_index[clan.id] = i
+    clan_index = no_duplicates(
+        (clan.id for clan in decks.clans), "clan", decks_data, ("clans",), "id"
+    )
     _check_rule_refs(rules, decks, decks_data)
 
     # cards
-    ids: dict[str, int] = {}
-    names: dict[str, int] = {}
-    for i, card in enumerate(cards):
-        if card.id in ids:
-            raise fail(cards_data, (i, "id"), f"card id '{card.id}' used twice", "ids are unique")
-        if card.name in names:
-            raise fail(
-                cards_data,
-                (i, "name"),
-                f"card name '{card.name}' used twice",
-                "give one design `copies` instead",
-            )
-        if card.clan not in clan_index:
-            raise fail(
-                cards_data,
-                (i, "clan"),
-                f"card '{card.id}': unknown clan '{card.clan}'",
-                did_you_mean(card.clan, list(clan_index)),
-            )
-        ids[card.id] = i
-        names[card.name] = i
+    no_duplicates((card.id for card in cards), "card", cards_data, (), "id")
+    hint = "give one design `copies` instead"
+    names = no_duplicates(
+        (card.name for card in cards), "card name", cards_data, (), "name", hint=hint
+    )
+    card_clan = tuple(
+        lookup(clan_index, card.clan, "clan", cards_data, (i, "clan"), f"card '{card.id}'")
+        for i, card in enumerate(cards)
+    )
     compiled = [
         _compile_card(i, card, cards_data, clan_index, names) for i, card in enumerate(cards)
     ]
 
     # the pool, the draft and the setups
-    pool: list[int] = []
-    for k, clan_id in enumerate(decks.draft_pool):
-        if clan_id not in clan_index:
-            raise fail(
-                decks_data,
-                ("draft_pool", k),
-                f"draft_pool: unknown clan '{clan_id}'",
-                did_you_mean(clan_id, list(clan_index)),
-            )
-        if clan_index[clan_id] in pool:
-            raise fail(
-                decks_data,
-                ("draft_pool", k),
-                f"draft_pool: clan '{clan_id}' listed twice",
-                "list each clan once",
-            )
-        pool.append(clan_index[clan_id])
+    pool = [
+        lookup(clan_index, clan_id, "clan", decks_data, ("draft_pool", k), "draft_pool")
+        for k, clan_id in enumerate(decks.draft_pool)
+    ]
+    no_duplicates(decks.draft_pool, "clan", decks_data, ("draft_pool",), context="draft_pool")
     if len(pool) < 6:
         raise fail(
             decks_data,
@@ -440,25 +412,17 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         )
     clans_per_player = per_seat[0]
     setups: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    setup_names = (setup.name for setup in decks.fixed_setups)
+    no_duplicates(setup_names, "fixed setup", decks_data, ("fixed_setups",), "name")
     for k, setup in enumerate(decks.fixed_setups):
-        if setup.name in setups:
-            raise fail(
-                decks_data,
-                ("fixed_setups", k, "name"),
-                f"fixed setup '{setup.name}' defined twice",
-                "rename one",
-            )
         sides = []
         for side in ("p1", "p2"):
             chosen = getattr(setup, side)
-            for j, clan_id in enumerate(chosen):
-                if clan_id not in clan_index:
-                    raise fail(
-                        decks_data,
-                        ("fixed_setups", k, side, j),
-                        f"fixed setup '{setup.name}': unknown clan '{clan_id}'",
-                        did_you_mean(clan_id, list(clan_index)),
-                    )
+            context = f"fixed setup '{setup.name}'"
+            clans_of_side = [
+                lookup(clan_index, c, "clan", decks_data, ("fixed_setups", k, side, j), context)
+                for j, c in enumerate(chosen)
+            ]
             if len(set(chosen)) != len(chosen) or len(chosen) != clans_per_player:
                 raise fail(
                     decks_data,
@@ -466,7 +430,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
                     f"fixed setup '{setup.name}': {side} needs {clans_per_player} different clans",
                     "as the draft gives each player",
                 )
-            sides.append(_in_pool_order([clan_index[c] for c in chosen], pool))
+            sides.append(_in_pool_order(clans_of_side, pool))
         if set(sides[0]) & set(sides[1]):
             raise fail(
                 decks_data,
@@ -476,14 +440,9 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
             )
         setups[setup.name] = (sides[0], sides[1])
     fixed_setup = rules.fixed_setup or (decks.fixed_setups[0].name if decks.fixed_setups else "")
-    if (rules.setup_mode == "fixed" or rules.fixed_setup) and fixed_setup not in setups:
+    if rules.setup_mode == "fixed" or rules.fixed_setup:
         loc = ("fixed_setup",) if "fixed_setup" in rules_data else ("setup_mode",)
-        raise fail(
-            rules_data,
-            loc,
-            f"fixed_setup '{fixed_setup}' is not in decks.yaml fixed_setups",
-            did_you_mean(fixed_setup, list(setups)),
-        )
+        lookup(setups, fixed_setup, "fixed setup", rules_data, loc, "fixed_setup")
 
     # construction: every clan a seat can field meets clan_composition (R5)
     used = set(pool) | {c for pair in setups.values() for side in pair for c in side}
@@ -510,13 +469,8 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     for clan in decks.clans:
         ratings.append(decks.bot_clan_ratings.get(clan.id, 1.0))
     for clan_id in decks.bot_clan_ratings:
-        if clan_id not in clan_index:
-            raise fail(
-                decks_data,
-                ("bot_clan_ratings", clan_id),
-                f"bot_clan_ratings: unknown clan '{clan_id}'",
-                did_you_mean(clan_id, list(clan_index)),
-            )
+        where = ("bot_clan_ratings", clan_id)
+        lookup(clan_index, clan_id, "clan", decks_data, where, "bot_clan_ratings")
 
     decks_of: dict[str, dict[int, int]] = {}
     decks_of[shared] = _card_counts(
@@ -571,49 +525,26 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     veteran_military = tuple(
         tuple(e for e in es[fx.VETERAN] if e.op == fx.ADD_MILITARY) for es in compiled
     )
-    spec = ClansSpec(
+    spec = spec_from_rules(
+        ClansSpec,
+        rules,
         catalog=catalog,
         config_hash=docs.config_hash,
         decision_cap=2 * rules.max_decisions + 100,
-        setup_mode=rules.setup_mode,
         fixed_setup=fixed_setup,
         draft_order=tuple((seat - 1, picks) for seat, picks in rules.draft_order),
-        first_player_round1=rules.first_player_round1,
-        starting_tokens=rules.starting_tokens,
-        token_win=rules.token_win,
-        max_tokens_per_card=rules.max_tokens_per_card,
-        extra_turns_after_pass=rules.extra_turns_after_pass,
-        starting_hand=rules.starting_hand,
-        mulligan_min_troops=rules.mulligan_min_troops,
-        max_mulligans=rules.max_mulligans,
-        rows=rules.rows,
-        row_spaces=rules.row_spaces,
-        offclan_troop_cost=rules.offclan_troop_cost,
-        hand_limit=rules.hand_limit,
         draw_small=TokenDraw(rules.draw_small.tokens, rules.draw_small.cards),
         draw_big=TokenDraw(rules.draw_big.tokens, rules.draw_big.cards),
-        faceup_win=rules.faceup_win,
         clan_composition=tuple(sorted(rules.clan_composition.items())),
-        wonder_to_first_passer=rules.wonder_to_first_passer,
-        immortal_military_bonus=rules.immortal_military_bonus,
-        shift_discount=rules.shift_discount,
-        sacrifice_fraction=rules.sacrifice_fraction,
-        sacrifice_rounding=rules.sacrifice_rounding,
-        sacrifice_bonus=rules.sacrifice_bonus,
-        supremacy_to_win=rules.supremacy_to_win,
-        max_rounds=rules.max_rounds,
-        goan_sul_captures_to_win=rules.goan_sul_captures_to_win,
-        justice_rows_min=rules.justice_rows_min,
-        song_draw_to=rules.song_draw_to,
-        max_turns_per_round=rules.max_turns_per_round,
-        max_decisions=rules.max_decisions,
         card_name=tuple(card.name for card in cards),
-        card_clan=tuple(clan_index[card.clan] for card in cards),
+        card_clan=card_clan,
         card_level=tuple(card.level for card in cards),
         card_shift=tuple(card.shift_cost for card in cards),
         card_military=tuple(card.military for card in cards),
         card_slot=tuple(card.token_slot for card in cards),
-        card_info=tuple((card.level, clan_index[card.clan], card.military) for card in cards),
+        card_info=tuple(
+            (card.level, clan, card.military) for card, clan in zip(cards, card_clan, strict=True)
+        ),
         on_play=tuple(es[fx.PLAY] for es in compiled),
         on_activate=tuple(es[fx.ACTIVATE] for es in compiled),
         on_veteran=tuple(es[fx.VETERAN] for es in compiled),
@@ -723,22 +654,21 @@ def _check_rule_refs(rules: RulesText, decks: DecksText, decks_data: Any) -> Non
     """Flipped modifiers name real, flippable parameters with valid values; win_if minimums are
     numbers or integer parameters."""
     base = rules.model_dump()
+    params = [  # what a flipped modifier may name: a parameter, or a field of a nested one
+        *base,
+        *(
+            f"{head}.{leaf}"
+            for head, value in base.items()
+            if isinstance(value, dict)
+            for leaf in value
+        ),
+    ]
+    numbers = [name for name, value in base.items() if type(value) is int]
     for i, clan in enumerate(decks.clans):
         for k, mod in enumerate(clan.flipped):
             loc: tuple[str | int, ...] = ("clans", i, "flipped", k)
             head, _, leaf = mod.param.partition(".")
-            if (
-                head not in base
-                or (leaf and not isinstance(base[head], dict))
-                or (leaf and leaf not in base[head])
-            ):
-                known = [n for n in base if n not in NOT_FLIPPABLE]
-                raise fail(
-                    decks_data,
-                    loc,
-                    f"clan '{clan.id}': unknown rules parameter '{mod.param}'",
-                    did_you_mean(mod.param, known),
-                )
+            lookup(params, mod.param, "rules parameter", decks_data, loc, f"clan '{clan.id}'")
             if head in NOT_FLIPPABLE:
                 raise fail(
                     decks_data,
@@ -804,15 +734,9 @@ def _check_rule_refs(rules: RulesText, decks: DecksText, decks_data: Any) -> Non
                     "e.g. {captured_by_self: {min: 3}}",
                 )
             need = kinds[0].min
-            if isinstance(need, str) and (
-                need not in base or isinstance(base[need], bool) or not isinstance(base[need], int)
-            ):
-                raise fail(
-                    decks_data,
-                    loc,
-                    f"clan '{clan.id}': win_if min '{need}' is not a whole-number rules parameter",
-                    did_you_mean(need, [n for n, v in base.items() if isinstance(v, int)]),
-                )
+            if isinstance(need, str):
+                context = f"clan '{clan.id}': win_if min"
+                lookup(numbers, need, "whole-number rules parameter", decks_data, loc, context)
 
 
 def _compile_card(
@@ -974,15 +898,14 @@ def _selector_text(target: Any, data: Any, loc: tuple[Any, ...]) -> SelectorText
 
 
 def _check_selector_clan(
-    text: SelectorText, data: Any, loc: tuple[Any, ...], clan_index: dict[str, int], context: str
+    text: SelectorText | CardFilterText,
+    data: Any,
+    loc: tuple[Any, ...],
+    clan_index: dict[str, int],
+    context: str,
 ) -> None:
-    if text.clan is not None and text.clan not in ("this", "other") and text.clan not in clan_index:
-        raise fail(
-            data,
-            loc,
-            f"{context}: unknown clan '{text.clan}'",
-            did_you_mean(text.clan, [*clan_index, "this", "other"]),
-        )
+    if text.clan is not None:
+        lookup([*clan_index, "this", "other"], text.clan, "clan", data, loc, context)
 
 
 def _filter(
@@ -993,20 +916,9 @@ def _filter(
     names: dict[str, int],
     context: str,
 ) -> fx.CardFilter:
-    if text.clan is not None and text.clan not in ("this", "other") and text.clan not in clan_index:
-        raise fail(
-            data,
-            loc + ("filter",),
-            f"{context}: unknown clan '{text.clan}'",
-            did_you_mean(text.clan, [*clan_index, "this", "other"]),
-        )
-    if text.name is not None and text.name not in names:
-        raise fail(
-            data,
-            loc + ("filter",),
-            f"{context}: no card is named '{text.name}'",
-            did_you_mean(text.name, list(names)),
-        )
+    _check_selector_clan(text, data, loc + ("filter",), clan_index, context)
+    if text.name is not None:
+        lookup(names, text.name, "card name", data, loc + ("filter",), context)
     return compile_filter(text, clan_index, names)
 
 

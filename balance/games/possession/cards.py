@@ -14,9 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from balance.core.config import fail, read_config, validate
+from balance.core.config import fail, lookup, no_duplicates, read_config, spec_from_rules, validate
 from balance.core.contract import Catalog
-from balance.core.errors import did_you_mean
 from balance.core.yamlio import LineList
 from balance.games.possession.effects import ROLES, CardEffect, compile_effect
 from balance.games.possession.state import COUNTERS, GAME_STATS, SEAT_STATS
@@ -124,17 +123,9 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     deck_file = validate(DeckFile, docs["decks"])
     raw_cards = docs["cards"]["cards"]
 
-    ids: list[str] = []
+    ids = list(no_duplicates((card.id for card in card_file.cards), "card", raw_cards, (), "id"))
     effects: list[tuple[CardEffect | None, CardEffect | None, CardEffect | None]] = []
     for index, card in enumerate(card_file.cards):
-        if card.id in ids:
-            raise fail(
-                raw_cards,
-                (index, "id"),
-                f"card '{card.id}' is given twice",
-                "give each card its own id",
-            )
-        ids.append(card.id)
         raw_effects = (
             raw_cards[index]["effects"] if "effects" in raw_cards[index] else LineList("", 0)
         )
@@ -153,13 +144,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         effects.append((by_role[0], by_role[1], by_role[2]))
 
     decks, deck_seats = _decks(deck_file, docs["decks"], ids, rules)
-    if rules.deck != "auto" and rules.deck not in decks:
-        raise fail(
-            docs["rules"],
-            ("deck",),
-            f"unknown deck '{rules.deck}'",
-            did_you_mean(rules.deck, [*decks, "auto"]),
-        )
+    lookup([*decks, "auto"], rules.deck, "deck", docs["rules"], ("deck",))
     for seats, name in deck_file.default_deck.items():
         where = ("default_deck", seats)
         if not MIN_SEATS <= seats <= MAX_SEATS:
@@ -169,13 +154,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
                 f"default_deck: {seats} players is not {MIN_SEATS}-{MAX_SEATS}",
                 "remove it",
             )
-        if name not in decks:
-            raise fail(
-                docs["decks"],
-                where,
-                f"default_deck: unknown deck '{name}'",
-                did_you_mean(name, list(decks)),
-            )
+        lookup(decks, name, "deck", docs["decks"], where, "default_deck")
         if seats not in deck_seats[name]:
             raise fail(
                 docs["decks"],
@@ -197,28 +176,12 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     # A turn has six steps; each step's chain resolves at most max_chain effects, each with a
     # handful of choices, plus the escapes' refill choices: a safety net far above real games.
     decision_cap = rules.max_rounds * MAX_SEATS * 6 * (rules.max_chain + 16) * 4
-    return PossessionSpec(
+    return spec_from_rules(
+        PossessionSpec,
+        rules,
         catalog=catalog,
         config_hash=docs.config_hash,
         decision_cap=decision_cap,
-        players=rules.players,
-        wild_count=rules.wild_count,
-        starting_hand=rules.starting_hand,
-        draw_below=rules.draw_below,
-        draw_count=rules.draw_count,
-        glory_to_win=rules.glory_to_win,
-        defender_escapes=rules.defender_escapes,
-        glory_credit=rules.glory_credit,
-        exhaustion=rules.exhaustion,
-        defender_wear=rules.defender_wear,
-        face_down_clears_damage=rules.face_down_clears_damage,
-        retrigger_position=rules.retrigger_position,
-        max_chain=rules.max_chain,
-        max_rounds=rules.max_rounds,
-        cap_result=rules.cap_result,
-        first_player=rules.first_player,
-        deck=rules.deck,
-        replaced_card_to=rules.replaced_card_to,
         default_deck=dict(deck_file.default_deck),
         names=tuple(card.name for card in cards),
         might=tuple(card.might for card in cards),
@@ -248,13 +211,7 @@ def _decks(
         contents: dict[int, int] = {}
         for card_id, copies in deck.cards.items():
             where = ("decks", name, "cards", card_id)
-            if card_id not in ids:
-                raise fail(
-                    raw,
-                    where,
-                    f"deck '{name}': unknown card '{card_id}'",
-                    did_you_mean(card_id, ids),
-                )
+            card = lookup(ids, card_id, "card", raw, where, f"deck '{name}'")
             if copies < 1:
                 raise fail(
                     raw,
@@ -262,7 +219,7 @@ def _decks(
                     f"deck '{name}': {copies} copies of '{card_id}'",
                     "give at least 1 copy or remove it",
                 )
-            contents[ids.index(card_id)] = copies
+            contents[card] = copies
         size = sum(contents.values())
         for seats in deck.players:
             need = 2 + rules.wild_count + seats * (1 + rules.starting_hand)

@@ -15,9 +15,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from balance.core.config import fail, read_config, validate
+from balance.core.config import fail, lookup, no_duplicates, read_config, spec_from_rules, validate
 from balance.core.contract import Catalog
-from balance.core.errors import ConfigError, did_you_mean
+from balance.core.errors import ConfigError
 from balance.games.zynalith.effects import (
     KINDS,
     O_COPY,
@@ -259,15 +259,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     cards = tuple(
         _compile_card(text, docs["cards"], i, rules) for i, text in enumerate(card_file.cards)
     )
-    ids = [card.id for card in cards]
-    for i, card_id in enumerate(ids):
-        if ids.index(card_id) != i:
-            raise fail(
-                docs["cards"],
-                ("cards", i, "id"),
-                f"card '{card_id}' is defined twice",
-                "give each card its own id",
-            )
+    ids = list(no_duplicates((card.id for card in cards), "card", docs["cards"], ("cards",), "id"))
     setups = _compile_setups(deck_file, docs["decks"], cards, ids, rules)
     decks = {name: _copies(piles) for name, piles in setups.items()}
     catalog = Catalog(
@@ -280,7 +272,10 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     with_trigger = tuple(
         frozenset(i for i, card in enumerate(cards) if card.on[t]) for t in range(len(TRIGGER_IDS))
     )
-    return ZynalithSpec(
+    return spec_from_rules(
+        ZynalithSpec,
+        rules,
+        compiled_elsewhere=("atk_tie", "charge_timing"),
         catalog=catalog,
         config_hash=docs.config_hash,
         decision_cap=rules.max_decisions + 1000,  # the game's own cap always ends it first
@@ -305,43 +300,11 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
             )
             for card in cards
         ),
-        players=rules.players,
-        start_hp=rules.start_hp,
-        start_silver=rules.start_silver,
-        start_zynalith=rules.start_zynalith,
-        rounds=rules.rounds,
-        draft_picks=rules.draft_picks,
-        draft_cost=rules.draft_cost,
-        income_per_round=rules.income_per_round,
-        slots_by_round=tuple(rules.slots_by_round),
-        market_row_size=rules.market_row_size,
-        take_cost=rules.take_cost,
-        refund_offset=rules.refund_offset,
-        zynalith_sell_price=rules.zynalith_sell_price,
-        zynalith_per_line_win=rules.zynalith_per_line_win,
-        defence_per_defender=rules.defence_per_defender,
-        silver_per_vp=rules.silver_per_vp,
-        greed_silver=rules.greed_silver,
-        greed_zynalith=rules.greed_zynalith,
         first_player=-1 if rules.first_player == "random" else rules.first_player,
-        unopposed_attack=rules.unopposed_attack,
         atk_tie_no_winner=rules.atk_tie == "no_winner",
         charge_on_entry=rules.charge_timing == "on_entry",
-        event_draw_replaces=rules.event_draw_replaces,
         counter_windows=sum(1 << WINDOWS[w] for w in set(rules.counter_windows)),
-        counters_per_window=rules.counters_per_window,
-        max_attachments=rules.max_attachments,
-        defence_vs_effects=rules.defence_vs_effects,
-        score_tiebreak=tuple(rules.score_tiebreak),
-        open_faceless_warrior=rules.open_faceless_warrior,
-        open_defence_by_cost=rules.open_defence_by_cost,
         defence_cost_brackets=tuple(sorted(tuple(b) for b in rules.defence_cost_brackets)),
-        fronts=rules.fronts,
-        max_main_actions_per_round=rules.max_main_actions_per_round,
-        max_side_actions_per_turn=rules.max_side_actions_per_turn,
-        max_trigger_chain=rules.max_trigger_chain,
-        max_event_chain=rules.max_event_chain,
-        max_decisions=rules.max_decisions,
     )
 
 
@@ -505,13 +468,7 @@ def _compile_setups(
     only its own type of card (and events of that pile), copies >= 1, and enough non-event cards
     to deal its market row."""
     setups: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-    if deck_file.default_setup not in deck_file.setups:
-        raise fail(
-            data,
-            ("default_setup",),
-            f"default_setup '{deck_file.default_setup}' is not a setup",
-            f"use one of {', '.join(deck_file.setups)}",
-        )
+    lookup(deck_file.setups, deck_file.default_setup, "setup", data, ("default_setup",))
     for name, setup in deck_file.setups.items():
         piles: list[tuple[int, ...]] = []
         for pile_index, field in enumerate(("creature_pile", "extra_pile")):
@@ -519,14 +476,8 @@ def _compile_setups(
             pile: list[int] = []
             for card_name, copies in contents.items():
                 loc = ("setups", name, field, card_name)
-                if card_name not in ids:
-                    raise fail(
-                        data,
-                        loc,
-                        f"setup '{name}': unknown card '{card_name}'",
-                        did_you_mean(card_name, ids),
-                    )
-                card = cards[ids.index(card_name)]
+                card_id = lookup(ids, card_name, "card", data, loc, f"setup '{name}'")
+                card = cards[card_id]
                 if card.pile != pile_index:
                     wrong = "creature" if card.pile == 0 else "extra"
                     raise fail(
@@ -545,7 +496,7 @@ def _compile_setups(
                     )
                 if card.open_idea and not rules.open_faceless_warrior:
                     continue  # the open idea is only in the pile when switched on
-                pile.extend([ids.index(card_name)] * copies)
+                pile.extend([card_id] * copies)
             dealt = sum(1 for c in pile if cards[c].type != TYPE_EVENT)
             if dealt < rules.market_row_size:
                 raise fail(

@@ -257,3 +257,31 @@ def spec_folder() -> Path:
     from balance.core.registry import load_game
 
     return load_game("clans").config_dir
+
+
+@pytest.mark.parametrize(
+    "name, old, new, message, hint",
+    [
+        ("decks", "draft_pool: [goan_sul, justice,", "draft_pool: [goan_sul, justic,",
+         "draft_pool: unknown clan 'justic'", "did you mean 'justice'?"),
+        ("decks", "draft_pool: [goan_sul, justice,", "draft_pool: [goan_sul, goan_sul,",
+         "draft_pool: clan 'goan_sul' is listed twice", "list each clan once"),
+        ("decks", "{name: setup_2,", "{name: setup_1,",
+         "fixed setup 'setup_1' is listed twice", "give each fixed setup its own name"),
+        ("decks", "bot_clan_ratings: {goan_sul: 1.0,", "bot_clan_ratings: {goan_su: 1.0,",
+         "bot_clan_ratings: unknown clan 'goan_su'", "did you mean 'goan_sul'?"),
+        ("decks", "  - id: justice", "  - id: goan_sul",
+         "clan 'goan_sul' is listed twice", "give each clan its own id"),
+        ("cards", "filter: {clan: phoenix, level: 1}", "filter: {clan: phenix, level: 1}",
+         "unknown clan 'phenix'", "did you mean 'phoenix'?"),
+    ],
+)  # fmt: skip
+def test_unknown_and_repeated_names_are_one_line_at_their_line(
+    config: Path, name: str, old: str, new: str, message: str, hint: str
+) -> None:
+    """Every unknown name and every name listed twice is refused the same way (core's lookup and
+    no_duplicates): the file and line of the name, what is wrong, and what to write instead."""
+    line = replace_line(config / f"{name}.yaml", old, new)
+    error = refused(config)
+    assert error.path.endswith(f"{name}.yaml") and error.line == line
+    assert message in error.message and error.hint == hint

@@ -142,7 +142,7 @@ def test_the_vocabulary_declares_every_word_with_a_doc() -> None:
             "not allowed",
         ),
         ("of: turn_possessed, op:", "of: each_wild, op:", "one creature"),
-        ("- {id: iron_tortoise,", "- {id: stone_hound,", "given twice"),
+        ("- {id: iron_tortoise,", "- {id: stone_hound,", "listed twice"),
     ],
 )
 def test_bad_cards_are_refused_naming_the_line(tmp_path, old, new, words) -> None:

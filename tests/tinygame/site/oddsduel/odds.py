@@ -11,7 +11,7 @@ from random import Random
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from balance.core.config import fail, read_config, validate
+from balance.core.config import fail, lookup, no_duplicates, read_config, spec_from_rules, validate
 from balance.core.contract import Catalog
 
 ROLL = 1000  # the faces of a die: chances are in thousandths
@@ -68,14 +68,16 @@ def compile_config(folder: Path, overrides: Mapping[str, object] | None = None) 
     rules = validate(Rules, docs["rules"])
     cards = validate(CardFile, docs["cards"])
     decks = validate(DeckFile, docs["decks"])
-    ids = [card.id for card in cards.cards]
+    ids = list(
+        no_duplicates((card.id for card in cards.cards), "card", docs["cards"], ("cards",), "id")
+    )
     contents: dict[str, dict[int, int]] = {}
     for name, deck in decks.decks.items():
-        for card_id in deck:
-            if card_id not in ids:
-                raise fail(docs["decks"], ("decks", name, card_id),
-                           f"deck '{name}': unknown card '{card_id}'", "add it to cards.yaml")  # fmt: skip
-        contents[name] = {ids.index(card_id): copies for card_id, copies in deck.items()}
+        at, context = ("decks", name), f"deck '{name}'"
+        contents[name] = {
+            lookup(ids, card_id, "card", docs["decks"], (*at, card_id), context): copies
+            for card_id, copies in deck.items()
+        }
         if sum(deck.values()) < rules.hand_size + rules.draws:
             raise fail(docs["decks"], ("decks", name), f"deck '{name}' has too few cards",
                        f"give it at least {rules.hand_size + rules.draws}")  # fmt: skip
@@ -83,16 +85,12 @@ def compile_config(folder: Path, overrides: Mapping[str, object] | None = None) 
         raise fail(docs["rules"], ("draw_chance",), "stalls and draws take more than the die",
                    f"keep 2 * stall_chance + draw_chance within {ROLL}")  # fmt: skip
     edge = [card.edge for card in cards.cards]
-    return OddsSpec(
+    return spec_from_rules(
+        OddsSpec,
+        rules,
         catalog=Catalog(cards=tuple(ids), decks=contents),
         config_hash=docs.config_hash,
         decision_cap=100,
-        seat_edge=rules.seat_edge,
-        tempo_swing=rules.tempo_swing,
-        stall_chance=rules.stall_chance,
-        draw_chance=rules.draw_chance,
-        hand_size=rules.hand_size,
-        draws=rules.draws,
         swing=tuple(card.swing for card in cards.cards),
         deck_edge={d: sum(edge[c] * n for c, n in cards_of.items()) for d, cards_of in contents.items()},
         deck_list={d: tuple(c for c, n in sorted(cards_of.items()) for _ in range(n))

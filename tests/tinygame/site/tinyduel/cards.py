@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from balance.core.config import fail, read_config, validate
+from balance.core.config import fail, lookup, no_duplicates, read_config, spec_from_rules, validate
 from balance.core.contract import Catalog
 from balance.core.effects import Vocabulary
 
@@ -73,7 +73,9 @@ def compile_config(folder: Path, overrides: Mapping[str, object] | None = None) 
     rules = validate(Rules, docs["rules"])
     cards = validate(CardFile, docs["cards"])
     decks = validate(DeckFile, docs["decks"])
-    ids = [card.id for card in cards.cards]
+    ids = list(
+        no_duplicates((card.id for card in cards.cards), "card", docs["cards"], ("cards",), "id")
+    )
     on_play = []
     for index, card in enumerate(cards.cards):
         compiled = []
@@ -86,14 +88,8 @@ def compile_config(folder: Path, overrides: Mapping[str, object] | None = None) 
     for name, contents in decks.decks.items():
         deck_cards[name] = {}
         for card_id, copies in contents.items():
-            if card_id not in ids:
-                raise fail(
-                    docs["decks"],
-                    ("decks", name, card_id),
-                    f"deck '{name}': unknown card '{card_id}'",
-                    "add it to cards.yaml or fix the name",
-                )
-            deck_cards[name][ids.index(card_id)] = copies
+            where, context = ("decks", name, card_id), f"deck '{name}'"
+            deck_cards[name][lookup(ids, card_id, "card", docs["decks"], where, context)] = copies
         if sum(contents.values()) < rules.hand_size + rules.max_rounds:
             raise fail(
                 docs["decks"],
@@ -107,14 +103,12 @@ def compile_config(folder: Path, overrides: Mapping[str, object] | None = None) 
         counters=("rounds_won",),
         game_stats=("rounds",),
     )
-    return DuelSpec(
+    return spec_from_rules(
+        DuelSpec,
+        rules,
         catalog=catalog,
         config_hash=docs.config_hash,
         decision_cap=1000,
-        hand_size=rules.hand_size,
-        points_to_win=rules.points_to_win,
-        max_rounds=rules.max_rounds,
-        seat0_bonus=rules.seat0_bonus,
         values=tuple(card.value for card in cards.cards),
         on_play=tuple(on_play),
     )
