@@ -259,12 +259,19 @@ class LokyPool:
         self.in_flight = 2 * jobs  # loky's call queue holds 2 * workers + 1: see cancel()
         self.executor = self._executor()
 
-    def _executor(self) -> Any:
+    def _executor(self, fresh: bool = False) -> Any:
         from joblib.externals.loky import get_reusable_executor
 
-        # a broken executor (a worker died) is replaced by a new one here
+        # `fresh`: a worker died. loky replaces an executor it has flagged broken, but it may
+        # fail the dead worker's batches before it flags the executor, and a resubmission to
+        # that executor then fails at once (under load the tests saw three in a row): so the
+        # old one is shut down, its workers killed, and a new one started, always.
         return get_reusable_executor(
-            max_workers=self.jobs, timeout=300, initializer=_worker_started
+            max_workers=self.jobs,
+            timeout=300,
+            initializer=_worker_started,
+            reuse=False if fresh else "auto",
+            kill_workers=fresh,
         )
 
     def submit(self, batch: Batch) -> Any:
@@ -282,7 +289,7 @@ class LokyPool:
         return result
 
     def replace_workers(self) -> bool:
-        self.executor = self._executor()
+        self.executor = self._executor(fresh=True)
         return True
 
     def cancel(self, handles: Sequence[Any]) -> None:
