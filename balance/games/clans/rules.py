@@ -708,7 +708,9 @@ def pay_step(g: Table, frame: list) -> Decision | None:
     if frame[2] <= 0 or not hand:
         g.stack.pop()
         return None
-    return Decision(seat, "pay", tuple((PAY_CARD, card) for card in dict.fromkeys(hand)))
+    # listed at first read: a search's copy mostly stops at a second payment unread (its hand
+    # is a tuple, so it is its own snapshot)
+    return Decision.lazy(seat, "pay", hand_options, PAY_CARD, hand)
 
 
 def pay(g: Table, frame: list, option: tuple) -> None:
@@ -725,7 +727,12 @@ def discard_step(g: Table, frame: list) -> Decision | None:
     if frame[2] <= 0 or not hand:
         g.stack.pop()
         return None
-    return Decision(seat, "discard", tuple((DISCARD_CARD, card) for card in dict.fromkeys(hand)))
+    return Decision.lazy(seat, "discard", hand_options, DISCARD_CARD, hand)
+
+
+def hand_options(kind: int, hand: tuple[int, ...]) -> tuple:
+    """One option of `kind` per card of `hand`, copies once, in hand order."""
+    return tuple((kind, card) for card in dict.fromkeys(hand))
 
 
 def discard_card(g: Table, frame: list, option: tuple) -> None:
