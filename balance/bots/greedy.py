@@ -213,12 +213,16 @@ class GreedyBot:
             last = candidates[-1]
             for option in candidates:
                 # an option bounded below the best, or a twin of one tried, cannot be better
-                bound = bounds[option] if bounds is not None else None
-                if (bound is not None and bound <= best_value) or (
-                    twins is not None and twins[option] in tried
+                if (
+                    bounds is not None
+                    and (bound := bounds[option]) is not None
+                    and bound <= best_value
                 ):
                     continue
-                tried.add(option)
+                if twins is not None:
+                    if twins[option] in tried:
+                        continue
+                    tried.add(option)
                 # `state` is not needed after this step: the last candidate is tried on it
                 copy = state.clone() if option != last else state
                 copy.apply(option)

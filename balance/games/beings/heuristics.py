@@ -355,6 +355,25 @@ class _Bounds:
         self.without: dict[int, tuple[list[Placed], dict[int, int], list[Placed]]] = {}
         self.hasty_known: dict[tuple[int, int, int], float] = {}  # see `play`
 
+    def evolution_now(self) -> int:
+        """`_best_evolution` of the position, worked out at the first call."""
+        if self.best_evolution < 0:
+            self.best_evolution = _best_evolution(self.m, self.seat)
+        return self.best_evolution
+
+    def held_without(self, card: int, gems: int) -> float:
+        """The hand's defence once `card` has left it with `gems` active gems left: it keeps its
+        best evolution, or one of `card`'s own it can now afford."""
+        m = self.m
+        spec = m.spec
+        power = spec.power
+        best = self.evolution_now()
+        hand = m.hands[self.seat]
+        for new, price, _, _ in spec.evolutions[card]:
+            if price <= gems and power[new] > best and new != card and new in hand:
+                best = power[new]
+        return m.hand_defence[self.seat] - spec.discard_gain[card] + EVOLVE_PP * best
+
     def more_to_do(self, gems: int, spent: int, loc: int | None, fresh: bool) -> bool:
         """After an action that leaves `gems` active gems, takes card `spent` from the hand (-1:
         none) and changes the Being at `loc` (None: at any location), `fresh` if that Being may
@@ -413,10 +432,7 @@ class _Bounds:
             bounds.append(math.tanh((pp + SLACK) / SCALE))
             if what != "attack" and what != "end_turn":
                 if plain is None:
-                    best = self.best_evolution
-                    if best < 0:
-                        best = self.best_evolution = _best_evolution(m, self.seat)
-                    plain = best == 0
+                    plain = self.evolution_now() == 0
                 if not plain:
                     pp = None
             exact.append(pp)
@@ -438,16 +454,8 @@ class _Bounds:
         else:
             return None
         gems = m.gems_active[seat] - price
-        power = spec.power
-        best = self.best_evolution
-        if best < 0:
-            best = self.best_evolution = _best_evolution(m, seat)
-        hand = m.hands[seat]
-        for new, cost, _, _ in spec.evolutions[card]:
-            if cost <= gems and power[new] > best and new != card and new in hand:
-                best = power[new]
-        held = m.hand_defence[seat] - spec.discard_gain[card] + EVOLVE_PP * best
-        base = being.printed + power[card] + spec.equip_power * being.equipped
+        held = self.held_without(card, gems)
+        base = being.printed + spec.power[card] + spec.equip_power * being.equipped
         # a just-evolved Being attacks this turn only with haste (R22)
         threat = not being.rested and self.haste
         return self.changed(loc, base, card, being.equipped, threat, held, gems, card, 0.0)
@@ -572,9 +580,7 @@ class _Bounds:
         if not self.more_to_do(gems, -1, -1, False):
             return None
         card = deck[-1]
-        best = self.best_evolution
-        if best < 0:
-            best = self.best_evolution = _best_evolution(m, seat)
+        best = self.evolution_now()
         power = spec.power
         for being in m.field[seat]:
             if being is not None and power[card] > best:
@@ -713,17 +719,9 @@ class _Bounds:
                 gems += gained
                 if gems > m.gems_active[seat]:
                     return FALLS_THROUGH  # evolutions in play may become affordable
-        power = spec.power
-        best = self.best_evolution
-        if best < 0:
-            best = self.best_evolution = _best_evolution(m, seat)
         # no evolution of a Being already in play gets cheaper or closer; the new one's may come
-        hand = m.hands[seat]
-        for new, price, _, _ in spec.evolutions[card]:
-            if price <= gems and power[new] > best and new != card and new in hand:
-                best = power[new]
-        held = m.hand_defence[seat] - spec.discard_gain[card] + EVOLVE_PP * best
-        worth = BEING_PP * max(0, power[card]) + SLOT_PP + GEM_PP * gained
+        held = self.held_without(card, gems)
+        worth = BEING_PP * max(0, spec.power[card]) + SLOT_PP + GEM_PP * gained
         mine = value[seat] + HAND_PP * (held - defence[seat]) + worth
         return held, mine, gems, self.more_to_do(gems, card, None, True)
 
