@@ -16,6 +16,7 @@ from balance.cli.options import (
     MeasureBotsOpt,
     OutOpt,
     PatchOpt,
+    ResumeOpt,
     SeatsOpt,
     SeedOpt,
     SetOpt,
@@ -62,14 +63,7 @@ def impact(
     patch: PatchOpt = None,
     set_: SetOpt = None,
     out: OutOpt = None,
-    resume: Annotated[
-        Path | None,
-        typer.Option(
-            "--resume",
-            help="Continue the interrupted impact run written to DIR: give the command it was started with.",
-            show_default=False,
-        ),
-    ] = None,
+    resume: ResumeOpt = None,
 ) -> None:
     """Rank the cards by how much they move their deck's win rate (same deals, card vs baseline)."""
     import math

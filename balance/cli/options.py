@@ -117,6 +117,15 @@ OutOpt = Annotated[
         "--out", help="Run folder \\[default: reports/<game>-<timestamp>].", show_default=False
     ),
 ]
+ResumeOpt = Annotated[  # impact, sweep, tune (simulate reads its options from the run)
+    Path | None,
+    typer.Option(
+        "--resume",
+        help="Continue the interrupted run written to DIR: give the command it was started with; "
+        "it ends with the result an uninterrupted run gives.",
+        show_default=False,
+    ),
+]
 PatchOpt = Annotated[
     Path | None,
     typer.Option(

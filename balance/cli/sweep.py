@@ -16,6 +16,7 @@ from balance.cli.options import (
     MeasureBotsOpt,
     OutOpt,
     PatchOpt,
+    ResumeOpt,
     SeatsOpt,
     SeedOpt,
     SetOpt,
@@ -62,14 +63,7 @@ def sweep(
     patch: PatchOpt = None,
     set_: SetOpt = None,
     out: OutOpt = None,
-    resume: Annotated[
-        Path | None,
-        typer.Option(
-            "--resume",
-            help="Continue the interrupted sweep written to DIR: give the command it was started with; it ends with the result an uninterrupted one gives.",
-            show_default=False,
-        ),
-    ] = None,
+    resume: ResumeOpt = None,
 ) -> None:
     """Play every point of the grid on the same seeds and name the value closest to the target."""
     from balance.cli.progress import first_lines, games_progress

@@ -16,6 +16,7 @@ from balance.cli.options import (
     MeasureBotsOpt,
     OutOpt,
     PatchOpt,
+    ResumeOpt,
     SeatsOpt,
     SeedOpt,
     SetOpt,
@@ -53,14 +54,7 @@ def tune(
     patch: PatchOpt = None,
     set_: SetOpt = None,
     out: OutOpt = None,
-    resume: Annotated[
-        Path | None,
-        typer.Option(
-            "--resume",
-            help="Continue the interrupted tune written to DIR: give the command it was started with; it ends with the result an uninterrupted one gives.",
-            show_default=False,
-        ),
-    ] = None,
+    resume: ResumeOpt = None,
 ) -> None:
     """Propose new values for the free numbers, as a patch of only the changed ones."""
     from balance.cli.progress import first_lines, games_progress
