@@ -442,7 +442,7 @@ def _play_all(
             tally = CardTally(len(trial.spec.catalog.counters))
             for r in results[k]:
                 tally.merge(r.tally)
-            frames = [pd.DataFrame(r.rows.columns) for r in results[k]]
+            frames = [r.rows.frame() for r in results[k]]
             trial.extend(pd.concat(frames, ignore_index=True), tally)
     if setup.stop is not None and setup.stop.is_set():
         raise Stopped(setup.stop.signal)

@@ -25,13 +25,16 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from balance.core.contract import DRAWN, OPENING, PLAYED, SCORE_UNITS, Catalog
 from balance.core.errors import ConfigError
 from balance.core.runfiles import CARDS, CRASHES, GAMES, read_json, replacing, write_json
 from balance.sim.play import GameRecord
 from balance.sim.schedule import GameSlot
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Key = TypeVar("Key")
 
@@ -114,6 +117,17 @@ class GameRows:
 
     def __len__(self) -> int:
         return len(self.columns["game"])
+
+    def frame(self) -> pd.DataFrame:
+        """The rows as a pandas DataFrame, seeds as uint64 as in games.parquet: pandas alone
+        infers int64 for a batch whose seeds are all below 2**63 and uint64 for one with a
+        larger seed, and a table of both kinds of batch is float64, which rounds the seeds and
+        makes a table depend on how the games were batched (--jobs)."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.columns)
+        frame["seed"] = frame["seed"].astype("uint64")
+        return frame
 
 
 def games_columns(seats: int, game_stats: tuple[str, ...]) -> list[str]:

@@ -171,7 +171,7 @@ def play_range(
     tally = CardTally(len(spec.catalog.counters))
     work = batches(game, spec, schedule, size, start, stop)
     for result in run_batches(work, jobs, backend, scheduler, stop_request):
-        frames.append(pd.DataFrame(result.rows.columns))
+        frames.append(result.rows.frame())
         tally.merge(result.tally)
         if progress is not None:
             progress(len(result.rows))

@@ -235,3 +235,19 @@ def test_a_batch_that_keeps_killing_its_worker_ends_the_run_with_one_error() -> 
         list(stream(pool, batches("tinyduel", spec, schedule, 10), on_lost=lost.append))
     assert pool.replaced == RETRIES - 1 and len(lost) == RETRIES
     assert pool.submitted == [0, 10] * RETRIES  # the same batches, in the same order
+
+
+def test_a_batch_of_small_seeds_keeps_them_uint64_so_tables_do_not_depend_on_batching() -> None:
+    from balance.sim.records import GameRows
+
+    small, large = GameRows(2, ()), GameRows(2, ())
+    small.columns["seed"] = [1, 2]
+    large.columns["seed"] = [2**63 + 1, 3]
+    for rows in (small, large):
+        for name, values in rows.columns.items():
+            if name != "seed":
+                values.extend([0, 0])
+    joined = pd.concat([small.frame(), large.frame()], ignore_index=True)
+    # pandas alone: int64 then uint64, joined as float64, which rounds 2**63 + 1
+    assert joined["seed"].dtype == "uint64"
+    assert joined["seed"].tolist() == [1, 2, 2**63 + 1, 3]
