@@ -10,7 +10,6 @@ and compiled into `CardEffect` / `Step` objects of small ints that the rules rea
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -21,6 +20,13 @@ from balance.core.contract import DRAWN, FIRST_COUNTER, Decision
 from balance.core.effects import Effect, Target, Vocabulary
 from balance.core.errors import did_you_mean
 from balance.core.yamlio import LineList, LineMap
+from balance.games.possession.spec import (
+    DESTINATIONS,
+    TO_DECK_BOTTOM,
+    TO_HAND,
+    CardEffect,
+    Step,
+)
 from balance.games.possession.state import (
     EMPTY,
     G_EMPTY_DECK_TURN,
@@ -222,8 +228,6 @@ COMPARISONS = ("<", "<=", "==", ">=", ">")
 
 ACTIONS = ("attack", "command", "soothe", "any")
 ACT_ATTACK, ACT_COMMAND, ACT_SOOTHE, ACT_ANY = range(len(ACTIONS))
-DESTINATIONS = ("discard", "hand", "deck_bottom")
-TO_DISCARD, TO_HAND, TO_DECK_BOTTOM = range(len(DESTINATIONS))
 
 # Condition kinds (compiled `if:`)
 C_ACTOR, C_SUBJECT, C_PLAYER, C_TURN, C_AMOUNT, C_COMPARE = range(6)
@@ -372,40 +376,7 @@ _roles.add(
 
 
 # --------------------------------------------------------------------------------------------
-# The compiled form
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One op of an effect, its parameters as small ints (-1: not used)."""
-
-    op: int
-    target: int = -1  # creature selector (trade_places: a)
-    choose: bool = False  # the target is {choose: <target>}
-    b: int = -1  # trade_places: b
-    b_choose: bool = False
-    amount: int = 0  # a fixed amount ...
-    amount_stat: int = -1  # ... or this stat ...
-    amount_of: int = -1  # ... of this single creature
-    stat: int = -1  # modify
-    stay: bool = False  # modify: lasts like ward rather than for the turn
-    player: int = -1  # draw, discard
-    count: int = 0
-    action: int = -1  # use_action
-    from_hand: bool = False  # replace
-    to: int = TO_DISCARD  # replace
-
-
-@dataclass(frozen=True, slots=True)
-class CardEffect:
-    card: int
-    role: int  # 0 possessed, 1 wild, 2 defender
-    trigger: int
-    conditions: tuple[tuple[int, ...], ...]
-    optional: bool
-    steps: tuple[Step, ...]  # the `do` step, then each `then` step
-    value: float  # the designer's hint for bots
-    text: str
+# The compiled form (the `CardEffect` / `Step` dataclasses live in spec.py)
 
 
 def compile_effect(
