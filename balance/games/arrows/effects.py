@@ -11,7 +11,6 @@ new controller). A covered card shows no arrows, stats or element (G7): it never
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -36,7 +35,7 @@ from balance.games.arrows.state import (
 )
 
 if TYPE_CHECKING:
-    from balance.games.arrows.cards import ArrowsSpec
+    from balance.games.arrows.spec import ArrowsSpec
 
 Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
 Owner = Literal["friendly", "opponent", "any"]
@@ -182,56 +181,6 @@ ANY_OWNER, FRIENDLY, ENEMY = 0, 1, 2
 FACES = {"any": 0, "up": 1, "covered": 2}
 ANY_FACE, FACE_UP, FACE_COVERED = 0, 1, 2
 NO_ELEMENT = -1
-AMOUNT_ATK = -1
-NO_LIMIT = 1 << 30
-ADJACENT_COUNT, VIA, CREDITS, SCORE_DIFF = range(4)
-
-
-@dataclass(frozen=True, slots=True)
-class CardFilterRule:
-    owner: int
-    face: int
-    element: int  # NO_ELEMENT: any
-    pick_one: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Condition:
-    kind: int  # ADJACENT_COUNT, VIA, CREDITS, SCORE_DIFF
-    low: int
-    high: int
-    filter: CardFilterRule | None = None  # adjacent_count
-    vias: int = 0  # via: bit per VIAS index
-
-
-@dataclass(frozen=True, slots=True)
-class TargetRule:
-    """The `target:` condition: what a target card must be."""
-
-    owner: int
-    face: int
-    max_cost: int
-    max_atk: int
-    max_def: int
-
-
-@dataclass(frozen=True, slots=True)
-class CardEffect:
-    card: int
-    trigger: int
-    op: int
-    arrow: int  # -1: none
-    optional: bool
-    selector: int
-    filter: CardFilterRule | None  # adjacent / board selectors
-    amount: int  # damage / gain_credits / draw; AMOUNT_ATK: the source's current ATK
-    pull_owner: int
-    free: bool  # place_covered
-    atk: int  # modify_stats
-    def_: int
-    permanent: bool
-    conditions: tuple[Condition, ...]
-    target_rule: TargetRule | None
 
 
 def compile_effect(
@@ -670,3 +619,16 @@ def describe_ability(spec: ArrowsSpec, option: tuple[int, int, int]) -> str:
 
 # Effects call the rules' verbs (destroy, move, place ...), which build on this module in turn.
 from balance.games.arrows import rules
+from balance.games.arrows.spec import (
+    ADJACENT_COUNT,
+    AMOUNT_ATK,
+    CREDITS,
+    NO_LIMIT,
+    SCORE_DIFF,
+    VIA,
+    ArrowsSpec,
+    CardEffect,
+    CardFilterRule,
+    Condition,
+    TargetRule,
+)

@@ -75,7 +75,7 @@ from balance.games.arrows.state import (
 )
 
 if TYPE_CHECKING:
-    from balance.games.arrows.cards import ArrowsSpec
+    from balance.games.arrows.spec import ArrowsSpec, CardEffect
 
 ACTIVE, COVERED = 0, 1  # the two ways to play a card (R6)
 MODES = ("active", "covered")
@@ -672,7 +672,7 @@ def _by_cell(trigger: Trigger) -> int:
     return trigger.cell
 
 
-def trigger_of(s: ArrowsState, piece: Piece, effect: effects.CardEffect, via: int) -> Trigger:
+def trigger_of(s: ArrowsState, piece: Piece, effect: CardEffect, via: int) -> Trigger:
     return Trigger(piece.cell, piece.uid, piece.card, piece.owner, piece.controller,
                    current_atk(s.spec, piece), via, effect)  # fmt: skip
 

@@ -18,8 +18,7 @@ from balance.core.eventchain import EventLog
 from balance.core.gamerng import GameRng, fast_shuffle
 
 if TYPE_CHECKING:
-    from balance.games.arrows.cards import ArrowsSpec
-    from balance.games.arrows.effects import CardEffect
+    from balance.games.arrows.spec import ArrowsSpec, CardEffect
 
 # -- the board's words (G1) -------------------------------------------------------------------
 

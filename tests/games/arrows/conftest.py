@@ -15,7 +15,8 @@ import pytest
 
 from balance.core.registry import load_game
 from balance.games.arrows import rules
-from balance.games.arrows.cards import ArrowsSpec, load_spec
+from balance.games.arrows.cards import load_spec
+from balance.games.arrows.spec import ArrowsSpec
 from balance.games.arrows.state import PLAY, T_OWN_TURNS, ArrowsState, Piece
 
 GAME = load_game("arrows")
