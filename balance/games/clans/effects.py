@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from balance.core.contract import DRAWN as DRAWN_EVENT
 from balance.core.contract import FIRST_COUNTER
-from balance.core.effects import Vocabulary
+from balance.core.effects import EQ, GE, GT, LE, LT, Vocabulary, compare
 from balance.games.clans.spec import (
     ANY,
     BOTH,
@@ -290,7 +290,7 @@ ROWS = ("troop", "hero", "immortal")
 
 # condition kinds
 C_COUNT, C_HAND, C_MILITARY, C_WONDER, C_SUPREMACY, C_OPP_PASSED, C_TOKENS = range(7)
-CMP = {"lt": 0, "le": 1, "eq": 2, "ge": 3, "gt": 4}
+CMP = {"lt": LT, "le": LE, "eq": EQ, "ge": GE, "gt": GT}  # codes for core.effects.compare
 STANDING = {"behind": -1, "tied": 0, "ahead": 1}
 
 # the game's per-card counters: event FIRST_COUNTER + k (Catalog.counters)
@@ -470,7 +470,7 @@ def holds(
         elif kind == C_HAND:
             size = len(g.hand[controller if cond[1] == SELF else opp])
             value = len(g.hand[opp]) if cond[3] is None else cond[3]
-            if not _compare(size, cond[2], value):
+            if not compare(size, cond[2], value):
                 return False
         elif kind == C_MILITARY:
             if _sign(military(g, controller) - military(g, opp)) != cond[1]:
@@ -494,10 +494,6 @@ def holds(
             if (cond[1] is not None and held < cond[1]) or (cond[2] is not None and held > cond[2]):
                 return False
     return True
-
-
-def _compare(a: int, cmp: int, b: int) -> bool:
-    return (a < b, a <= b, a == b, a >= b, a > b)[cmp]
 
 
 def _sign(x: int) -> int:
