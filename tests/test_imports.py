@@ -56,3 +56,63 @@ def test_imports_point_one_way() -> None:
             if target_layer not in ALLOWED[layer] and target != "balance":
                 wrong.append(f"{module} -> {target}")
     assert not wrong, "imports pointing the wrong way:\n" + "\n".join(wrong)
+
+
+# Inside a game package the modules are layered, each importing only those before it: the
+# compiled spec and its codes; the state and its zone verbs; the effects; the heuristics
+# (evaluation, greedy hooks); the rules (the turn flow and the contract class); the YAML
+# compiler; the package. The heuristics sit below the rules because the contract class answers
+# `evaluate()` and `option_bounds()` with them (DESIGN.md's "Inside a game" lists them the other
+# way round); a heuristic that plays options ahead does it through the state's methods.
+GAME_LAYERS = ("spec", "state", "effects", "heuristics", "rules", "cards", "__init__")
+
+
+def game_imports(path: Path, package: str) -> list[tuple[int, str]]:
+    """(line, module) for every import of a module of `package` in `path`: at top level, in a
+    function or under TYPE_CHECKING, absolute or relative, `from package import module` too."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level > 1:
+                names = ["<above the package>"]
+            elif node.level == 1:
+                base = package + ("." + node.module if node.module else "")
+                names = [base] if node.module else [f"{base}.{a.name}" for a in node.names]
+            elif node.module == package:
+                names = [f"{package}.{a.name}" for a in node.names]
+            elif node.module:
+                names = [node.module]
+        for name in names:
+            if name == package or name.startswith((package + ".", "<")):
+                found.append((node.lineno, name))
+    return found
+
+
+# The template game (README "Adding a game") is layered the same way.
+TEMPLATE = Path(__file__).parent / "tinygame" / "site" / "tinyduel"
+
+
+def test_game_modules_are_layered() -> None:
+    wrong = []
+    games = sorted(p for p in (ROOT / "games").iterdir() if (p / "__init__.py").exists())
+    assert len(games) >= 5
+    packages = [(game, f"balance.games.{game.name}") for game in games] + [(TEMPLATE, "tinyduel")]
+    for game, package in packages:
+        missing = set(GAME_LAYERS) - {path.stem for path in game.glob("*.py")}
+        wrong += [f"{game.name} has no {name}.py" for name in sorted(missing)]
+        for path in sorted(game.glob("*.py")):
+            where = f"{game.name}/{path.name}"
+            if path.stem not in GAME_LAYERS:
+                wrong.append(f"{where} is not one of the layers {GAME_LAYERS}")
+                continue
+            for line, target in game_imports(path, package):
+                module = target.removeprefix(package).lstrip(".")
+                module = module.split(".")[0] or "__init__"
+                if module not in GAME_LAYERS:
+                    wrong.append(f"{where}:{line} imports {target}, not a layer")
+                elif GAME_LAYERS.index(module) >= GAME_LAYERS.index(path.stem):
+                    wrong.append(f"{where}:{line} imports {module} (a layer above or beside it)")
+    assert not wrong, "game modules importing against the layers:\n" + "\n".join(wrong)

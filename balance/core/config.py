@@ -21,7 +21,7 @@ from typing import Any, TypeVar, overload
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from balance.core.errors import ConfigError, did_you_mean
-from balance.core.yamlio import LineList, LineMap, line_of, load_yaml, parse_scalar, plain
+from balance.core.yamlio import LineList, LineMap, key_line, line_of, load_yaml, parse_scalar, plain
 
 Model = TypeVar("Model", bound=BaseModel)
 Value = TypeVar("Value")
@@ -205,7 +205,7 @@ def validate_value(
     except ValidationError as e:
         wrapped = LineMap(context.file, context.line)
         wrapped[key] = data
-        wrapped.key_lines[key] = _key_line(context, key)
+        wrapped.key_lines[key] = key_line(context, key)
         if key in context.overridden:
             wrapped.overridden[key] = context.overridden[key]
         errors = e.errors()
@@ -410,14 +410,6 @@ def _models_in(annotation: Any) -> list[type[BaseModel]]:
     for arg in getattr(annotation, "__args__", ()) or ():
         found.extend(_models_in(arg))
     return found
-
-
-def _key_line(context: LineMap | LineList, key: Any) -> int:
-    if isinstance(context, LineMap):
-        return context.key_lines.get(key, context.line)
-    if isinstance(key, int) and 0 <= key < len(context.item_lines):
-        return context.item_lines[key]
-    return context.line
 
 
 def _shown(path: Path) -> str:

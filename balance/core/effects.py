@@ -17,7 +17,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from balance.core.config import validate_mapping, validate_value
 from balance.core.errors import ConfigError, did_you_mean
-from balance.core.yamlio import LineList, LineMap
+from balance.core.yamlio import LineList, LineMap, key_line, line_map
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,24 @@ class Section:
 
     def __len__(self) -> int:
         return len(self.words)
+
+
+# The comparisons of compiled conditions, by code: a game's words for them ("<", "lt", ...)
+# compile to these indexes, and `compare` reads them.
+LT, LE, EQ, GE, GT = range(5)
+
+
+def compare(a: int, op: int, b: int) -> bool:
+    """`a <op> b` for a comparison code (LT, LE, EQ, GE, GT)."""
+    if op == LT:
+        return a < b
+    if op == LE:
+        return a <= b
+    if op == EQ:
+        return a == b
+    if op == GE:
+        return a >= b
+    return a > b
 
 
 @dataclass(frozen=True)
@@ -164,7 +182,7 @@ class Vocabulary:
     def parse_target(self, value: Any, context: str, where: LineMap | LineList, key: Any) -> Target:
         """Check a `target:` value found at `where[key]`: a selector name, `{selector: params}`,
         or (with `target_fields`) one structured mapping."""
-        line = _line(where, key)
+        line = key_line(where, key)
         if isinstance(value, str):
             word = self.selectors.resolve(value, where.file, line, context)
             if word.adapter is not None and not _accepts_none(word):
@@ -187,7 +205,9 @@ class Vocabulary:
                             f"{context}: selector '{word.name}' takes no parameters",
                             f"write target: {word.name}",
                         )
-                    inner = value if isinstance(value, LineMap) else _wrap(value, where.file, line)
+                    inner = (
+                        value if isinstance(value, LineMap) else line_map(value, where.file, line)
+                    )
                     return Target(word.name, validate_value(word.adapter, value[name], inner, name))
             if self._target_adapter is not None:
                 return Target("", validate_value(self._target_adapter, value, where, key))
@@ -212,7 +232,7 @@ class Vocabulary:
         self, value: Any, context: str, where: LineMap | LineList, key: Any
     ) -> dict[str, Any]:
         """Check an `if:` mapping: every key a known condition, every value of its type."""
-        line = _line(where, key)
+        line = key_line(where, key)
         if not isinstance(value, dict):
             raise ConfigError(
                 where.file,
@@ -220,10 +240,10 @@ class Vocabulary:
                 f"{context}: 'if:' takes a mapping of conditions",
                 "write if: {condition: value}",
             )
-        node = value if isinstance(value, LineMap) else _wrap(value, where.file, line)
+        node = value if isinstance(value, LineMap) else line_map(value, where.file, line)
         checked: dict[str, Any] = {}
         for name, raw in node.items():
-            word = self.conditions.resolve(name, node.file, _line(node, name), context)
+            word = self.conditions.resolve(name, node.file, key_line(node, name), context)
             checked[word.name] = (
                 validate_value(word.adapter, raw, node, name) if word.adapter is not None else raw
             )
@@ -285,29 +305,13 @@ class Vocabulary:
         if isinstance(entry, LineMap):
             return entry
         if isinstance(entry, dict):
-            return _wrap(entry, file, line)
+            return line_map(entry, file, line)
         raise ConfigError(
             file,
             line,
             f"{context}: an effect is a mapping like {{on: ..., do: ...}}",
             "check the indentation",
         )
-
-
-def _wrap(data: Mapping[Any, Any], file: str | None, line: int | None) -> LineMap:
-    node = LineMap(file or "", line or 0)
-    for key, value in data.items():
-        node[key] = value
-        node.key_lines[key] = line or 0
-    return node
-
-
-def _line(where: LineMap | LineList, key: Any) -> int | None:
-    if isinstance(where, LineMap):
-        return where.key_lines.get(key, where.line)
-    if isinstance(key, int) and 0 <= key < len(where.item_lines):
-        return where.item_lines[key]
-    return where.line
 
 
 def _is_model(params: Any) -> bool:

@@ -14,6 +14,7 @@ Differences from PyYAML's defaults, for designers writing card text:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -205,6 +206,26 @@ def plain(data: Any) -> Any:
     if isinstance(data, list):
         return [plain(v) for v in data]
     return data
+
+
+def key_line(where: LineMap | LineList, key: Any) -> int:
+    """The line of `where[key]`: a key's own line in a mapping, an item's in a list, else the
+    line of `where` itself."""
+    if isinstance(where, LineMap):
+        return where.key_lines.get(key, where.line)
+    if isinstance(key, int) and 0 <= key < len(where.item_lines):
+        return where.item_lines[key]
+    return where.line
+
+
+def line_map(data: Mapping[Any, Any], file: str | None, line: int | None) -> LineMap:
+    """A plain mapping (built in code, or parsed from `--set` text) as a LineMap whose keys all
+    stand at `line`, so that errors about it can name file:line like a loaded one's."""
+    node = LineMap(file or "", line or 0)
+    for key, value in data.items():
+        node[key] = value
+        node.key_lines[key] = line or 0
+    return node
 
 
 def line_of(data: Any, loc: tuple[Any, ...]) -> tuple[str | None, int | None]:

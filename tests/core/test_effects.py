@@ -1,9 +1,10 @@
+import operator
 from typing import Literal
 
 import pytest
 from pydantic import BaseModel, ConfigDict
 
-from balance.core.effects import Vocabulary
+from balance.core.effects import EQ, GE, GT, LE, LT, Vocabulary, compare
 from balance.core.errors import ConfigError
 from balance.core.yamlio import parse_yaml
 
@@ -93,3 +94,12 @@ def test_params_text_for_the_vocab_listing() -> None:
     v = vocabulary()
     assert v.ops.words["power"].params_text() == "n: int, until: attack|turn = attack"
     assert v.triggers.words["instant"].aliases == ("Sofort",)
+
+
+def test_compare_reads_each_comparison_code() -> None:
+    """One comparison for every game's compiled conditions (clans' `lt`..., possession's `<`...)."""
+    ops = {LT: operator.lt, LE: operator.le, EQ: operator.eq, GE: operator.ge, GT: operator.gt}
+    for code, op in ops.items():
+        for a in range(-2, 3):
+            for b in range(-2, 3):
+                assert compare(a, code, b) is op(a, b), (code, a, b)

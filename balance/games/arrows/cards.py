@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -19,7 +18,6 @@ from balance.core.yamlio import line_of
 from balance.games.arrows.effects import (
     ABILITY,
     ACTIVATE,
-    AMOUNT_ATK,
     DAMAGE,
     DESTROYED,
     FLIPPED,
@@ -27,8 +25,12 @@ from balance.games.arrows.effects import (
     REACTIVATE,
     TURN_END,
     VOCABULARY,
-    CardEffect,
     compile_effect,
+)
+from balance.games.arrows.spec import (
+    AMOUNT_ATK,
+    ArrowsSpec,
+    CardEffect,
 )
 from balance.games.arrows.state import (
     COUNTERS,
@@ -131,77 +133,6 @@ class CostWarning(DataWarning):
 # The §7 guideline's ability values; other triggered effects count 1.5 (the spec says 1-2).
 ABILITY_VALUE = {"push": 2, "pull": 2, "swap": 1, "destroy": 4, "place_covered": 2, "revive": 3}
 OTHER_EFFECT_VALUE = 1.5
-
-
-@dataclass(frozen=True, slots=True)
-class ArrowsSpec:
-    catalog: Catalog
-    config_hash: str
-    decision_cap: int
-    # rules.yaml, as written
-    starting_credits: int
-    credits_per_turn: int
-    skip_credits_on_own_first_turn: bool
-    draw_per_turn: int
-    hand_limit: int
-    board_cols: int
-    board_rows: int
-    directions: int
-    plays_per_turn: int
-    placement_requires_adjacency: bool
-    ability_arrows_fight: bool
-    damage_reset: str
-    covered_hit: str
-    unpaid_reveal: str
-    push_off_board: str
-    max_reactivations_per_card_per_turn: int
-    max_activations_per_turn: int
-    score_covered: bool
-    board_full_end: str
-    stall_turns: int
-    max_turns: int
-    tiebreak: str
-    starting_hand: int
-    deck_size: int
-    max_copies: int
-    first_player: str
-    deck_out: str
-    open_decklists: bool
-    # the board (G1)
-    cells: int
-    cell_names: tuple[str, ...]  # "A1" ... in reading order
-    neighbor: tuple[tuple[int, ...], ...]  # [cell][direction] -> cell, or -1 off the grid
-    orthogonal: tuple[tuple[int, ...], ...]  # [cell] -> the orthogonal neighbours on the grid
-    adjacent: tuple[tuple[int, ...], ...]  # [cell] -> the (up to) 8 neighbours on the grid
-    # Cell sets as bit masks (bit `cell`), for the board's occupancy and the evaluation.
-    all_cells: int
-    covered_sides: tuple[int, ...]  # [cell] -> the neighbours an arrow can come from (8 or 4)
-    # the card table, by card id
-    names: tuple[str, ...]
-    cost: tuple[int, ...]
-    atk: tuple[int, ...]
-    def_: tuple[int, ...]
-    arrows: tuple[tuple[int, ...], ...]
-    fight_arrows: tuple[tuple[int, ...], ...]  # the arrows that fight, defend and flip (G3)
-    fight_mask: tuple[int, ...]
-    element: tuple[int, ...]  # -1: none
-    elements: tuple[str, ...]
-    abilities: tuple[tuple[CardEffect, ...], ...]
-    ability_at: tuple[tuple[CardEffect | None, ...], ...]  # [card][direction]
-    on_activate: tuple[tuple[CardEffect, ...], ...]
-    on_reactivate: tuple[tuple[CardEffect, ...], ...]
-    on_flipped: tuple[tuple[CardEffect, ...], ...]
-    on_destroyed: tuple[tuple[CardEffect, ...], ...]
-    on_turn_end: tuple[tuple[CardEffect, ...], ...]
-    plays: tuple[tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...]], ...]
-    # [card][cell] -> (arrow, the cell it points at, the bit of the opposite arrow) for each
-    # fighting arrow that stays on the grid: what conflicts and flips look at (G3).
-    aims: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]
-    aimed: tuple[tuple[int, ...], ...]  # [card][cell] -> the cells of `aims`, as a bit mask
-    # [card][cell] -> the neighbours in the directions without a fighting arrow: where an
-    # opponent's arrow could flip the card from (§10 exposure).
-    open_sides: tuple[tuple[int, ...], ...]
-    cost_warnings: tuple[str, ...]
 
 
 def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -> ArrowsSpec:

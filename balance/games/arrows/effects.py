@@ -11,7 +11,6 @@ new controller). A covered card shows no arrows, stats or element (G7): it never
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -19,24 +18,50 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from balance.core.contract import PLAYED
 from balance.core.effects import Effect, Vocabulary
 from balance.core.errors import ConfigError
+from balance.games.arrows.spec import (
+    ADJACENT_COUNT,
+    AMOUNT_ATK,
+    CREDITS,
+    NO_LIMIT,
+    SCORE_DIFF,
+    VIA,
+    ArrowsSpec,
+    CardEffect,
+    CardFilterRule,
+    Condition,
+    TargetRule,
+)
 from balance.games.arrows.state import (
+    ABILITIES_USED,
     DIRECTIONS,
     NO_VIA,
     REVIVED,
+    REVIVED_COUNT,
     T_CREDITS_GAINED,
     VIAS,
     ArrowsState,
     Frame,
     Piece,
     Trigger,
+    after_moves,
+    count,
     current_atk,
     current_def,
+    deal_damage,
+    destroy,
+    draw,
+    move,
     own,
     own_zones,
+    piece_at,
+    place,
+    push,
+    queue_activation,
+    swap,
 )
 
 if TYPE_CHECKING:
-    from balance.games.arrows.cards import ArrowsSpec
+    from balance.games.arrows.spec import ArrowsSpec
 
 Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
 Owner = Literal["friendly", "opponent", "any"]
@@ -182,56 +207,6 @@ ANY_OWNER, FRIENDLY, ENEMY = 0, 1, 2
 FACES = {"any": 0, "up": 1, "covered": 2}
 ANY_FACE, FACE_UP, FACE_COVERED = 0, 1, 2
 NO_ELEMENT = -1
-AMOUNT_ATK = -1
-NO_LIMIT = 1 << 30
-ADJACENT_COUNT, VIA, CREDITS, SCORE_DIFF = range(4)
-
-
-@dataclass(frozen=True, slots=True)
-class CardFilterRule:
-    owner: int
-    face: int
-    element: int  # NO_ELEMENT: any
-    pick_one: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Condition:
-    kind: int  # ADJACENT_COUNT, VIA, CREDITS, SCORE_DIFF
-    low: int
-    high: int
-    filter: CardFilterRule | None = None  # adjacent_count
-    vias: int = 0  # via: bit per VIAS index
-
-
-@dataclass(frozen=True, slots=True)
-class TargetRule:
-    """The `target:` condition: what a target card must be."""
-
-    owner: int
-    face: int
-    max_cost: int
-    max_atk: int
-    max_def: int
-
-
-@dataclass(frozen=True, slots=True)
-class CardEffect:
-    card: int
-    trigger: int
-    op: int
-    arrow: int  # -1: none
-    optional: bool
-    selector: int
-    filter: CardFilterRule | None  # adjacent / board selectors
-    amount: int  # damage / gain_credits / draw; AMOUNT_ATK: the source's current ATK
-    pull_owner: int
-    free: bool  # place_covered
-    atk: int  # modify_stats
-    def_: int
-    permanent: bool
-    conditions: tuple[Condition, ...]
-    target_rule: TargetRule | None
 
 
 def compile_effect(
@@ -552,34 +527,34 @@ def use_ability(s: ArrowsState, frame: Frame, piece: Piece, option: tuple[int, i
     frame.used |= 1 << arrow
     effect = spec.ability_at[piece.card][arrow]
     assert effect is not None
-    rules.count(s, piece, rules.ABILITIES_USED)
+    count(s, piece, ABILITIES_USED)
     arrow_cell = spec.neighbor[piece.cell][arrow]
     controller = piece.controller
     if op == PUSH:
-        rules.push(s, piece, rules.piece_at(s, arrow_cell), arrow)
+        push(s, piece, piece_at(s, arrow_cell), arrow)
     elif op == PULL:
-        pulled = rules.piece_at(s, choice)
-        rules.move(s, pulled, arrow_cell)
-        rules.after_moves(s, [pulled])
+        pulled = piece_at(s, choice)
+        move(s, pulled, arrow_cell)
+        after_moves(s, [pulled])
     elif op == SWAP:
-        other = rules.piece_at(s, arrow_cell)
-        rules.swap(s, piece, other)
-        rules.after_moves(s, [other])  # a card never reactivates because it swapped itself (G9)
+        other = piece_at(s, arrow_cell)
+        swap(s, piece, other)
+        after_moves(s, [other])  # a card never reactivates because it swapped itself (G9)
     elif op == PLACE_COVERED:
         s.hands[controller].remove(choice)
         cost_due = 0 if effect.free else spec.cost[choice]
-        rules.place(s, controller, choice, arrow_cell, False, cost_due, effect.free)
+        place(s, controller, choice, arrow_cell, False, cost_due, effect.free)
         s.log.append((s.turn, controller, choice, PLAYED, 1))
     elif op == REVIVE:
         own_zones(s)
         s.graveyards[controller].remove(choice)
         frame.revived += spec.cost[choice]
-        revived = rules.place(s, controller, choice, arrow_cell, True, 0, False)
-        rules.count(s, revived, rules.REVIVED_COUNT)
-        rules.queue_activation(s, revived, False, REVIVED)
+        revived = place(s, controller, choice, arrow_cell, True, 0, False)
+        count(s, revived, REVIVED_COUNT)
+        queue_activation(s, revived, False, REVIVED)
     elif op in CARD_OPS:
         if choice >= 0:
-            targets = [rules.piece_at(s, choice)]
+            targets = [piece_at(s, choice)]
         else:
             targets = card_targets(s, effect, controller, piece.uid, piece.cell)
         _card_op(s, effect, targets, piece.card, piece.owner, current_atk(spec, piece))
@@ -611,7 +586,7 @@ def resolve_trigger(s: ArrowsState, trigger: Trigger, choice: object) -> None:
     effect = trigger.effect
     if effect.op in CARD_OPS:
         if isinstance(choice, int):
-            targets = [rules.piece_at(s, choice)]
+            targets = [piece_at(s, choice)]
         else:
             targets = card_targets(s, effect, trigger.controller, trigger.uid, trigger.cell)
         source = s.pieces.get(trigger.uid)
@@ -629,9 +604,9 @@ def _card_op(
         if target.uid not in s.pieces:  # destroyed earlier in this same effect
             continue
         if effect.op == DESTROY:
-            rules.destroy(s, target, card, owner)
+            destroy(s, target, card, owner)
         elif effect.op == DAMAGE:
-            rules.deal_damage(
+            deal_damage(
                 s, target, atk if effect.amount == AMOUNT_ATK else effect.amount, card, owner
             )
         else:  # MODIFY_STATS
@@ -644,7 +619,7 @@ def _card_op(
                 target.atk_turn += effect.atk
                 target.def_turn += effect.def_
             if effect.def_ < 0 and current_def(spec, target) <= 0:
-                rules.destroy(s, target, card, owner)
+                destroy(s, target, card, owner)
 
 
 def _player_op(s: ArrowsState, effect: CardEffect, controller: int) -> None:
@@ -653,7 +628,7 @@ def _player_op(s: ArrowsState, effect: CardEffect, controller: int) -> None:
         s.credits[player] += effect.amount
         s.tally[T_CREDITS_GAINED + player] += effect.amount
     else:
-        rules.draw(s, player, effect.amount)
+        draw(s, player, effect.amount)
 
 
 def describe_ability(spec: ArrowsSpec, option: tuple[int, int, int]) -> str:
@@ -666,7 +641,3 @@ def describe_ability(spec: ArrowsSpec, option: tuple[int, int, int]) -> str:
     if choice >= 0:
         return f"{words} at {spec.cell_names[choice]}"
     return words
-
-
-# Effects call the rules' verbs (destroy, move, place ...), which build on this module in turn.
-from balance.games.arrows import rules

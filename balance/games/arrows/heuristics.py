@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from balance.games.arrows import rules
 from balance.games.arrows.state import (
     OPPOSITE,
     ORTHOGONAL,
@@ -21,6 +20,7 @@ from balance.games.arrows.state import (
     Piece,
     current_atk,
     current_def,
+    final_score,
 )
 
 # The evaluation is a logistic model of winning: z below is the log-odds that `seat` wins, and
@@ -50,7 +50,7 @@ def evaluate(s: ArrowsState, seat: int) -> float:
     it scores every option a greedy bot looks at and every MCTS rollout: counters kept by the
     rules plus one pass over the pieces."""
     if s.over:
-        return 2.0 * rules.final_score(s, seat) - 1.0
+        return 2.0 * final_score(s, seat) - 1.0
     other = 1 - seat
     spec = s.spec
     empty = spec.all_cells & ~s.occupied

@@ -1,8 +1,9 @@
 """arrows' rules: the nine steps of a turn (R1), the Activation Sequence (R9) and its chains (R11).
 
 Reads top-down: setup; the turn (gain, draw, reveal, play, score, discard, end); the activation
-of one card (S0 triggers, Ability Phase 1, conflicts, flip, Ability Phase 2); chains; the verbs
-cards and abilities use (destroy, damage, push, move, swap, place, draw); the end of the game.
+of one card (S0 triggers, Ability Phase 1, conflicts, flip, Ability Phase 2); chains; the end
+of the game. The verbs cards and abilities use (destroy, damage, push, move, swap, place, draw)
+are state.py's.
 
 Every choice is a pending `Decision` on the state. `advance` runs everything automatic until the
 next decision (or the end): first the triggered effects of the last action (reading order of their
@@ -14,20 +15,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import compress
-from typing import TYPE_CHECKING
+from random import Random
+from typing import TYPE_CHECKING, Self
 
-from balance.core.contract import DRAWN, FIRST_COUNTER, OPENING, Decision, Result
+from balance.core.contract import OPENING, Decision, Result
 from balance.core.contract import PLAYED as PLAYED_EVENT
 from balance.core.eventchain import EventLog
 from balance.core.gamerng import GameRng
-from balance.games.arrows import effects
+from balance.games.arrows import effects, heuristics
 from balance.games.arrows.state import (
     APPLY,
-    COUNTERS,
+    CONFLICTS_LOST,
+    CONFLICTS_WON,
     DIRECTIONS,
     DISCARD,
     END_PHASE,
     END_TURN,
+    FLIPPED,
+    FLIPS,
     GAIN_AND_DRAW,
     MOVED,
     NO_VIA,
@@ -35,6 +40,8 @@ from balance.games.arrows.state import (
     PASS,
     PLAY,
     PLAYED,
+    PLAYED_COVERED,
+    REACTIVATIONS,
     REVEAL,
     REVEALED,
     S0_TRIGGERS,
@@ -68,30 +75,59 @@ from balance.games.arrows.state import (
     Piece,
     Queued,
     Trigger,
+    board_scores,
+    count,
     current_atk,
     current_def,
+    destroy,
+    draw,
+    end_game,
+    fights,
     own,
     own_zones,
+    piece_at,
+    place,
+    queue_activation,
+    take_off_board,
+    trigger_of,
+    winner,
 )
 
 if TYPE_CHECKING:
-    from balance.games.arrows.cards import ArrowsSpec
+    from balance.games.arrows.spec import ArrowsSpec
 
 ACTIVE, COVERED = 0, 1  # the two ways to play a card (R6)
 MODES = ("active", "covered")
 
-# The per-card counters' event ids, in the order of state.COUNTERS.
-FLIPS, FLIPPED, KILLS, CONFLICTS_WON, CONFLICTS_LOST = range(FIRST_COUNTER, FIRST_COUNTER + 5)
-ABILITIES_USED, REACTIVATIONS, PLAYED_COVERED, REVIVED_COUNT, SCORED_AT_END = range(
-    FIRST_COUNTER + 5, FIRST_COUNTER + 10
-)
-assert len(COUNTERS) == 10
+
+class Arrows(ArrowsState):
+    """A game of arrows: the contract's methods that run the rules, over the state's data."""
+
+    __slots__ = ()
+
+    def apply(self, option: int) -> None:
+        apply_option(self, option)
+
+    def result(self) -> Result:
+        return result(self)
+
+    def determinize(self, seat: int, rng: Random) -> Self:
+        copy = super().determinize(seat, rng)
+        if copy.pending is None:  # options that read hidden cards are computed afresh
+            advance(copy)
+        return copy
+
+    def evaluate(self, seat: int) -> float:
+        return heuristics.evaluate(self, seat)
+
+    def describe(self, option: int) -> str:
+        return describe(self, option)
 
 
 # -- setup (§3) --------------------------------------------------------------------------------
 
 
-def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
+def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> Arrows:
     """Shuffle both decks, choose the first player, deal `starting_hand` cards each."""
     if len(lineup) != 2:
         raise ValueError(f"arrows is a 2-player game, got a lineup of {len(lineup)}")
@@ -106,7 +142,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> ArrowsState:
     first = {"p0": 0, "p1": 1}.get(spec.first_player)
     if first is None:
         first = rng.stream().randrange(2)
-    state = ArrowsState(
+    state = Arrows(
         spec=spec,
         rng=rng,
         gen=0,
@@ -416,13 +452,6 @@ def resolve_turn_end_effects(s: ArrowsState) -> None:
     s.step = SCORE
 
 
-def board_scores(s: ArrowsState) -> list[int]:
-    """G11: the face-up cards each player controls (covered ones too with `score_covered`)."""
-    if s.spec.score_covered:
-        return [len(s.up_sides[0]) + s.down[0], len(s.up_sides[1]) + s.down[1]]
-    return [len(s.up_sides[0]), len(s.up_sides[1])]
-
-
 def discard(s: ArrowsState, card: int) -> None:
     """Step 8 (R13, G15): one card per decision, to the graveyard."""
     seat = s.active
@@ -537,11 +566,6 @@ def use_or_end_phase(s: ArrowsState, choice: object) -> None:
         return
     effects.use_ability(s, frame, s.pieces[frame.uid], choice)  # type: ignore[arg-type]
     end_action(s)
-
-
-def fights(spec: ArrowsSpec, card: int, arrow: int) -> bool:
-    """Whether the card's arrow in this direction counts for conflicts, defence and flips (G3)."""
-    return (spec.fight_mask[card] >> arrow) & 1 == 1
 
 
 def find_conflicts(s: ArrowsState, piece: Piece) -> list[tuple[int, int]]:
@@ -672,11 +696,6 @@ def _by_cell(trigger: Trigger) -> int:
     return trigger.cell
 
 
-def trigger_of(s: ArrowsState, piece: Piece, effect: effects.CardEffect, via: int) -> Trigger:
-    return Trigger(piece.cell, piece.uid, piece.card, piece.owner, piece.controller,
-                   current_atk(s.spec, piece), via, effect)  # fmt: skip
-
-
 def next_trigger(s: ArrowsState, batch: list[Trigger]) -> Decision | None:
     """Resolve the next triggered effect, or return its `target` decision."""
     trigger = batch[-1]
@@ -696,32 +715,6 @@ def next_trigger(s: ArrowsState, batch: list[Trigger]) -> Decision | None:
         batch.pop()
         return None
     return Decision(trigger.controller, "target", options)
-
-
-def queue_activation(s: ArrowsState, piece: Piece, reactivation: bool, via: int) -> None:
-    """Queue a (re)activation (G9). A card already on the chain stack or waiting on it is not
-    queued again; past the per-card or per-turn cap the trigger is dropped and counted."""
-    uid = piece.uid
-    if s.queued and any(entry[0] == uid for entry in s.queued):
-        return
-    for level in s.stack:
-        if type(level) is Frame:
-            if level.uid == uid:
-                return
-        elif any(entry[0] == uid for entry in level.entries):  # type: ignore[union-attr]
-            return
-    spec = s.spec
-    if s.activations >= spec.max_activations_per_turn or (
-        reactivation and piece.reactivations >= spec.max_reactivations_per_card_per_turn
-    ):
-        s.tally[T_DROPPED_TRIGGERS] += 1
-        return
-    if reactivation:
-        piece = own(s, piece)
-        piece.reactivations += 1
-        s.marked = True
-    s.activations += 1
-    s.queued.append((uid, reactivation, via))
 
 
 def step_queued(s: ArrowsState, group: Queued) -> Decision | None:
@@ -766,203 +759,7 @@ def start_activation(s: ArrowsState, entry: tuple[int, bool, int]) -> None:
         count(s, s.pieces[uid], REACTIVATIONS)
 
 
-# -- the verbs of cards and abilities ----------------------------------------------------------
-
-
-def count(s: ArrowsState, piece: Piece, counter: int) -> None:
-    s.log.append((s.turn, piece.owner, piece.card, counter, 1))
-
-
-def piece_at(s: ArrowsState, cell: int) -> Piece:
-    piece = s.grid[cell]
-    assert piece is not None, "an offered cell holds a card"
-    return piece
-
-
-def take_off_board(s: ArrowsState, piece: Piece) -> None:
-    s.grid[piece.cell] = None
-    s.occupied &= ~(1 << piece.cell)
-    del s.pieces[piece.uid]
-    if piece.face_up:
-        s.up_sides[piece.controller].remove(piece.sides)
-        if s.spec.on_turn_end[piece.card]:
-            s.turn_enders -= 1
-    else:
-        s.down[piece.controller] -= 1
-
-
-def destroy(s: ArrowsState, piece: Piece, by_card: int = -1, by_seat: int = -1) -> None:
-    """To the owner's graveyard (G4, G14); a face-up card's `destroyed` effects fire from its
-    last cell; a covered one is simply revealed there."""
-    take_off_board(s, piece)
-    own_zones(s)
-    s.graveyards[piece.owner].append(piece.card)
-    if by_card >= 0:
-        s.log.append((s.turn, by_seat, by_card, KILLS, 1))
-    if piece.face_up:
-        for effect in s.spec.on_destroyed[piece.card]:
-            s.triggers.append(trigger_of(s, piece, effect, NO_VIA))
-    else:
-        s.tally[T_COVERED_DESTROYED] += 1
-
-
-def deal_damage(s: ArrowsState, piece: Piece, amount: int, by_card: int, by_seat: int) -> None:
-    """Damage stays until step 9 (G5); a covered card dies to any damage of 1 or more (G7)."""
-    if not piece.face_up:
-        if amount >= 1:
-            destroy(s, piece, by_card, by_seat)
-        return
-    piece = own(s, piece)
-    piece.damage += amount
-    s.marked = True
-    if current_def(s.spec, piece) <= 0:
-        destroy(s, piece, by_card, by_seat)
-
-
-def push(s: ArrowsState, source: Piece, target: Piece, arrow: int) -> None:
-    """§6 push: one cell on; a card on the landing cell is destroyed first; off the grid it goes
-    per `push_off_board`."""
-    spec = s.spec
-    landing = spec.neighbor[target.cell][arrow]
-    if landing < 0:
-        if spec.push_off_board == "remove":
-            take_off_board(s, target)
-            own_zones(s)
-            s.removed.append(target.card)
-        else:
-            destroy(s, target, source.card, source.owner)
-        return
-    occupant = s.grid[landing]
-    if occupant is not None:
-        destroy(s, occupant, source.card, source.owner)
-    after_moves(s, [move(s, target, landing)])
-
-
-def move(s: ArrowsState, piece: Piece, cell: int) -> Piece:
-    """The piece onto an empty cell; returns it (this state's own copy, see `own`)."""
-    piece = own(s, piece)
-    s.grid[piece.cell] = None
-    s.grid[cell] = piece
-    s.occupied ^= (1 << piece.cell) | (1 << cell)
-    piece.cell = cell
-    if piece.face_up:
-        resides(s, piece)
-    piece.moved = True
-    s.marked = True
-    return piece
-
-
-def swap(s: ArrowsState, a: Piece, b: Piece) -> tuple[Piece, Piece]:
-    a, b = own(s, a), own(s, b)
-    s.grid[a.cell], s.grid[b.cell] = b, a
-    a.cell, b.cell = b.cell, a.cell
-    if a.face_up:
-        resides(s, a)
-    if b.face_up:
-        resides(s, b)
-    a.moved = True
-    b.moved = True
-    s.marked = True
-    return a, b
-
-
-def resides(s: ArrowsState, piece: Piece) -> None:
-    """A face-up piece changed cell: the cells it can be flipped from change with it."""
-    sides = s.up_sides[piece.controller]
-    sides.remove(piece.sides)
-    piece.sides = s.spec.open_sides[piece.card][piece.cell]
-    sides.append(piece.sides)
-
-
-def after_moves(s: ArrowsState, moved: list[Piece]) -> None:
-    """G9 (a) P's face-up card that changed cell reactivates; (c) an opponent face-up card moved
-    to where it and a face-up card of P's point at each other: P's card reactivates."""
-    spec = s.spec
-    seat = s.active
-    for piece in moved:
-        piece = s.pieces.get(piece.uid)  # type: ignore[assignment]  # the current copy, if any
-        if piece is None or not piece.face_up:
-            continue
-        if piece.controller == seat:
-            queue_activation(s, piece, True, MOVED)
-            continue
-        for arrow in spec.fight_arrows[piece.card]:
-            cell = spec.neighbor[piece.cell][arrow]
-            if cell < 0:
-                continue
-            other = s.grid[cell]
-            if (
-                other is not None
-                and other.face_up
-                and other.controller == seat
-                and fights(spec, other.card, OPPOSITE[arrow])
-            ):
-                queue_activation(s, other, True, MOVED)
-
-
-def place(
-    s: ArrowsState, seat: int, card: int, cell: int, face_up: bool, cost_due: int, placed_free: bool
-) -> Piece:
-    """A card onto an empty cell. With `board_full_end: immediate` the last cell ends the game
-    at once, before anything else happens (G12)."""
-    sides = s.spec.open_sides[card][cell] if face_up else 0
-    piece = Piece(s.next_uid, card, seat, seat, cell, face_up, cost_due, placed_free,
-                  0, 0, 0, 0, 0, False, 0, s.gen, sides)  # fmt: skip
-    s.next_uid += 1
-    s.grid[cell] = piece
-    s.occupied |= 1 << cell
-    s.pieces[piece.uid] = piece
-    if face_up:
-        s.up_sides[seat].append(sides)
-        if s.spec.on_turn_end[card]:
-            s.turn_enders += 1
-    else:
-        s.down[seat] += 1
-    if len(s.pieces) == s.spec.cells and s.spec.board_full_end == "immediate":
-        end_game(s, "board_full")
-    return piece
-
-
-def draw(s: ArrowsState, seat: int, n: int) -> None:
-    """Draw n; an empty deck is skipped without penalty (G13 `deck_out: skip`)."""
-    if not n:
-        return
-    own_zones(s)
-    deck = s.decks[seat]
-    for _ in range(n):
-        if not deck:
-            return
-        card = deck.pop()
-        s.hands[seat].append(card)
-        s.log.append((s.turn, seat, card, DRAWN, 1))
-
-
 # -- the end (§8) ------------------------------------------------------------------------------
-
-
-def end_game(s: ArrowsState, reason: str) -> None:
-    s.over = True
-    s.end_reason = reason
-    counts_covered = s.spec.score_covered
-    for piece in s.pieces.values():
-        if (piece.face_up or counts_covered) and piece.controller == piece.owner:
-            count(s, piece, SCORED_AT_END)
-
-
-def winner(s: ArrowsState) -> int | None:
-    """The higher board score wins; equal scores follow `tiebreak` (draw, or more credits)."""
-    scores = board_scores(s)
-    if scores[0] != scores[1]:
-        return 0 if scores[0] > scores[1] else 1
-    if s.spec.tiebreak == "credits" and s.credits[0] != s.credits[1]:
-        return 0 if s.credits[0] > s.credits[1] else 1
-    return None
-
-
-def final_score(s: ArrowsState, seat: int) -> float:
-    """`result().scores[seat]` without the statistics: 1 for a win, 1/2 for a draw, else 0."""
-    won = winner(s)
-    return 0.5 if won is None else float(won == seat)
 
 
 def result(s: ArrowsState) -> Result:

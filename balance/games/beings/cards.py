@@ -12,7 +12,6 @@ import itertools
 import math
 import warnings as _warnings
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -42,12 +41,10 @@ from balance.games.beings.effects import (
     VIA_EVOLVE,
     VIA_SUMMON,
     VOCABULARY,
-    Skill,
 )
+from balance.games.beings.spec import DOUBLE, MAX_SEATS, NEUTRAL, RESIST, BeingsSpec, Skill
 from balance.games.beings.state import COUNTERS, GAME_STATS, SEAT_STATS
 
-MAX_SEATS = 2
-NEUTRAL, DOUBLE, RESIST = 0, 1, 2  # R16 multiplier kinds
 Note = tuple[str | None, int | None, str]  # a config warning: file, line, message
 
 
@@ -133,87 +130,6 @@ class DeckFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     decks: dict[str, DeckText] = Field(min_length=1)
     matchups: list[tuple[str, str]] = []
-
-
-# -- the compiled spec ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class BeingsSpec:
-    catalog: Catalog
-    config_hash: str
-    decision_cap: int
-    # rules.yaml, as plain attributes
-    being_deck_size: int
-    beings_per_deck: int
-    levels: int
-    gem_deck_size: int
-    opening_hand: int
-    mulligan_allowed: bool
-    life_cards: int
-    first_player: str
-    start_gems_first: int
-    start_gems_second: int
-    draw_per_turn: int
-    first_player_skips_draw: bool
-    first_turn_attack: bool
-    gems_per_turn: int
-    gem_draw_cost: int
-    equip_power: int
-    equip_requires_empty_deck: bool
-    skip_evolve_cost_mode: str
-    skip_evolve_cost: int
-    evolve_min_cost: int
-    evolutions_per_being_per_turn: int
-    evolve_on_play_turn: bool
-    play_skill_on_evolve: bool
-    double_multiplier: int
-    resist_divisor: int
-    defense_margin: int
-    discard_defense_divisor: int
-    zero_life_haste: bool
-    block_reach: str
-    block_rests_blocker: bool
-    replace_only_when_full: bool
-    trigger_order: str
-    turn_limit: int
-    cap_result: str
-    max_actions_per_turn: int
-    # the field
-    locations: tuple[str, ...]  # location names, index = location
-    loc_index: Mapping[str, int]
-    reach: tuple[tuple[int, ...], ...]  # R25: locations a Being at each location may attack
-    blockers: tuple[tuple[int, ...], ...]  # G5: locations that may block an attacker at each
-    # the type chart (G1)
-    types: tuple[str, ...]
-    strong: tuple[frozenset[int], ...]
-    weak: tuple[frozenset[int], ...]
-    multiplier: tuple[tuple[int, ...], ...]  # [attacker type][defender type] -> NEUTRAL/...
-    # the cards, indexed by card id
-    being: tuple[int, ...]  # index into being_names
-    being_names: tuple[str, ...]
-    level: tuple[int, ...]
-    type_of: tuple[int, ...]
-    cost: tuple[int, ...]
-    power: tuple[int, ...]
-    titles: tuple[str, ...]
-    skills: tuple[tuple[Skill, ...], ...]  # every entry, in listed order
-    triggers: tuple[tuple[tuple[Skill, ...], ...], ...]  # [card][trigger] -> entries
-    main_skills: tuple[tuple[Skill, ...], ...]  # [card] -> its `turn/main` entries
-    evolutions: tuple[tuple[tuple[int, int, bool, tuple], ...], ...]  # [top] -> (new, cost,
-    # skips a level, the option per location)
-    discard_gain: tuple[int, ...]  # G6: defence a discarded card adds
-    # option tuples built once (the engine's encoding of choices)
-    play_options: tuple[tuple[tuple, ...], ...]  # [card][loc]
-    discard_options: tuple[tuple, ...]  # [card]
-    attack_life: tuple[tuple, ...]  # [loc]
-    attack_being: tuple[tuple[tuple, ...], ...]  # [loc][target loc]
-    block_options: tuple[tuple, ...]  # [loc]
-    equip_options: tuple[tuple, ...]  # [loc]
-    # decks
-    deck_beings: Mapping[str, tuple[str, ...]]
-    matchups: tuple[tuple[str, str], ...]
-    warnings: tuple[str, ...]
 
 
 def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -> BeingsSpec:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from balance.core.contract import DRAWN
 from balance.core.effects import Vocabulary
+from balance.games.beings.spec import Skill
 from balance.games.beings.state import (
     EFFECT,
     K_SKILLS,
@@ -34,7 +35,7 @@ from balance.games.beings.state import (
 )
 
 if TYPE_CHECKING:
-    from balance.games.beings.cards import BeingsSpec
+    from balance.games.beings.spec import BeingsSpec
 
 
 class Filter(BaseModel):
@@ -263,59 +264,6 @@ CONDITION_CODES = {
 }
 VIA_NONE, VIA_SUMMON, VIA_EVOLVE = -1, 0, 1
 KIND_LIFE, KIND_BEING = 0, 1
-
-
-class Skill:
-    """One compiled skill entry of one card. Immutable once built (shared by every match)."""
-
-    __slots__ = (
-        "active",
-        "card",
-        "conditions",
-        "cost",
-        "filter",
-        "index",
-        "n",
-        "op",
-        "optional",
-        "pick_random",
-        "target",
-        "text",
-        "trigger",
-        "until",
-    )
-
-    def __init__(
-        self,
-        card: int,
-        index: int,
-        trigger: int,
-        cost: int,
-        op: int,
-        target: int,
-        filter: tuple[tuple[int, int], ...],
-        conditions: tuple[tuple[int, int], ...],
-        optional: bool,
-        n: int,
-        until: int,
-        pick_random: bool,
-        active: bool,
-        text: str,
-    ) -> None:
-        self.card = card
-        self.index = index  # its place in the card's `skills` list
-        self.trigger = trigger
-        self.cost = cost  # gems, `turn/main` only
-        self.op = op
-        self.target = target
-        self.filter = filter  # ((F_*, value), ...); type values are type indexes
-        self.conditions = conditions  # ((C_*, value), ...)
-        self.optional = optional
-        self.n = n
-        self.until = until
-        self.pick_random = pick_random  # discard: RNG picks, not the owner
-        self.active = active  # gain_gems: the gems arrive active
-        self.text = text  # the entry as the designer wrote it, for describe()
 
 
 # -- the work stack --------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from balance.games.beings.cards import DOUBLE, RESIST
 from balance.games.beings.effects import (
     ATTACK,
     C_VIA,
@@ -21,10 +20,11 @@ from balance.games.beings.effects import (
     TURN_START,
     VIA_EVOLVE,
 )
-from balance.games.beings.state import LIFE, Attack, Being, base_power, power
+from balance.games.beings.spec import DOUBLE, RESIST
+from balance.games.beings.state import LIFE, Attack, Being, attack_power, base_power, power
 
 if TYPE_CHECKING:
-    from balance.games.beings.cards import BeingsSpec
+    from balance.games.beings.spec import BeingsSpec
     from balance.games.beings.state import Match
 
 # The evaluation counts each side's assets in power points (pp, the unit of attack and defence)
@@ -154,7 +154,7 @@ def being_terms(spec: BeingsSpec, being: Being) -> Terms:
 
 
 def _hit(spec: BeingsSpec, attacker: Being, defending: Being | None) -> int:
-    """G7 attack power (rules.attack_power, without the function call)."""
+    """G7 attack power (state.attack_power, without the function call)."""
     base = attacker.printed + spec.equip_power * attacker.equipped
     if defending is not None:
         kind = spec.multiplier[spec.type_of[attacker.stack[-1]]][spec.type_of[defending.stack[-1]]]
@@ -924,12 +924,6 @@ def unseen_mean_power(m: Match, seat: int, owner: int) -> float:
     if not hidden:
         return 0.0
     return sum(m.spec.power[c] for c in hidden) / len(hidden)
-
-
-def attack_power(m: Match, attacker: Being, defending: Being | None) -> int:
-    from balance.games.beings.rules import attack_power as rules_attack_power
-
-    return rules_attack_power(m, attacker, defending)
 
 
 def counter_capacity(m: Match, seat: int, loc: int | None) -> int:

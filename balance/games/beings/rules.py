@@ -14,7 +14,6 @@ from random import Random
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
 from balance.games.beings import heuristics
-from balance.games.beings.cards import DOUBLE, RESIST, BeingsSpec
 from balance.games.beings.effects import (
     ATTACK,
     BLOCK,
@@ -36,6 +35,7 @@ from balance.games.beings.effects import (
     push_skills,
     resolve_next,
 )
+from balance.games.beings.spec import DOUBLE, RESIST, BeingsSpec
 from balance.games.beings.state import (
     AFTER_ATTACK_SKILLS,
     AFTER_BLOCK,
@@ -100,12 +100,12 @@ from balance.games.beings.state import (
     Attack,
     Being,
     Match,
+    attack_power,
     draw,
     from_hand,
     gain_gems,
     game_rng,
     leave_play,
-    mods_total,
     own_being,
     pay,
     power,
@@ -759,20 +759,6 @@ def defend(m: Match, option: tuple) -> None:
         m.phase = RUN
         m.after = AFTER_BLOCK
         evolve(m, seat, option[1], m.spec.loc_index[option[2]], in_defence=True)
-
-
-def attack_power(m: Match, attacker: Being, defending: Being | None) -> int:
-    """G7, R16: the attacker's base, doubled or halved (rounded up) by type, then skill mods."""
-    spec = m.spec
-    base = attacker.printed + spec.equip_power * attacker.equipped
-    if defending is not None:
-        kind = spec.multiplier[spec.type_of[attacker.stack[-1]]][spec.type_of[defending.stack[-1]]]
-        if kind == DOUBLE:
-            base *= spec.double_multiplier
-        elif kind == RESIST:
-            base = -(-base // spec.resist_divisor)
-    total = base + mods_total(attacker)
-    return max(0, total)
 
 
 def defence_power(m: Match, defending: Being | None) -> int:

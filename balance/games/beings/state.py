@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Self
 
 from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
 from balance.core.eventchain import Chain, unchain
+from balance.games.beings.spec import DOUBLE, RESIST
 
 if TYPE_CHECKING:
-    from balance.games.beings.cards import BeingsSpec
+    from balance.games.beings.spec import BeingsSpec
 
 # -- the flow ---------------------------------------------------------------------------------
 # `phase` says what the state waits for; `after` says where the flow goes once the pending card
@@ -430,6 +431,20 @@ def mods_total(being: Being) -> int:
     for mod in being.mods:
         total += mod[0]
     return total
+
+
+def attack_power(m: Match, attacker: Being, defending: Being | None) -> int:
+    """G7, R16: the attacker's base, doubled or halved (rounded up) by type, then skill mods."""
+    spec = m.spec
+    base = attacker.printed + spec.equip_power * attacker.equipped
+    if defending is not None:
+        kind = spec.multiplier[spec.type_of[attacker.stack[-1]]][spec.type_of[defending.stack[-1]]]
+        if kind == DOUBLE:
+            base *= spec.double_multiplier
+        elif kind == RESIST:
+            base = -(-base // spec.resist_divisor)
+    total = base + mods_total(attacker)
+    return max(0, total)
 
 
 def draw(m: Match, seat: int, n: int) -> int:

@@ -13,14 +13,22 @@ kept up to date by every army move) and the active special cards; nothing else i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from balance.core.contract import DRAWN as DRAWN_EVENT
 from balance.core.contract import FIRST_COUNTER
-from balance.core.effects import Vocabulary
+from balance.core.effects import EQ, GE, GT, LE, LT, Vocabulary, compare
+from balance.games.clans.spec import (
+    ANY,
+    BOTH,
+    OPP,
+    SELF,
+    CardFilter,
+    Entry,
+    Selector,
+)
 from balance.games.clans.state import (
     CLAN_N,
     DISCARD,
@@ -51,7 +59,7 @@ from balance.games.clans.state import (
 )
 
 if TYPE_CHECKING:
-    from balance.games.clans.cards import ClansSpec
+    from balance.games.clans.spec import ClansSpec
 
 # -- the words ------------------------------------------------------------------------------
 
@@ -119,9 +127,6 @@ class AddMilitaryParams(_Strict):
     n: int
     per: SelectorText | None = None
     who: Who = "self"
-
-
-RULE_MOD_PARAMS = ("hand_limit", "offclan_troop_cost", "shift_discount", "extra_turns_after_pass")
 
 
 class RuleModParams(_Strict):
@@ -275,19 +280,17 @@ OPS = (
 ) = range(len(OPS))  # fmt: skip
 TARGETED = frozenset({READY, TRIGGER, DESTROY, RETURN_TO_HAND, CAPTURE, RELEASE, FLIP})
 
-SELF, OPP, ANY, BOTH = 0, 1, 2, 3  # sides, and `who`
 ACTIVE, FACE_DOWN, CAPTURED, ANY_STATE = range(4)
 ANY_CLAN, THIS_CLAN, OTHER_CLAN = -1, -2, -3
 CONTROLLER, OWNER = 0, 1
 YOUR_HAND = -2  # discard down_to: the controller's hand size
-ZONE_DECK, ZONE_DISCARD = 0, 1
 HAND_LIMIT_REASON, EFFECT_REASON = 0, 1  # why a DISCARD frame discards
 OFFCLAN_REASON, SHIFT_REASON = 0, 1  # why a PAY frame pays
 ROWS = ("troop", "hero", "immortal")
 
 # condition kinds
 C_COUNT, C_HAND, C_MILITARY, C_WONDER, C_SUPREMACY, C_OPP_PASSED, C_TOKENS = range(7)
-CMP = {"lt": 0, "le": 1, "eq": 2, "ge": 3, "gt": 4}
+CMP = {"lt": LT, "le": LE, "eq": EQ, "ge": GE, "gt": GT}  # codes for core.effects.compare
 STANDING = {"behind": -1, "tied": 0, "ahead": 1}
 
 # the game's per-card counters: event FIRST_COUNTER + k (Catalog.counters)
@@ -299,53 +302,6 @@ COUNTERS = (
     SHIFTED_IN, SHIFTED_OUT, ACTIVATED, CAPTURED_EVT, DESTROYED, FLIPPED_DOWN, SACRIFICED,
     IN_BATTLE, MILITARY_IN_BATTLE, NO_LEGAL_PLAY,
 ) = (FIRST_COUNTER + k for k in range(len(COUNTERS)))  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class Selector:
-    side: int  # SELF, OPP, ANY (relative to the controller)
-    row: int  # -1 any, else 0 troop, 1 hero, 2 immortal
-    clan: int  # ANY_CLAN, THIS_CLAN, OTHER_CLAN, or a clan index
-    state: int  # ACTIVE, FACE_DOWN, CAPTURED, ANY_STATE
-    exposed: bool
-    token: int  # -1 any, 0 none, 1 has
-    max_military: int  # -1: no bound
-    not_self: bool
-    count: int
-    up_to: bool
-    chooser: int  # CONTROLLER, OWNER
-    this: bool
-    # only side, row and clan narrow it (active cards, no other test): `count_matching` reads
-    # the army summary instead of walking the armies
-    simple: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class CardFilter:
-    clan: int  # ANY_CLAN, THIS_CLAN, OTHER_CLAN, or a clan index
-    level: int  # 0: any
-    card: int  # -1: any name, else the card id carrying that name
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One compiled effect entry. Fields an op does not use keep their defaults."""
-
-    trigger: int
-    op: int
-    n: int = 1
-    who: int = SELF  # SELF, OPP, BOTH (rule_mod)
-    down_to: int = -1  # discard: -1 none, YOUR_HAND, else a size
-    zone: int = ZONE_DECK  # fetch
-    filter: CardFilter | None = None  # fetch, free_play
-    face_up: bool = False  # flip
-    ignore_requirements: bool = False  # free_play
-    param: int = -1  # rule_mod: index in RULE_MOD_PARAMS
-    set_value: int | None = None  # rule_mod
-    per: Selector | None = None  # add_military
-    target: Selector | None = None
-    conditions: tuple[tuple, ...] = ()
-    optional: bool = False
 
 
 def compile_selector(text: SelectorText, op: int, clan_index: dict[str, int]) -> Selector:
@@ -514,7 +470,7 @@ def holds(
         elif kind == C_HAND:
             size = len(g.hand[controller if cond[1] == SELF else opp])
             value = len(g.hand[opp]) if cond[3] is None else cond[3]
-            if not _compare(size, cond[2], value):
+            if not compare(size, cond[2], value):
                 return False
         elif kind == C_MILITARY:
             if _sign(military(g, controller) - military(g, opp)) != cond[1]:
@@ -538,10 +494,6 @@ def holds(
             if (cond[1] is not None and held < cond[1]) or (cond[2] is not None and held > cond[2]):
                 return False
     return True
-
-
-def _compare(a: int, cmp: int, b: int) -> bool:
-    return (a < b, a <= b, a == b, a >= b, a > b)[cmp]
 
 
 def _sign(x: int) -> int:

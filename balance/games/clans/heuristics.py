@@ -35,7 +35,7 @@ from balance.games.clans.state import (
 )
 
 if TYPE_CHECKING:
-    from balance.games.clans.cards import ClansSpec
+    from balance.games.clans.spec import ClansSpec
 
 
 # -- battle ----------------------------------------------------------------------------------

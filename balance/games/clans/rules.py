@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from functools import cache
 from math import ceil, floor
 from random import Random
+from typing import Self
 
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError
 from balance.games.clans import heuristics
-from balance.games.clans.cards import ClansSpec
 from balance.games.clans.effects import (
     HAND_LIMIT_REASON,
     IN_BATTLE,
@@ -33,7 +33,6 @@ from balance.games.clans.effects import (
     SHIFT_REASON,
     SHIFTED_IN,
     SHIFTED_OUT,
-    ZONE_DECK,
     activate_entries,
     fits_filter,
     hit,
@@ -43,6 +42,7 @@ from balance.games.clans.effects import (
     resolve_next,
     target_options,
 )
+from balance.games.clans.spec import ZONE_DECK, ClansSpec
 from balance.games.clans.state import (
     ACTION,
     ACTIVATIONS,
@@ -154,6 +154,14 @@ class Clans(Table):
             self.value = heuristics.evaluate(self, seat)
             self.valued = key
         return self.value
+
+    def determinize(self, seat: int, rng: Random) -> Self:
+        """Table.determinize; then another seat's pending choice, which may list its hand, is
+        computed again from the new hand."""
+        copy = super().determinize(seat, rng)
+        if copy.pending is not None and copy.pending.seat != seat:
+            refresh_decision(copy)
+        return copy
 
     def describe(self, option: int) -> str:
         return describe_option(self, self.pending.options[option])  # type: ignore[union-attr]

@@ -31,7 +31,7 @@ from balance.core.contract import DRAWN, Decision, Event
 from balance.core.eventchain import Chain, unchain
 
 if TYPE_CHECKING:
-    from balance.games.clans.cards import ClansSpec
+    from balance.games.clans.spec import ClansSpec
 
 EMPTY = -1  # an empty army slot
 NOBODY = -1  # no seat: the Wonder Token in the supply, a free (uncaptured) card, no winner
@@ -316,12 +316,7 @@ class Table:
                 unseen[i], unseen[j] = unseen[j], unseen[i]
             copy.hand = replaced(copy.hand, other, (*known, *unseen[:size]))
             copy.deck = replaced(copy.deck, other, tuple(unseen[size:]))
-        if copy.pending is not None and copy.pending.seat != seat:
-            # another seat's choice may list its hand: compute it again from the new hand
-            from balance.games.clans.rules import refresh_decision
-
-            refresh_decision(copy)
-        return copy
+        return copy  # Clans.determinize computes a pending decision again from the new hand
 
     def inventory(self) -> tuple[int, ...]:
         """Every card of the game, wherever it is: constant from setup to the end."""

@@ -8,7 +8,6 @@ spec §5) and `decks.yaml` (`{decks: {id: {players: [n], cards: {card: copies}}}
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -17,10 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from balance.core.config import fail, lookup, no_duplicates, read_config, spec_from_rules, validate
 from balance.core.contract import Catalog
 from balance.core.yamlio import LineList
-from balance.games.possession.effects import ROLES, CardEffect, compile_effect
+from balance.games.possession.effects import ROLES, compile_effect
+from balance.games.possession.spec import MAX_SEATS, MIN_SEATS, CardEffect, PossessionSpec
 from balance.games.possession.state import COUNTERS, GAME_STATS, SEAT_STATS
 
-MIN_SEATS, MAX_SEATS = 2, 4
 SNAKE_CASE = r"^[a-z][a-z0-9_]*$"
 
 
@@ -74,45 +73,6 @@ class DeckFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     decks: dict[str, DeckText] = Field(min_length=1)
     default_deck: dict[int, str] = {}
-
-
-@dataclass(frozen=True, slots=True)
-class PossessionSpec:
-    catalog: Catalog
-    config_hash: str
-    decision_cap: int
-    # rules.yaml, one attribute per parameter
-    players: int
-    wild_count: int
-    starting_hand: int
-    draw_below: int
-    draw_count: int
-    glory_to_win: int
-    defender_escapes: bool
-    glory_credit: str
-    exhaustion: int
-    defender_wear: int
-    face_down_clears_damage: bool
-    retrigger_position: str
-    max_chain: int
-    max_rounds: int
-    cap_result: str
-    first_player: str
-    deck: str
-    replaced_card_to: str
-    default_deck: Mapping[int, str]
-    # the card table, by card id (= index in catalog.cards)
-    names: tuple[str, ...]
-    might: tuple[int, ...]
-    endure: tuple[int, ...]
-    nurture: tuple[int, ...]
-    power: tuple[int, ...]  # 2·Might + Endure + 2·Nurture (spec §5)
-    effects: tuple[tuple[CardEffect | None, CardEffect | None, CardEffect | None], ...]  # per role
-    value: tuple[float, ...]  # the designer's hint: the sum of the card's effect values
-
-    def setup_size(self, seats: int) -> int:
-        """Cards setup deals (§3): D, S, the ring, and a Possessed and a hand per player."""
-        return 2 + self.wild_count + seats * (1 + self.starting_hand)
 
 
 def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -> PossessionSpec:

@@ -10,7 +10,6 @@ and compiled into `CardEffect` / `Step` objects of small ints that the rules rea
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -18,9 +17,16 @@ from typing_extensions import TypeAliasType
 
 from balance.core.config import fail, validate_value
 from balance.core.contract import DRAWN, FIRST_COUNTER, Decision
-from balance.core.effects import Effect, Target, Vocabulary
+from balance.core.effects import Effect, Target, Vocabulary, compare
 from balance.core.errors import did_you_mean
-from balance.core.yamlio import LineList, LineMap
+from balance.core.yamlio import LineList, LineMap, key_line, line_map
+from balance.games.possession.spec import (
+    DESTINATIONS,
+    TO_DECK_BOTTOM,
+    TO_HAND,
+    CardEffect,
+    Step,
+)
 from balance.games.possession.state import (
     EMPTY,
     G_EMPTY_DECK_TURN,
@@ -218,12 +224,10 @@ MATCHES = tuple(word[0] for word in MATCH_WORDS)
 STATS = ("might", "endure", "nurture", "damage", "remaining", "hand", "deck", "glory")
 MIGHT, ENDURE, NURTURE, DAMAGE_STAT, REMAINING, HAND, DECK, GLORY_STAT = range(len(STATS))
 CREATURE_STATS = {MIGHT, ENDURE, NURTURE, DAMAGE_STAT, REMAINING}
-COMPARISONS = ("<", "<=", "==", ">=", ">")
+COMPARISONS = ("<", "<=", "==", ">=", ">")  # indexes: core.effects.compare's LT ... GT
 
 ACTIONS = ("attack", "command", "soothe", "any")
 ACT_ATTACK, ACT_COMMAND, ACT_SOOTHE, ACT_ANY = range(len(ACTIONS))
-DESTINATIONS = ("discard", "hand", "deck_bottom")
-TO_DISCARD, TO_HAND, TO_DECK_BOTTOM = range(len(DESTINATIONS))
 
 # Condition kinds (compiled `if:`)
 C_ACTOR, C_SUBJECT, C_PLAYER, C_TURN, C_AMOUNT, C_COMPARE = range(6)
@@ -372,40 +376,7 @@ _roles.add(
 
 
 # --------------------------------------------------------------------------------------------
-# The compiled form
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One op of an effect, its parameters as small ints (-1: not used)."""
-
-    op: int
-    target: int = -1  # creature selector (trade_places: a)
-    choose: bool = False  # the target is {choose: <target>}
-    b: int = -1  # trade_places: b
-    b_choose: bool = False
-    amount: int = 0  # a fixed amount ...
-    amount_stat: int = -1  # ... or this stat ...
-    amount_of: int = -1  # ... of this single creature
-    stat: int = -1  # modify
-    stay: bool = False  # modify: lasts like ward rather than for the turn
-    player: int = -1  # draw, discard
-    count: int = 0
-    action: int = -1  # use_action
-    from_hand: bool = False  # replace
-    to: int = TO_DISCARD  # replace
-
-
-@dataclass(frozen=True, slots=True)
-class CardEffect:
-    card: int
-    role: int  # 0 possessed, 1 wild, 2 defender
-    trigger: int
-    conditions: tuple[tuple[int, ...], ...]
-    optional: bool
-    steps: tuple[Step, ...]  # the `do` step, then each `then` step
-    value: float  # the designer's hint for bots
-    text: str
+# The compiled form (the `CardEffect` / `Step` dataclasses live in spec.py)
 
 
 def compile_effect(
@@ -415,7 +386,7 @@ def compile_effect(
     context = f"card '{card_id}'"
     parsed = VOCABULARY.parse_effect(raw, context, file, line)
     assert parsed.trigger is not None  # parse_effect reads a top-level entry: it has `on:`
-    entry = raw if isinstance(raw, LineMap) else _wrap(raw, file, line)
+    entry = raw if isinstance(raw, LineMap) else line_map(raw, file, line)
     fields = parsed.fields
     if fields.role is None:
         raise fail(
@@ -430,7 +401,9 @@ def compile_effect(
         if isinstance(item, dict):
             for key in ("on", "if", "role", "optional", "then"):
                 if key in item:
-                    node = item if isinstance(item, LineMap) else _wrap(item, entry.file, item_line)
+                    node = (
+                        item if isinstance(item, LineMap) else line_map(item, entry.file, item_line)
+                    )
                     raise fail(
                         node,
                         (key,),
@@ -438,7 +411,7 @@ def compile_effect(
                         "write only do: <op> and its params",
                     )
         step = VOCABULARY.parse_step(item, context, entry.file, item_line)
-        node = item if isinstance(item, LineMap) else _wrap(item, entry.file, item_line)
+        node = item if isinstance(item, LineMap) else line_map(item, entry.file, item_line)
         steps.append(_step(step, node, context, parsed.trigger, shape))
     return CardEffect(
         card=card,
@@ -526,7 +499,7 @@ def _step(
         )
     elif op in (DRAW, DISCARD):
         word = VOCABULARY.kind("player").resolve(
-            params.player, entry.file, _line(entry, "player"), context
+            params.player, entry.file, key_line(entry, "player"), context
         )
         player = PLAYERS.index(word.name)
         if player == OWNER and not shape[1]:
@@ -705,19 +678,6 @@ def _op_hint(op: int) -> str:
         if op == TRADE_PLACES
         else "remove it"
     )
-
-
-def _line(entry: LineMap, key: str) -> int:
-    return entry.key_lines.get(key, entry.line)
-
-
-def _wrap(data: Any, file: str | None, line: int | None) -> LineMap:
-    node = LineMap(file or "", line or 0)
-    if isinstance(data, dict):
-        for key, value in data.items():
-            node[key] = value
-            node.key_lines[key] = line or 0
-    return node
 
 
 # --------------------------------------------------------------------------------------------
@@ -965,21 +925,9 @@ def holds(
                 return False
         else:
             value = stat_of(t, cond[1], cond[2], me, t.epoch[me], ctrl, ev)
-            if value is None or not _compare(value, cond[3], cond[4]):
+            if value is None or not compare(value, cond[3], cond[4]):
                 return False
     return True
-
-
-def _compare(a: int, op: int, b: int) -> bool:
-    if op == 0:
-        return a < b
-    if op == 1:
-        return a <= b
-    if op == 2:
-        return a == b
-    if op == 3:
-        return a >= b
-    return a > b
 
 
 # --------------------------------------------------------------------------------------------

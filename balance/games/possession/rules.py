@@ -17,7 +17,6 @@ from typing import Any
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError
 from balance.games.possession import heuristics
-from balance.games.possession.cards import MAX_SEATS, MIN_SEATS, PossessionSpec
 from balance.games.possession.effects import (
     ATTACK,
     COMMAND,
@@ -58,6 +57,7 @@ from balance.games.possession.effects import (
 from balance.games.possession.effects import (
     PLAYED as PLAYED_TRIGGER,
 )
+from balance.games.possession.spec import MAX_SEATS, MIN_SEATS, PossessionSpec
 from balance.games.possession.state import (
     CHECK,
     DEFENDER,

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Self
 from balance.core.contract import Decision, Event
 
 if TYPE_CHECKING:
-    from balance.games.possession.cards import PossessionSpec
+    from balance.games.possession.spec import PossessionSpec
 
 EMPTY = -1  # a position without a card
 

@@ -9,7 +9,6 @@ to `Fx` and grouped by trigger.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,13 +27,27 @@ from balance.games.zynalith.effects import (
     T_INSTANT,
     TRIGGER_IDS,
     VOCABULARY,
-    Fx,
     _keyword_mask,
     compile_effect,
 )
+from balance.games.zynalith.spec import (
+    HOST_NONE,
+    HOSTS,
+    MAX_SEATS,
+    NOT_PLAYED,
+    PLAY_CREATURE,
+    TYPE_CREATURE,
+    TYPE_EVENT,
+    TYPE_EXTRA,
+    WINDOW_COMBAT,
+    WINDOW_EVENT,
+    WINDOW_PLAY,
+    WINDOWS,
+    CardDef,
+    Fx,
+    ZynalithSpec,
+)
 from balance.games.zynalith.state import CAPS, CARD_COUNTERS, GAME_TALLIES, SEAT_TALLIES
-
-MAX_SEATS = 5
 
 # -- rules.yaml --------------------------------------------------------------------------------
 
@@ -154,99 +167,6 @@ class DeckFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     setups: dict[str, Setup] = Field(min_length=1)
     default_setup: str
-
-
-# -- compiled ----------------------------------------------------------------------------------
-
-TYPE_CREATURE, TYPE_EXTRA, TYPE_EVENT = 0, 1, 2
-HOST_OWN, HOST_ENEMY, HOST_ANY, HOST_NONE = 0, 1, 2, 3
-HOSTS = {"own": HOST_OWN, "enemy": HOST_ENEMY, "any": HOST_ANY, "none": HOST_NONE}
-PLAY_CREATURE, NOT_PLAYED = 4, -1  # ZynalithSpec.plays, beside the host codes
-WINDOW_PLAY, WINDOW_EVENT, WINDOW_COMBAT = 0, 1, 2
-WINDOWS = {"play": WINDOW_PLAY, "event": WINDOW_EVENT, "combat": WINDOW_COMBAT}
-
-
-@dataclass(frozen=True, slots=True)
-class CardDef:
-    """One card, compiled. `on[trigger]` holds its effects for that trigger in listed order."""
-
-    id: str
-    name: str
-    type: int  # TYPE_CREATURE / TYPE_EXTRA / TYPE_EVENT
-    kind: int  # subject kind: K_CREATURE, K_SPELL, K_PROPERTY, K_EQUIPMENT or K_EVENT
-    pile: int  # CREATURE_PILE or EXTRA_PILE
-    silver: int
-    zynalith: int
-    stats: tuple[int, int, int, int]
-    vp: int
-    keywords: int
-    host: int
-    counter_windows: int  # bit per window; 0: not a counter
-    counter_subjects: int  # bit per subject kind
-    effects: tuple[Fx, ...]
-    on: tuple[tuple[Fx, ...], ...]
-    greedy: bool  # playing it fires Gier
-    is_extra: bool
-    open_idea: bool
-
-
-@dataclass(frozen=True, slots=True)
-class ZynalithSpec:
-    catalog: Catalog
-    config_hash: str
-    decision_cap: int
-    cards: tuple[CardDef, ...]
-    setups: Mapping[
-        str, tuple[tuple[int, ...], tuple[int, ...]]
-    ]  # name -> (creature pile, extra pile)
-    default_setup: str
-    with_trigger: tuple[frozenset[int], ...]  # trigger -> ids of cards that have it
-    counters: tuple[frozenset[int], ...]  # window -> ids of the counters played in it
-    # card -> (silver, zynalith, how, init) for listing main-action plays at speed: how is
-    # PLAY_CREATURE, an extra card's host (HOST_OWN / HOST_ENEMY / HOST_ANY), or NOT_PLAYED
-    # (counters and events are never a main action)
-    plays: tuple[tuple[int, int, int, int], ...]
-    players: int
-    start_hp: int
-    start_silver: int
-    start_zynalith: int
-    rounds: int
-    draft_picks: int
-    draft_cost: int
-    income_per_round: int
-    slots_by_round: tuple[int, ...]
-    market_row_size: int
-    take_cost: int
-    refund_offset: int
-    zynalith_sell_price: int
-    zynalith_per_line_win: int
-    defence_per_defender: int
-    silver_per_vp: int
-    greed_silver: int
-    greed_zynalith: int
-    first_player: int  # a seat, or -1 for random
-    unopposed_attack: bool
-    atk_tie_no_winner: bool
-    charge_on_entry: bool
-    event_draw_replaces: bool
-    counter_windows: int  # bit per window kind in play
-    counters_per_window: int
-    max_attachments: int
-    defence_vs_effects: bool
-    score_tiebreak: tuple[str, ...]
-    open_faceless_warrior: bool
-    open_defence_by_cost: bool
-    defence_cost_brackets: tuple[tuple[int, ...], ...]  # (min_cost, defence) pairs, ascending
-    fronts: int
-    max_main_actions_per_round: int
-    max_side_actions_per_turn: int
-    max_trigger_chain: int
-    max_event_chain: int
-    max_decisions: int
-
-    def card_id(self, name: str) -> int:
-        """The integer id of the card called `name` in cards.yaml."""
-        return self.catalog.cards.index(name)
 
 
 def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -> ZynalithSpec:

@@ -12,7 +12,6 @@ combat); the steps themselves are the rules' (rules.py), so this module never im
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,6 +19,39 @@ from pydantic import BaseModel, ConfigDict, Field
 from balance.core.contract import Decision
 from balance.core.effects import Effect, Vocabulary
 from balance.core.errors import ConfigError
+from balance.games.zynalith.spec import (
+    BY_ANY,
+    BY_ENEMY,
+    BY_OWN,
+    BY_SELF,
+    POS_ANY,
+    POS_ATTACK,
+    POS_DEFENCE,
+    POS_TOGGLE,
+    ROW_BOTH,
+    ROW_CHOICE,
+    ROW_CREATURE,
+    ROW_EXTRA,
+    SEL_ALL,
+    SEL_CHOOSE,
+    SEL_CONTROLLER,
+    SEL_EACH_OPPONENT,
+    SEL_EACH_PLAYER,
+    SEL_HOST_OWNER,
+    SEL_LEFT,
+    SEL_LINE_ENEMIES,
+    SEL_NONE,
+    SEL_OPPONENT,
+    SEL_RANDOM,
+    SEL_RIGHT,
+    SEL_SELF,
+    SEL_SUBJECT,
+    SEL_SUBJECT_PLAYER,
+    SIDE_ANY,
+    SIDE_ENEMY,
+    SIDE_OWN,
+    Fx,
+)
 from balance.games.zynalith.state import (
     CHECK_STEP,
     CREATURE_PILE,
@@ -317,23 +349,6 @@ OP_IDS = (
     "refresh_market",
 )
 
-(
-    SEL_NONE,
-    SEL_SELF,
-    SEL_LEFT,
-    SEL_RIGHT,
-    SEL_LINE_ENEMIES,
-    SEL_SUBJECT,
-    SEL_CHOOSE,
-    SEL_RANDOM,
-    SEL_ALL,
-    SEL_CONTROLLER,
-    SEL_OPPONENT,
-    SEL_EACH_OPPONENT,
-    SEL_EACH_PLAYER,
-    SEL_SUBJECT_PLAYER,
-    SEL_HOST_OWNER,
-) = range(15)
 SELECTOR_CODES = {
     "self": SEL_SELF,
     "left_neighbour": SEL_LEFT,
@@ -368,44 +383,15 @@ PLAYER_OPS = frozenset({O_GAIN, O_DRAW})
 EITHER_OPS = frozenset({O_DAMAGE, O_HEAL})
 UNTARGETED_OPS = frozenset({O_NEGATE, O_REFRESH})
 
-SIDE_ANY, SIDE_OWN, SIDE_ENEMY = 0, 1, 2
-POS_ANY, POS_ATTACK, POS_DEFENCE, POS_TOGGLE = 0, 1, 2, 3
 SIDES = {"any": SIDE_ANY, "own": SIDE_OWN, "enemy": SIDE_ENEMY}
 POSITIONS = {"any": POS_ANY, "attack": POS_ATTACK, "defence": POS_DEFENCE, "toggle": POS_TOGGLE}
-BY_ANY, BY_SELF, BY_OWN, BY_ENEMY = 0, 1, 2, 3
 BYS = {"any": BY_ANY, "self": BY_SELF, "own": BY_OWN, "enemy": BY_ENEMY}
 RESOURCES = {"silver": 0, "zynalith": 1, "vp": 2, "hp": 3}
-ROW_CREATURE, ROW_EXTRA, ROW_BOTH, ROW_CHOICE = 0, 1, 2, 3
 ROWS = {"creature": ROW_CREATURE, "extra": ROW_EXTRA, "both": ROW_BOTH, "choice": ROW_CHOICE}
 
 # Compiled conditions (besides `by`): (code, a, b, lo, hi)
 C_POSITION, C_STAT, C_RESOURCE, C_ROUND, C_ATTACHMENTS, C_KIND = range(6)
 NO_MIN, NO_MAX = -(10**9), 10**9
-
-
-@dataclass(frozen=True, slots=True)
-class Fx:
-    """One compiled effect entry. Unused fields keep their defaults."""
-
-    trigger: int
-    op: int
-    sel: int = SEL_NONE
-    side: int = SIDE_ANY
-    pick_position: int = POS_ANY
-    by: int = BY_ANY
-    conds: tuple[tuple[int, int, int, int, int], ...] = ()
-    amount: int = 0
-    stat: int = 0
-    round_only: bool = False
-    resource: int = 0
-    keywords: int = 0  # damage: the effect's keywords; grant_keyword: the keyword granted
-    pile: int = 0  # draw: CREATURE_PILE, EXTRA_PILE or ROW_CHOICE
-    position: int = POS_ANY
-    row: int = ROW_BOTH
-    overheal: bool = False
-    copy: tuple[int, ...] = ()
-    count: int = 1
-    text: str = ""  # "card: on combat do damage" for error messages and replays
 
 
 def compile_effect(effect: Effect, card: str, is_event: bool) -> Fx:

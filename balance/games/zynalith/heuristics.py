@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from balance.games.zynalith.cards import TYPE_CREATURE, CardDef, ZynalithSpec
 from balance.games.zynalith.effects import LIFESTEAL, PIERCE, clockwise, defence_of
+from balance.games.zynalith.spec import TYPE_CREATURE, CardDef, ZynalithSpec
 from balance.games.zynalith.state import ATK, DEF, HP, INIT, Creature, Table, View
 
 # The weights of `evaluate`, in victory points (VP). A player's standing is the VP they would

@@ -18,19 +18,6 @@ from balance.core.contract import DRAWN, OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
 from balance.core.gamerng import GameRng, exact_shuffle
 from balance.games.zynalith import heuristics
-from balance.games.zynalith.cards import (
-    HOST_ENEMY,
-    HOST_NONE,
-    HOST_OWN,
-    NOT_PLAYED,
-    PLAY_CREATURE,
-    TYPE_CREATURE,
-    TYPE_EVENT,
-    WINDOW_COMBAT,
-    WINDOW_EVENT,
-    WINDOW_PLAY,
-    ZynalithSpec,
-)
 from balance.games.zynalith.effects import (
     CHARGE,
     FX,
@@ -47,7 +34,6 @@ from balance.games.zynalith.effects import (
     LIFESTEAL,
     O_DRAW,
     PIERCE,
-    ROW_BOTH,
     T_COMBAT,
     T_DEATH,
     T_DEFENCE,
@@ -66,6 +52,20 @@ from balance.games.zynalith.effects import (
     push_refresh,
     resolve_effect,
     resort,
+)
+from balance.games.zynalith.spec import (
+    HOST_ENEMY,
+    HOST_NONE,
+    HOST_OWN,
+    NOT_PLAYED,
+    PLAY_CREATURE,
+    ROW_BOTH,
+    TYPE_CREATURE,
+    TYPE_EVENT,
+    WINDOW_COMBAT,
+    WINDOW_EVENT,
+    WINDOW_PLAY,
+    ZynalithSpec,
 )
 from balance.games.zynalith.state import (
     ATK,

@@ -15,8 +15,9 @@ import pytest
 
 from balance.core.registry import load_game
 from balance.games.arrows import rules
-from balance.games.arrows.cards import ArrowsSpec, load_spec
-from balance.games.arrows.state import PLAY, T_OWN_TURNS, ArrowsState, Piece
+from balance.games.arrows.cards import load_spec
+from balance.games.arrows.spec import ArrowsSpec
+from balance.games.arrows.state import PLAY, T_OWN_TURNS, ArrowsState, Piece, place
 
 GAME = load_game("arrows")
 SHIPPED = GAME.config_dir
@@ -92,7 +93,7 @@ class Table:
         index = self.spec.cell_names.index(cell)
         assert s.grid[index] is None
         cost_due = self.spec.cost[card] if covered else 0
-        return rules.place(s, seat, card, index, not covered, cost_due, False)
+        return place(s, seat, card, index, not covered, cost_due, False)
 
     def hand(self, s: ArrowsState, seat: int, *names: str) -> None:
         s.hands[seat].extend(self.card(n) for n in names)

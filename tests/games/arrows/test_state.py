@@ -5,6 +5,7 @@ from __future__ import annotations
 from random import Random
 
 from balance.games.arrows import rules
+from balance.games.arrows.state import deal_damage, move
 
 
 def test_a_clone_and_its_original_draw_the_same_numbers_independently(table) -> None:
@@ -30,9 +31,9 @@ def test_changes_to_a_piece_after_a_clone_stay_on_their_side(table) -> None:
     s = table.new()
     table.put(s, "C3", "lancer_pup", seat=0)
     copy = s.clone()
-    rules.deal_damage(s, table.at(s, "C3"), 1, -1, -1)
+    deal_damage(s, table.at(s, "C3"), 1, -1, -1)
     assert table.at(s, "C3").damage == 1 and table.at(copy, "C3").damage == 0
-    rules.move(copy, table.at(copy, "C3"), table.spec.cell_names.index("D3"))
+    move(copy, table.at(copy, "C3"), table.spec.cell_names.index("D3"))
     assert table.at(s, "C3").cell == table.spec.cell_names.index("C3")
     assert table.at(copy, "C3") is None and table.at(copy, "D3").moved
     assert not table.at(s, "C3").moved

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from balance.core.errors import ConfigError
-from balance.games.zynalith.cards import TYPE_CREATURE, TYPE_EVENT, load_spec
+from balance.games.zynalith.cards import load_spec
 from balance.games.zynalith.effects import (
     KEYWORDS,
     OP_IDS,
@@ -18,6 +18,7 @@ from balance.games.zynalith.effects import (
     TRIGGER_IDS,
     VOCABULARY,
 )
+from balance.games.zynalith.spec import TYPE_CREATURE, TYPE_EVENT
 from balance.games.zynalith.state import ATK, INIT
 
 SHIPPED = Path(__file__).resolve().parents[3] / "configs" / "zynalith"

@@ -1,4 +1,7 @@
-"""tinyduel: a tiny card game that plugs into balance through the `balance.games` entry point.
+"""tinyduel: a tiny card game that plugs into balance through the `balance.games` entry point,
+and the template of a game package: the same files with the same roles as the shipped games
+(README "Adding a game"), on the kit's pieces (GamePackage, GameRng, EventLog, Vocabulary and the
+config steps).
 
 Each seat brings a deck. Every round each seat plays one card face down, in seat order; then the
 cards are revealed and the highest value (seat 0 adds `seat0_bonus`) takes a point; everyone
@@ -9,28 +12,13 @@ checks sweeps and tuning.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from balance.core.contract import GameInfo
-from tinyduel.cards import DuelSpec, compile_config
-from tinyduel.rules import Duel, new_duel
+from balance.core.package import GamePackage
 
-
-class TinyDuel:
-    info = GameInfo(name="tinyduel", min_seats=2, max_seats=3, rules_version="1")
-    config_dir = Path(__file__).parent / "config"
-
-    def load(self, config_dir: Path, overrides: Mapping[str, object] | None = None) -> DuelSpec:
-        return compile_config(config_dir, overrides)
-
-    def new_game(self, spec: DuelSpec, lineup: Sequence[str], seed: int) -> Duel:
-        return new_duel(spec, lineup, seed)
-
-    def vocabulary(self):
-        from tinyduel.cards import VOCABULARY
-
-        return VOCABULARY
-
-
-GAME = TinyDuel()
+GAME = GamePackage(
+    GameInfo(name="tinyduel", min_seats=2, max_seats=3, rules_version="1"),
+    "tinyduel",
+    Path(__file__).parent / "config",
+)

@@ -1,9 +1,8 @@
-"""tinyduel's card schema and vocabulary, compiled once into an immutable spec."""
+"""tinyduel's config schema (rules.yaml, cards.yaml, decks.yaml), compiled once into the spec."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -11,20 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from balance.core.config import fail, lookup, no_duplicates, read_config, spec_from_rules, validate
 from balance.core.contract import Catalog
-from balance.core.effects import Vocabulary
-
-
-class Amount(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    n: int = Field(ge=1)
-
-
-VOCABULARY = Vocabulary("tinyduel")
-VOCABULARY.triggers.add("play", "the card is played")
-VOCABULARY.ops.add("draw", "the target player draws n cards", Amount)
-VOCABULARY.ops.add("boost", "this card's value rises by n this round", Amount)
-VOCABULARY.selectors.add("me", "the card's player")
-VOCABULARY.conditions.add("behind", "the card's player has fewer points than the leader", bool)
+from tinyduel.effects import VOCABULARY, compile_effect
+from tinyduel.spec import DuelSpec
 
 
 class Rules(BaseModel):
@@ -52,23 +39,8 @@ class DeckFile(BaseModel):
     decks: dict[str, dict[str, int]]
 
 
-DRAW, BOOST = 0, 1
-
-
-@dataclass(frozen=True, slots=True)
-class DuelSpec:
-    catalog: Catalog
-    config_hash: str
-    decision_cap: int
-    hand_size: int
-    points_to_win: int
-    max_rounds: int
-    seat0_bonus: int
-    values: tuple[int, ...]  # card_id -> printed value
-    on_play: tuple[tuple[tuple[int, int, bool], ...], ...]  # card_id -> (op, n, only_if_behind)
-
-
-def compile_config(folder: Path, overrides: Mapping[str, object] | None = None) -> DuelSpec:
+def load_spec(folder: Path, overrides: Mapping[str, object] | None = None) -> DuelSpec:
+    """Read, check and compile `folder`; a mistake is a ConfigError naming file:line."""
     docs = read_config(folder, overrides=overrides)
     rules = validate(Rules, docs["rules"])
     cards = validate(CardFile, docs["cards"])
@@ -81,8 +53,7 @@ def compile_config(folder: Path, overrides: Mapping[str, object] | None = None) 
         compiled = []
         for k, raw in enumerate(card.effects):
             effect = VOCABULARY.parse_effect(raw, f"card '{card.id}'")
-            op = DRAW if effect.op == "draw" else BOOST
-            compiled.append((op, effect.params.n, bool(effect.conditions.get("behind", False))))
+            compiled.append(compile_effect(effect))
         on_play.append(tuple(compiled))
     deck_cards: dict[str, dict[int, int]] = {}
     for name, contents in decks.decks.items():
