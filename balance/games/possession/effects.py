@@ -987,7 +987,7 @@ def _compare(a: int, op: int, b: int) -> bool:
 
 
 def counter(t: Table, seat: int, card: int, k: int, value: int = 1) -> None:
-    t.recent.append((t.turn, seat, card, FIRST_COUNTER + k, value))
+    t.card_events.append((t.turn, seat, card, FIRST_COUNTER + k, value))
 
 
 def deal_damage(t: Table, pos: int, amount: int, source: int) -> int:
@@ -1084,7 +1084,7 @@ def flip(t: Table, i: int) -> None:
 def to_hand(t: Table, seat: int, c: int) -> None:
     t.hands[seat].append(c)
     t.known[c] |= 1 << seat
-    t.recent.append((t.turn, seat, t.kind[c], DRAWN, 1))
+    t.card_events.append((t.turn, seat, t.kind[c], DRAWN, 1))
 
 
 def draw_cards(t: Table, seat: int, count: int) -> int:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from random import Random
 from typing import Any
 
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError
+from balance.core.eventchain import EventLog
+from balance.core.gamerng import GameRng
 from balance.games.possession import heuristics
 from balance.games.possession.cards import MAX_SEATS, MIN_SEATS, PossessionSpec
 from balance.games.possession.effects import (
@@ -268,10 +269,10 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         )
     contents = spec.catalog.decks[deck_for(spec, lineup)]
     kind = [card for card, copies in sorted(contents.items()) for _ in range(copies)]
-    rng = Random(seed)
+    rng = GameRng(seed)
     deck = list(range(len(kind)))
     rng.shuffle(deck)
-    first = 0 if spec.first_player == "seat0" else rng.randrange(seats)
+    first = 0 if spec.first_player == "seat0" else rng.stream().randrange(seats)
     n = spec.wild_count
     defender = seats + n
     copies = len(kind)
@@ -281,8 +282,6 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
     t = Possession(
         spec=spec,
         rng=rng,
-        rng_seed=seed,
-        rng_shared=False,
         seats=seats,
         ring=n,
         ring_base=seats,
@@ -340,8 +339,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         capped=False,
         game_stats=[0] * len(GAME_STATS),
         seat_stats=[0] * (seats * NS),
-        past=(),
-        recent=[],
+        card_events=EventLog(),
         watch=None,
     )
     if len(deck) < spec.setup_size(seats):
@@ -360,7 +358,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
             c = deck.pop()
             t.hands[seat].append(c)
             t.known[c] = 1 << seat
-            t.recent.append((0, seat, kind[c], OPENING, 1))
+            t.card_events.append((0, seat, kind[c], OPENING, 1))
     t.seat_stats[first * NS + S_FIRST_PLAYER] = 1
     return t
 
@@ -496,7 +494,7 @@ def play(t: Table, seat: int, pos: int, card: int) -> None:
             t.discard.append(old)
     t.occ[pos] = c
     t.known[c] = t.every_seat
-    t.recent.append((t.turn, seat, t.kind[c], PLAYED, 1))
+    t.card_events.append((t.turn, seat, t.kind[c], PLAYED, 1))
     role = t.role_of[pos]
     stat = (
         S_PLAYS_POSSESSED
