@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from typing_extensions import TypeAliasType
 
+from balance.core import flow
 from balance.core.config import fail, validate_value
 from balance.core.contract import DRAWN, FIRST_COUNTER, Decision
 from balance.core.effects import Effect, Target, Vocabulary
@@ -1315,5 +1316,4 @@ def ask(t: Table, seat: int, kind: str, options: tuple[Any, ...], cont: tuple[An
     if len(options) == 1:
         t.todo.append((*cont, options[0]))
         return
-    t.asking = Decision(seat, kind, options)
-    t.cont = cont
+    flow.ask(t, Decision(seat, kind, options), cont)

@@ -10,9 +10,10 @@ is posed by `ask` with the task that takes its answer, so play stops and resumes
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from balance.core import flow
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError
 from balance.core.eventchain import EventLog
@@ -138,6 +139,7 @@ from balance.games.possession.state import (
     T_SWAP_PHASE,
     T_TURN_END_STEP,
     T_TURN_START,
+    TASKS,
     WILD,
     Table,
 )
@@ -178,13 +180,8 @@ class Possession(Table):
         return self.asking
 
     def apply(self, option: int) -> None:
-        asking = self.asking
-        if asking is None:
-            raise ValueError("no decision is pending")
-        chosen = asking.options[option]
-        self.asking = None
-        self.todo.append((*self.cont, chosen))
-        advance(self)
+        flow.answer(self, option)
+        flow.run(self, TASKS)
 
     def result(self) -> Result:
         return result_of(self)
@@ -370,19 +367,8 @@ def begin(t: Possession, phase: str = "turn_start") -> Possession:
     else:
         new_turn(t)
         t.todo.extend(TURN_TASKS[: len(PHASES) + 1 - PHASES.index(phase)])
-    advance(t)
+    flow.run(t, TASKS)  # to the first decision
     return t
-
-
-def advance(t: Table) -> None:
-    """Run tasks until a decision is pending or the game is over."""
-    todo = t.todo
-    handlers = HANDLERS
-    while todo and t.asking is None and not t.over:
-        task = todo.pop()
-        handlers[task[0]](t, task)
-    if t.over:
-        todo.clear()
 
 
 # --------------------------------------------------------------------------------------------
@@ -424,8 +410,7 @@ def draw_phase(t: Table, task: tuple[Any, ...]) -> None:
     """R20: with fewer than `draw_below` cards and a deck, the player may draw."""
     seat = t.turn_player
     if not t.turn_cut and len(t.hands[seat]) < t.spec.draw_below and t.deck:
-        t.asking = Decision(seat, "draw", DRAW_OR_SKIP)
-        t.cont = DRAW_DO
+        flow.ask(t, Decision(seat, "draw", DRAW_OR_SKIP), DRAW_DO)
 
 
 def draw_do(t: Table, task: tuple[Any, ...]) -> None:
@@ -461,8 +446,7 @@ def play_phase(t: Table, task: tuple[Any, ...]) -> None:
         decision = _DECISIONS.get(key)
         if decision is None:  # pass + at least 3 places: always a choice
             decision = _remember(key, Decision(seat, "play", play_options(t, seat, cards)))
-        t.asking = decision
-        t.cont = PLAY_DO
+        flow.ask(t, decision, PLAY_DO)
 
 
 def play_options(
@@ -519,8 +503,7 @@ def action_phase(t: Table, task: tuple[Any, ...]) -> None:
     decision = _DECISIONS.get(key)
     if decision is None:  # attack and soothe itself at least: always a choice
         decision = _remember(key, Decision(seat, "action", action_options(t, seat)))
-    t.asking = decision
-    t.cont = (T_ACTION_DO, c, t.epoch[c])
+    flow.ask(t, decision, (T_ACTION_DO, c, t.epoch[c]))
 
 
 def action_do(t: Table, task: tuple[Any, ...]) -> None:
@@ -544,8 +527,7 @@ def swap_phase(t: Table, task: tuple[Any, ...]) -> None:
         if len(decision.options) == 1:
             ask(t, seat, "swap", decision.options, SWAP_DO)
         else:
-            t.asking = decision
-            t.cont = SWAP_DO
+            flow.ask(t, decision, SWAP_DO)
 
 
 def swap_options(
@@ -1243,41 +1225,37 @@ def describe_option(t: Table, option: tuple[Any, ...]) -> str:
     return verb
 
 
-HANDLERS: list[Callable[[Table, tuple[Any, ...]], None]] = [None] * 30  # type: ignore[list-item]
-for _code, _handler in (
-    (T_TURN_START, turn_start),
-    (T_DRAW_PHASE, draw_phase),
-    (T_DRAW_DO, draw_do),
-    (T_PLAY_PHASE, play_phase),
-    (T_PLAY_DO, play_do),
-    (T_ACTION_PHASE, action_phase),
-    (T_ACTION_DO, action_do),
-    (T_SWAP_PHASE, swap_phase),
-    (T_SWAP_DO, swap_do),
-    (T_TURN_END_STEP, turn_end_step),
-    (T_END_TURN, end_turn),
-    (T_CHAIN_NEXT, chain_next),
-    (T_SCAN, scan),
-    (T_ESCAPE_CHECK, escape_check),
-    (T_ESCAPE_GO, escape_go),
-    (T_REFILL_P, refill_possessed),
-    (T_ENTER_P, enter_possessed),
-    (T_REFILL_W, refill_wild),
-    (T_HAND_REPLACEMENT, hand_replacement),
-    (T_ENTER_W, enter_wild),
-    (T_REFILL_D, refill_defender),
-    (T_REFILL_S, refill_support),
-    (T_EFFECT_GO, effect_go),
-    (T_OP, op),
-    (T_DO, do),
-    (T_ACT, act),
-    (T_COUNTER, strike_back),
-    (T_DISCARD, discard_ask),
-    (T_DISCARD_PICK, discard_pick),
-    (T_STEP_END, step_end),
-):
-    HANDLERS[_code] = _handler
-assert all(HANDLERS), "a task without a handler"
+TASKS.bind(T_TURN_START, turn_start)
+TASKS.bind(T_DRAW_PHASE, draw_phase)
+TASKS.bind(T_DRAW_DO, draw_do)
+TASKS.bind(T_PLAY_PHASE, play_phase)
+TASKS.bind(T_PLAY_DO, play_do)
+TASKS.bind(T_ACTION_PHASE, action_phase)
+TASKS.bind(T_ACTION_DO, action_do)
+TASKS.bind(T_SWAP_PHASE, swap_phase)
+TASKS.bind(T_SWAP_DO, swap_do)
+TASKS.bind(T_TURN_END_STEP, turn_end_step)
+TASKS.bind(T_END_TURN, end_turn)
+TASKS.bind(T_CHAIN_NEXT, chain_next)
+TASKS.bind(T_SCAN, scan)
+TASKS.bind(T_ESCAPE_CHECK, escape_check)
+TASKS.bind(T_ESCAPE_GO, escape_go)
+TASKS.bind(T_REFILL_P, refill_possessed)
+TASKS.bind(T_ENTER_P, enter_possessed)
+TASKS.bind(T_REFILL_W, refill_wild)
+TASKS.bind(T_HAND_REPLACEMENT, hand_replacement)
+TASKS.bind(T_ENTER_W, enter_wild)
+TASKS.bind(T_REFILL_D, refill_defender)
+TASKS.bind(T_REFILL_S, refill_support)
+TASKS.bind(T_EFFECT_GO, effect_go)
+TASKS.bind(T_OP, op)
+TASKS.bind(T_DO, do)
+TASKS.bind(T_ACT, act)
+TASKS.bind(T_COUNTER, strike_back)
+TASKS.bind(T_DISCARD, discard_ask)
+TASKS.bind(T_DISCARD_PICK, discard_pick)
+TASKS.bind(T_STEP_END, step_end)
+TASKS.check()
 
 
 ROLE_MARKS = {POSSESSED: "P", WILD: "W", DEFENDER: "D", SUPPORT: "S"}

@@ -8,9 +8,9 @@ trigger whether its creature is still the one that triggered (R9, G8).
 Positions are integers: the Possessed `P0..P(n-1)` are `0..n-1` (seat = position), the ring
 `W0..W(N-1)` is `ring_base + i`, then the Defender `defender` and the Support `support`.
 
-The game is a state machine whose continuation is data: `todo` is a stack of small task tuples
-`(task, *args)` (the codes below), run by `rules.advance` until a decision is needed. A decision
-keeps its continuation in `cont`; the chosen option is appended to it and pushed back. So a
+The game runs on the kit's flow engine (balance/core/flow.py): `todo` is a stack of small task
+tuples `(task, *args)` (the codes below), run until a decision is needed. A decision keeps its
+continuation in `cont`; the chosen option is appended to it and pushed back. So a
 `clone()` is a copy of plain lists and tuples, and a game resumes exactly where it stopped.
 """
 
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from balance.core.contract import Decision, Event
 from balance.core.eventchain import EventLog
+from balance.core.flow import Tasks
 from balance.core.gamerng import GameRng, fast_shuffle
 
 if TYPE_CHECKING:
@@ -33,39 +34,39 @@ EMPTY = -1  # a position without a card
 NO_ROLE, POSSESSED, WILD, DEFENDER, SUPPORT = -1, 0, 1, 2, 3
 NO_CREATURE: tuple[int, int, int, int] = (EMPTY, 0, NO_ROLE, -1)  # (copy, epoch, role, owner)
 
-# The continuation's tasks. Handlers live in rules.HANDLERS; effects pushes a few of them.
-(
-    T_TURN_START,
-    T_DRAW_PHASE,
-    T_DRAW_DO,
-    T_PLAY_PHASE,
-    T_PLAY_DO,
-    T_ACTION_PHASE,
-    T_ACTION_DO,
-    T_SWAP_PHASE,
-    T_SWAP_DO,
-    T_TURN_END_STEP,
-    T_END_TURN,
-    T_CHAIN_NEXT,
-    T_SCAN,
-    T_ESCAPE_CHECK,
-    T_ESCAPE_GO,
-    T_REFILL_P,
-    T_ENTER_P,
-    T_REFILL_W,
-    T_HAND_REPLACEMENT,
-    T_ENTER_W,
-    T_REFILL_D,
-    T_REFILL_S,
-    T_EFFECT_GO,
-    T_OP,
-    T_DO,
-    T_ACT,
-    T_COUNTER,
-    T_DISCARD,
-    T_DISCARD_PICK,
-    T_STEP_END,
-) = range(30)
+# The game's task kinds (the kit's flow engine, balance/core/flow.py); rules.py binds their
+# handlers, and effects pushes a few of them.
+TASKS: Tasks[Table] = Tasks("possession")
+T_TURN_START = TASKS.declare("turn_start")
+T_DRAW_PHASE = TASKS.declare("draw_phase")
+T_DRAW_DO = TASKS.declare("draw_do")
+T_PLAY_PHASE = TASKS.declare("play_phase")
+T_PLAY_DO = TASKS.declare("play_do")
+T_ACTION_PHASE = TASKS.declare("action_phase")
+T_ACTION_DO = TASKS.declare("action_do")
+T_SWAP_PHASE = TASKS.declare("swap_phase")
+T_SWAP_DO = TASKS.declare("swap_do")
+T_TURN_END_STEP = TASKS.declare("turn_end_step")
+T_END_TURN = TASKS.declare("end_turn")
+T_CHAIN_NEXT = TASKS.declare("chain_next")
+T_SCAN = TASKS.declare("scan")
+T_ESCAPE_CHECK = TASKS.declare("escape_check")
+T_ESCAPE_GO = TASKS.declare("escape_go")
+T_REFILL_P = TASKS.declare("refill_p")
+T_ENTER_P = TASKS.declare("enter_p")
+T_REFILL_W = TASKS.declare("refill_w")
+T_HAND_REPLACEMENT = TASKS.declare("hand_replacement")
+T_ENTER_W = TASKS.declare("enter_w")
+T_REFILL_D = TASKS.declare("refill_d")
+T_REFILL_S = TASKS.declare("refill_s")
+T_EFFECT_GO = TASKS.declare("effect_go")
+T_OP = TASKS.declare("op")
+T_DO = TASKS.declare("do")
+T_ACT = TASKS.declare("act")
+T_COUNTER = TASKS.declare("counter")
+T_DISCARD = TASKS.declare("discard")
+T_DISCARD_PICK = TASKS.declare("discard_pick")
+T_STEP_END = TASKS.declare("step_end")
 
 CHECK = (T_ESCAPE_CHECK, ())  # the escape check that follows every op and every step (§4.3)
 
