@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from random import Random
 
 from balance.core.contract import Decision, State
+from balance.core.gamerng import below
 
 
 @dataclass
@@ -13,4 +14,4 @@ class RandomBot:
     name: str = "random"
 
     def choose(self, state: State, decision: Decision, rng: Random) -> int:
-        return rng.randrange(len(decision.options))
+        return below(len(decision.options), rng)  # rng.randrange's draw, cheaper

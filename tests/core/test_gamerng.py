@@ -8,7 +8,7 @@ from random import Random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from balance.core.gamerng import GameRng, exact_shuffle, fast_shuffle
+from balance.core.gamerng import GameRng, below, exact_shuffle, fast_shuffle
 
 
 @given(seed=st.integers(0, 2**64 - 1), size=st.integers(0, 80))
@@ -19,6 +19,13 @@ def test_the_exact_shuffle_is_random_shuffle_to_the_last_draw(seed: int, size: i
     theirs.shuffle(expected)
     assert cards == expected
     assert ours.getstate() == theirs.getstate()  # the stream goes on identically
+
+
+@given(seed=st.integers(0, 2**64 - 1), sizes=st.lists(st.integers(1, 2**70), max_size=30))
+def test_below_is_randrange_to_the_last_draw(seed: int, sizes: list[int]) -> None:
+    ours, theirs = Random(seed), Random(seed)
+    assert [below(n, ours) for n in sizes] == [theirs.randrange(n) for n in sizes]
+    assert ours.getstate() == theirs.getstate()
 
 
 def test_the_fast_shuffle_deals_every_order_alike() -> None:

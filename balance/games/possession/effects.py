@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from typing_extensions import TypeAliasType
 
+from balance.core import flow
 from balance.core.config import fail, validate_value
 from balance.core.contract import DRAWN, FIRST_COUNTER, Decision
 from balance.core.effects import Effect, Target, Vocabulary, compare
@@ -935,7 +936,7 @@ def holds(
 
 
 def counter(t: Table, seat: int, card: int, k: int, value: int = 1) -> None:
-    t.recent.append((t.turn, seat, card, FIRST_COUNTER + k, value))
+    t.card_events.append((t.turn, seat, card, FIRST_COUNTER + k, value))
 
 
 def deal_damage(t: Table, pos: int, amount: int, source: int) -> int:
@@ -1032,7 +1033,7 @@ def flip(t: Table, i: int) -> None:
 def to_hand(t: Table, seat: int, c: int) -> None:
     t.hands[seat].append(c)
     t.known[c] |= 1 << seat
-    t.recent.append((t.turn, seat, t.kind[c], DRAWN, 1))
+    t.card_events.append((t.turn, seat, t.kind[c], DRAWN, 1))
 
 
 def draw_cards(t: Table, seat: int, count: int) -> int:
@@ -1263,5 +1264,4 @@ def ask(t: Table, seat: int, kind: str, options: tuple[Any, ...], cont: tuple[An
     if len(options) == 1:
         t.todo.append((*cont, options[0]))
         return
-    t.asking = Decision(seat, kind, options)
-    t.cont = cont
+    flow.ask(t, Decision(seat, kind, options), cont)

@@ -10,12 +10,14 @@ is posed by `ask` with the task that takes its answer, so play stops and resumes
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
-from random import Random
+from collections.abc import Sequence
 from typing import Any
 
+from balance.core import flow
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError
+from balance.core.eventchain import EventLog
+from balance.core.gamerng import GameRng
 from balance.games.possession import heuristics
 from balance.games.possession.effects import (
     ATTACK,
@@ -137,6 +139,7 @@ from balance.games.possession.state import (
     T_SWAP_PHASE,
     T_TURN_END_STEP,
     T_TURN_START,
+    TASKS,
     WILD,
     Table,
 )
@@ -177,13 +180,8 @@ class Possession(Table):
         return self.asking
 
     def apply(self, option: int) -> None:
-        asking = self.asking
-        if asking is None:
-            raise ValueError("no decision is pending")
-        chosen = asking.options[option]
-        self.asking = None
-        self.todo.append((*self.cont, chosen))
-        advance(self)
+        flow.answer(self, option)
+        flow.run(self, TASKS)
 
     def result(self) -> Result:
         return result_of(self)
@@ -268,10 +266,10 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         )
     contents = spec.catalog.decks[deck_for(spec, lineup)]
     kind = [card for card, copies in sorted(contents.items()) for _ in range(copies)]
-    rng = Random(seed)
+    rng = GameRng(seed)
     deck = list(range(len(kind)))
     rng.shuffle(deck)
-    first = 0 if spec.first_player == "seat0" else rng.randrange(seats)
+    first = 0 if spec.first_player == "seat0" else rng.stream().randrange(seats)
     n = spec.wild_count
     defender = seats + n
     copies = len(kind)
@@ -281,8 +279,6 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
     t = Possession(
         spec=spec,
         rng=rng,
-        rng_seed=seed,
-        rng_shared=False,
         seats=seats,
         ring=n,
         ring_base=seats,
@@ -340,8 +336,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         capped=False,
         game_stats=[0] * len(GAME_STATS),
         seat_stats=[0] * (seats * NS),
-        past=(),
-        recent=[],
+        card_events=EventLog(),
         watch=None,
     )
     if len(deck) < spec.setup_size(seats):
@@ -360,7 +355,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
             c = deck.pop()
             t.hands[seat].append(c)
             t.known[c] = 1 << seat
-            t.recent.append((0, seat, kind[c], OPENING, 1))
+            t.card_events.append((0, seat, kind[c], OPENING, 1))
     t.seat_stats[first * NS + S_FIRST_PLAYER] = 1
     return t
 
@@ -372,19 +367,8 @@ def begin(t: Possession, phase: str = "turn_start") -> Possession:
     else:
         new_turn(t)
         t.todo.extend(TURN_TASKS[: len(PHASES) + 1 - PHASES.index(phase)])
-    advance(t)
+    flow.run(t, TASKS)  # to the first decision
     return t
-
-
-def advance(t: Table) -> None:
-    """Run tasks until a decision is pending or the game is over."""
-    todo = t.todo
-    handlers = HANDLERS
-    while todo and t.asking is None and not t.over:
-        task = todo.pop()
-        handlers[task[0]](t, task)
-    if t.over:
-        todo.clear()
 
 
 # --------------------------------------------------------------------------------------------
@@ -426,8 +410,7 @@ def draw_phase(t: Table, task: tuple[Any, ...]) -> None:
     """R20: with fewer than `draw_below` cards and a deck, the player may draw."""
     seat = t.turn_player
     if not t.turn_cut and len(t.hands[seat]) < t.spec.draw_below and t.deck:
-        t.asking = Decision(seat, "draw", DRAW_OR_SKIP)
-        t.cont = DRAW_DO
+        flow.ask(t, Decision(seat, "draw", DRAW_OR_SKIP), DRAW_DO)
 
 
 def draw_do(t: Table, task: tuple[Any, ...]) -> None:
@@ -463,8 +446,7 @@ def play_phase(t: Table, task: tuple[Any, ...]) -> None:
         decision = _DECISIONS.get(key)
         if decision is None:  # pass + at least 3 places: always a choice
             decision = _remember(key, Decision(seat, "play", play_options(t, seat, cards)))
-        t.asking = decision
-        t.cont = PLAY_DO
+        flow.ask(t, decision, PLAY_DO)
 
 
 def play_options(
@@ -496,7 +478,7 @@ def play(t: Table, seat: int, pos: int, card: int) -> None:
             t.discard.append(old)
     t.occ[pos] = c
     t.known[c] = t.every_seat
-    t.recent.append((t.turn, seat, t.kind[c], PLAYED, 1))
+    t.card_events.append((t.turn, seat, t.kind[c], PLAYED, 1))
     role = t.role_of[pos]
     stat = (
         S_PLAYS_POSSESSED
@@ -521,8 +503,7 @@ def action_phase(t: Table, task: tuple[Any, ...]) -> None:
     decision = _DECISIONS.get(key)
     if decision is None:  # attack and soothe itself at least: always a choice
         decision = _remember(key, Decision(seat, "action", action_options(t, seat)))
-    t.asking = decision
-    t.cont = (T_ACTION_DO, c, t.epoch[c])
+    flow.ask(t, decision, (T_ACTION_DO, c, t.epoch[c]))
 
 
 def action_do(t: Table, task: tuple[Any, ...]) -> None:
@@ -546,8 +527,7 @@ def swap_phase(t: Table, task: tuple[Any, ...]) -> None:
         if len(decision.options) == 1:
             ask(t, seat, "swap", decision.options, SWAP_DO)
         else:
-            t.asking = decision
-            t.cont = SWAP_DO
+            flow.ask(t, decision, SWAP_DO)
 
 
 def swap_options(
@@ -1245,41 +1225,37 @@ def describe_option(t: Table, option: tuple[Any, ...]) -> str:
     return verb
 
 
-HANDLERS: list[Callable[[Table, tuple[Any, ...]], None]] = [None] * 30  # type: ignore[list-item]
-for _code, _handler in (
-    (T_TURN_START, turn_start),
-    (T_DRAW_PHASE, draw_phase),
-    (T_DRAW_DO, draw_do),
-    (T_PLAY_PHASE, play_phase),
-    (T_PLAY_DO, play_do),
-    (T_ACTION_PHASE, action_phase),
-    (T_ACTION_DO, action_do),
-    (T_SWAP_PHASE, swap_phase),
-    (T_SWAP_DO, swap_do),
-    (T_TURN_END_STEP, turn_end_step),
-    (T_END_TURN, end_turn),
-    (T_CHAIN_NEXT, chain_next),
-    (T_SCAN, scan),
-    (T_ESCAPE_CHECK, escape_check),
-    (T_ESCAPE_GO, escape_go),
-    (T_REFILL_P, refill_possessed),
-    (T_ENTER_P, enter_possessed),
-    (T_REFILL_W, refill_wild),
-    (T_HAND_REPLACEMENT, hand_replacement),
-    (T_ENTER_W, enter_wild),
-    (T_REFILL_D, refill_defender),
-    (T_REFILL_S, refill_support),
-    (T_EFFECT_GO, effect_go),
-    (T_OP, op),
-    (T_DO, do),
-    (T_ACT, act),
-    (T_COUNTER, strike_back),
-    (T_DISCARD, discard_ask),
-    (T_DISCARD_PICK, discard_pick),
-    (T_STEP_END, step_end),
-):
-    HANDLERS[_code] = _handler
-assert all(HANDLERS), "a task without a handler"
+TASKS.bind(T_TURN_START, turn_start)
+TASKS.bind(T_DRAW_PHASE, draw_phase)
+TASKS.bind(T_DRAW_DO, draw_do)
+TASKS.bind(T_PLAY_PHASE, play_phase)
+TASKS.bind(T_PLAY_DO, play_do)
+TASKS.bind(T_ACTION_PHASE, action_phase)
+TASKS.bind(T_ACTION_DO, action_do)
+TASKS.bind(T_SWAP_PHASE, swap_phase)
+TASKS.bind(T_SWAP_DO, swap_do)
+TASKS.bind(T_TURN_END_STEP, turn_end_step)
+TASKS.bind(T_END_TURN, end_turn)
+TASKS.bind(T_CHAIN_NEXT, chain_next)
+TASKS.bind(T_SCAN, scan)
+TASKS.bind(T_ESCAPE_CHECK, escape_check)
+TASKS.bind(T_ESCAPE_GO, escape_go)
+TASKS.bind(T_REFILL_P, refill_possessed)
+TASKS.bind(T_ENTER_P, enter_possessed)
+TASKS.bind(T_REFILL_W, refill_wild)
+TASKS.bind(T_HAND_REPLACEMENT, hand_replacement)
+TASKS.bind(T_ENTER_W, enter_wild)
+TASKS.bind(T_REFILL_D, refill_defender)
+TASKS.bind(T_REFILL_S, refill_support)
+TASKS.bind(T_EFFECT_GO, effect_go)
+TASKS.bind(T_OP, op)
+TASKS.bind(T_DO, do)
+TASKS.bind(T_ACT, act)
+TASKS.bind(T_COUNTER, strike_back)
+TASKS.bind(T_DISCARD, discard_ask)
+TASKS.bind(T_DISCARD_PICK, discard_pick)
+TASKS.bind(T_STEP_END, step_end)
+TASKS.check()
 
 
 ROLE_MARKS = {POSSESSED: "P", WILD: "W", DEFENDER: "D", SUPPORT: "S"}

@@ -8,9 +8,9 @@ trigger whether its creature is still the one that triggered (R9, G8).
 Positions are integers: the Possessed `P0..P(n-1)` are `0..n-1` (seat = position), the ring
 `W0..W(N-1)` is `ring_base + i`, then the Defender `defender` and the Support `support`.
 
-The game is a state machine whose continuation is data: `todo` is a stack of small task tuples
-`(task, *args)` (the codes below), run by `rules.advance` until a decision is needed. A decision
-keeps its continuation in `cont`; the chosen option is appended to it and pushed back. So a
+The game runs on the kit's flow engine (balance/core/flow.py): `todo` is a stack of small task
+tuples `(task, *args)` (the codes below), run until a decision is needed. A decision keeps its
+continuation in `cont`; the chosen option is appended to it and pushed back. So a
 `clone()` is a copy of plain lists and tuples, and a game resumes exactly where it stopped.
 """
 
@@ -21,6 +21,9 @@ from random import Random
 from typing import TYPE_CHECKING, Any, Self
 
 from balance.core.contract import Decision, Event
+from balance.core.eventchain import EventLog
+from balance.core.flow import Tasks
+from balance.core.gamerng import GameRng, fast_shuffle
 
 if TYPE_CHECKING:
     from balance.games.possession.spec import PossessionSpec
@@ -31,39 +34,39 @@ EMPTY = -1  # a position without a card
 NO_ROLE, POSSESSED, WILD, DEFENDER, SUPPORT = -1, 0, 1, 2, 3
 NO_CREATURE: tuple[int, int, int, int] = (EMPTY, 0, NO_ROLE, -1)  # (copy, epoch, role, owner)
 
-# The continuation's tasks. Handlers live in rules.HANDLERS; effects pushes a few of them.
-(
-    T_TURN_START,
-    T_DRAW_PHASE,
-    T_DRAW_DO,
-    T_PLAY_PHASE,
-    T_PLAY_DO,
-    T_ACTION_PHASE,
-    T_ACTION_DO,
-    T_SWAP_PHASE,
-    T_SWAP_DO,
-    T_TURN_END_STEP,
-    T_END_TURN,
-    T_CHAIN_NEXT,
-    T_SCAN,
-    T_ESCAPE_CHECK,
-    T_ESCAPE_GO,
-    T_REFILL_P,
-    T_ENTER_P,
-    T_REFILL_W,
-    T_HAND_REPLACEMENT,
-    T_ENTER_W,
-    T_REFILL_D,
-    T_REFILL_S,
-    T_EFFECT_GO,
-    T_OP,
-    T_DO,
-    T_ACT,
-    T_COUNTER,
-    T_DISCARD,
-    T_DISCARD_PICK,
-    T_STEP_END,
-) = range(30)
+# The game's task kinds (the kit's flow engine, balance/core/flow.py); rules.py binds their
+# handlers, and effects pushes a few of them.
+TASKS: Tasks[Table] = Tasks("possession")
+T_TURN_START = TASKS.declare("turn_start")
+T_DRAW_PHASE = TASKS.declare("draw_phase")
+T_DRAW_DO = TASKS.declare("draw_do")
+T_PLAY_PHASE = TASKS.declare("play_phase")
+T_PLAY_DO = TASKS.declare("play_do")
+T_ACTION_PHASE = TASKS.declare("action_phase")
+T_ACTION_DO = TASKS.declare("action_do")
+T_SWAP_PHASE = TASKS.declare("swap_phase")
+T_SWAP_DO = TASKS.declare("swap_do")
+T_TURN_END_STEP = TASKS.declare("turn_end_step")
+T_END_TURN = TASKS.declare("end_turn")
+T_CHAIN_NEXT = TASKS.declare("chain_next")
+T_SCAN = TASKS.declare("scan")
+T_ESCAPE_CHECK = TASKS.declare("escape_check")
+T_ESCAPE_GO = TASKS.declare("escape_go")
+T_REFILL_P = TASKS.declare("refill_p")
+T_ENTER_P = TASKS.declare("enter_p")
+T_REFILL_W = TASKS.declare("refill_w")
+T_HAND_REPLACEMENT = TASKS.declare("hand_replacement")
+T_ENTER_W = TASKS.declare("enter_w")
+T_REFILL_D = TASKS.declare("refill_d")
+T_REFILL_S = TASKS.declare("refill_s")
+T_EFFECT_GO = TASKS.declare("effect_go")
+T_OP = TASKS.declare("op")
+T_DO = TASKS.declare("do")
+T_ACT = TASKS.declare("act")
+T_COUNTER = TASKS.declare("counter")
+T_DISCARD = TASKS.declare("discard")
+T_DISCARD_PICK = TASKS.declare("discard_pick")
+T_STEP_END = TASKS.declare("step_end")
 
 CHECK = (T_ESCAPE_CHECK, ())  # the escape check that follows every op and every step (§4.3)
 
@@ -178,11 +181,9 @@ class Table:
     clones until one of them writes: every write to them goes through `own_rare` first."""
 
     spec: PossessionSpec
-    # The game's own stream, read only through `stream()`: it may be shared with clones until
-    # one of them draws (`rng_shared`), or not made yet (None: `determinize` left its seed).
-    rng: Random | None
-    rng_seed: int
-    rng_shared: bool
+    # The game's own stream (the kit's GameRng, copied on first draw): setup shuffles the deck
+    # and may draw the first player; play after setup never draws (spec §3).
+    rng: GameRng
     seats: int
     ring: int  # N, the number of Wilds
     ring_base: int  # position of W0
@@ -257,38 +258,17 @@ class Table:
     # statistics
     game_stats: list[int]
     seat_stats: list[int]  # seat * NS + k
-    # The card events (contract.Event) are `past` then `recent`: `past` is an immutable tuple that
-    # clones share, `recent` this state's own list. A clone folds `recent` into `past` first, so
-    # copying a state costs nothing per event already logged (read them as `events`).
-    past: tuple[Event, ...]
-    recent: list[Event]
+    # The card events (contract.Event): log with `card_events.append`; a clone shares the
+    # earlier ones as a frozen chain (the kit's EventLog), so copying costs nothing per event.
+    card_events: EventLog
     watch: list[Any] | None  # tests set a list: each scan records ("log", events), ("queue", ...)
-
-    def stream(self) -> Random:
-        """The game's RNG, the one door for every draw. A clone shares its original's Random
-        until either of them draws: the first to draw takes a private copy of the state, so a
-        clone that never draws (most of a search's) never pays for copying it."""
-        rng = self.rng
-        if rng is None:
-            rng = self.rng = Random(self.rng_seed)
-            self.rng_shared = False
-        elif self.rng_shared:
-            private = Random.__new__(Random)  # not Random(): seeding from the OS is wasted work
-            private.setstate(rng.getstate())
-            rng = self.rng = private
-            self.rng_shared = False
-        return rng
 
     def clone(self) -> Self:
         """An exact copy: lists copied, tuples shared, the RNG shared until one of them draws
-        (`stream`). `kind` is shared too: it is replaced, never changed in place, after setup."""
+        (`GameRng.fork`). `kind` is shared too: it is replaced, never changed in place, after setup."""
         copy = object.__new__(type(self))
         copy.spec = self.spec
-        if self.rng is not None:
-            self.rng_shared = True
-        copy.rng = self.rng
-        copy.rng_seed = self.rng_seed
-        copy.rng_shared = True
+        copy.rng = self.rng.fork()
         copy.seats = self.seats
         copy.ring = self.ring
         copy.ring_base = self.ring_base
@@ -344,11 +324,7 @@ class Table:
         copy.capped = self.capped
         copy.game_stats = self.game_stats[:]
         copy.seat_stats = self.seat_stats[:]
-        if self.recent:
-            self.past += tuple(self.recent)
-            self.recent = []
-        copy.past = self.past
-        copy.recent = []
+        copy.card_events = self.card_events.fork()
         copy.watch = None if self.watch is None else self.watch[:]
         return copy
 
@@ -367,12 +343,13 @@ class Table:
 
     @property
     def events(self) -> list[Event]:
-        """Every card event so far, oldest first (a new list: log with `recent.append`)."""
-        return [*self.past, *self.recent]
+        """Every card event so far, oldest first (a new list: log with `card_events.append`)."""
+        return self.card_events.every()
 
     @events.setter
     def events(self, events: list[Event]) -> None:
-        self.past, self.recent = (), list(events)
+        self.card_events = EventLog()
+        self.card_events += events
 
     def inventory(self) -> tuple[int, ...]:
         """Every card id in every zone: deck, hands, positions, discard, glory piles, limbo."""
@@ -398,7 +375,7 @@ class Table:
         its options and its evaluation read only what it knows, so they are unchanged.
         """
         copy = self.clone()
-        copy.rng, copy.rng_seed, copy.rng_shared = None, rng.getrandbits(64), False  # made if drawn
+        copy.rng = GameRng(rng.getrandbits(64))  # its Random made only if the world draws
         bit = 1 << seat
         known = copy.known
         places = copy.deck + [copy.occ[copy.ring_base + copy.face_down]]
@@ -409,11 +386,8 @@ class Table:
             places.append(copy.limbo)
         hidden = [c for c in places if not known[c] & bit]
         kind = copy.kind = self.kind[:]
-        # Fisher-Yates on random() (Random.shuffle draws bits per swap: twice the cost, and a
-        # search determinizes once per iteration); its bias, below 2**-50, is no concern here.
-        draw = rng.random
-        for i in range(len(hidden) - 1, 0, -1):
-            j = int(draw() * (i + 1))
-            a, b = hidden[i], hidden[j]
-            kind[a], kind[b] = kind[b], kind[a]
+        cards = [kind[c] for c in hidden]
+        fast_shuffle(cards, rng)  # the kit's shuffle for search worlds
+        for c, card in zip(hidden, cards, strict=True):
+            kind[c] = card
         return copy
