@@ -1,17 +1,32 @@
 """tinyduel's rules: every seat plays a card face down in seat order; then the cards are revealed
-and the highest value takes the round. The contract class `Duel` runs them."""
+and the highest value takes the round. They run as the kit's flow engine's tasks (balance/core/
+flow.py): a task poses a decision with the task that takes its answer, and `Duel.apply` resumes
+there. The contract class `Duel` runs them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from balance.core import flow
 from balance.core.contract import OPENING, Decision, Result
 from balance.core.eventchain import EventLog
+from balance.core.flow import Task
 from balance.core.gamerng import GameRng
 from tinyduel import heuristics
 from tinyduel.effects import on_play
 from tinyduel.spec import DuelSpec
-from tinyduel.state import HIDDEN, ROUND_WON, Table, clear_round, draw, play_face_down
+from tinyduel.state import (
+    HIDDEN,
+    ROUND_WON,
+    T_PLAY,
+    T_REVEAL,
+    T_TURN,
+    TASKS,
+    Table,
+    clear_round,
+    draw,
+    play_face_down,
+)
 
 
 class Duel(Table):
@@ -20,19 +35,11 @@ class Duel(Table):
     __slots__ = ()
 
     def decision(self) -> Decision | None:
-        if self.to_play < 0:
-            return None
-        return Decision(self.to_play, "play", _distinct(self.hands[self.to_play]))
+        return self.asking
 
     def apply(self, option: int) -> None:
-        seat = self.to_play
-        card = _distinct(self.hands[seat])[option]
-        play_face_down(self, seat, card)
-        on_play(self, seat, card)
-        if seat + 1 < len(self.hands):
-            self.to_play = seat + 1
-        else:
-            reveal(self)
+        flow.answer(self, option)
+        flow.run(self, TASKS)
 
     def result(self) -> Result:
         seats = len(self.points)
@@ -48,7 +55,9 @@ class Duel(Table):
         return heuristics.evaluate(self, seat)
 
     def describe(self, option: int) -> str:
-        card = _distinct(self.hands[self.to_play])[option]
+        if self.asking is None:
+            raise ValueError("no decision is pending")
+        card = self.asking.options[option]
         return f"play {self.spec.catalog.cards[card]}"
 
 
@@ -75,16 +84,36 @@ def new_game(spec: DuelSpec, lineup: Sequence[str], seed: int) -> Duel:
         round=1,
         to_play=0,
         log=EventLog(),
+        todo=[(T_TURN, 0)],
+        asking=None,
+        cont=(),
+        over=False,
     )
     for seat in range(seats):
         for _ in range(spec.hand_size):
             card = duel.decks[seat].pop()
             duel.hands[seat].append(card)
             duel.log.append((0, seat, card, OPENING, 1))
+    flow.run(duel, TASKS)  # to seat 0's first choice
     return duel
 
 
-def reveal(t: Table) -> None:
+def turn(t: Table, task: Task) -> None:
+    """(T_TURN, seat): the seat picks a card of its hand; its answer is played (T_PLAY)."""
+    seat = task[1]
+    t.to_play = seat
+    flow.ask(t, Decision(seat, "play", _distinct(t.hands[seat])), (T_PLAY, seat))
+
+
+def play(t: Table, task: Task) -> None:
+    """(T_PLAY, seat, card): face down, its effects, then the next seat's turn or the reveal."""
+    _, seat, card = task
+    play_face_down(t, seat, card)
+    on_play(t, seat, card)
+    t.todo.append((T_TURN, seat + 1) if seat + 1 < len(t.hands) else (T_REVEAL,))
+
+
+def reveal(t: Table, task: Task) -> None:
     """All cards are down: the highest value takes the round (a tie takes nothing)."""
     spec = t.spec
     values = [spec.values[card] + t.boosts[seat] for seat, card in enumerate(t.played)]
@@ -98,11 +127,18 @@ def reveal(t: Table) -> None:
     clear_round(t)
     if max(t.points) >= spec.points_to_win or t.round >= spec.max_rounds:
         t.to_play = -1
+        t.over = True
         return
     t.round += 1
     for seat in range(len(t.hands)):
         draw(t, seat)
-    t.to_play = 0
+    t.todo.append((T_TURN, 0))
+
+
+TASKS.bind(T_TURN, turn)
+TASKS.bind(T_PLAY, play)
+TASKS.bind(T_REVEAL, reveal)
+TASKS.check()
 
 
 def _distinct(hand: list[int]) -> tuple[int, ...]:

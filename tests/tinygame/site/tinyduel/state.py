@@ -1,5 +1,6 @@
-"""tinyduel's state: each seat's deck, hand, face-down card and points, and the verbs that move
-cards between zones. The turn flow and the contract class are rules.py's."""
+"""tinyduel's state: each seat's deck, hand, face-down card and points, the verbs that move
+cards between zones, and the game's task kinds. The turn flow (the tasks' handlers) and the
+contract class are rules.py's."""
 
 from __future__ import annotations
 
@@ -7,19 +8,28 @@ from dataclasses import dataclass
 from random import Random
 from typing import Self
 
-from balance.core.contract import DRAWN, FIRST_COUNTER, PLAYED, Event
+from balance.core.contract import DRAWN, FIRST_COUNTER, PLAYED, Decision, Event
 from balance.core.eventchain import EventLog
+from balance.core.flow import Task, Tasks
 from balance.core.gamerng import GameRng, exact_shuffle
 from tinyduel.spec import DuelSpec
 
 ROUND_WON = FIRST_COUNTER + 0  # the card that took a round (catalog counter `rounds_won`)
 HIDDEN = -1  # no card played yet this round
 
+# The game runs on the kit's flow engine (balance/core/flow.py): these are its task kinds,
+# numbered as declared; rules.py binds their handlers.
+TASKS: Tasks[Table] = Tasks("tinyduel")
+T_TURN = TASKS.declare("turn")  # (T_TURN, seat): the seat chooses a card to play
+T_PLAY = TASKS.declare("play")  # (T_PLAY, seat, card): the answer, played face down
+T_REVEAL = TASKS.declare("reveal")  # every seat has played: the round is decided
+
 
 @dataclass(slots=True)
 class Table:
     """The whole game. A clone copies the small lists, forks the RNG (copied on its first
-    draw) and shares the events logged so far (the kit's EventLog)."""
+    draw), shares the events logged so far (the kit's EventLog) and copies the task stack
+    (its tuples and the pending Decision are never changed, so they are shared)."""
 
     spec: DuelSpec
     rng: GameRng  # every draw of the game; play after the deal draws nothing
@@ -32,6 +42,11 @@ class Table:
     round: int
     to_play: int  # the seat whose turn it is; -1 once the game is over
     log: EventLog
+    # the flow engine's fields (core/flow.py's Flowing)
+    todo: list[Task]
+    asking: Decision | None
+    cont: Task
+    over: bool
 
     @property
     def events(self) -> list[Event]:
@@ -58,6 +73,10 @@ class Table:
             round=self.round,
             to_play=self.to_play,
             log=self.log.fork(),
+            todo=self.todo[:],
+            asking=self.asking,
+            cont=self.cont,
+            over=self.over,
         )
 
     def determinize(self, seat: int, rng: Random) -> Self:
