@@ -53,13 +53,22 @@ class Section:
         self.words: dict[str, Word] = {}
         self._by_alias: dict[str, str] = {}
 
-    def add(self, name: str, doc: str, params: Any = None, aliases: tuple[str, ...] = ()) -> None:
+    def add(self, name: str, doc: str, params: Any = None, aliases: tuple[str, ...] = ()) -> int:
+        """Declare a word; its code is returned: its place in declaration order, the small int
+        a compiled effect holds (`DRAW = ops.add("draw", ...)`), so no list of codes is kept in
+        step with the words by hand."""
         if name in self.words or name in self._by_alias:
             raise ValueError(f"{self.kind} '{name}' declared twice")
         adapter = TypeAdapter(params) if params is not None else None
         self.words[name] = Word(name, doc, params, aliases, adapter)
         for alias in aliases:
             self._by_alias[alias] = name
+        return len(self.words) - 1
+
+    def codes(self) -> dict[str, int]:
+        """Every word's code by its name (aliases too): what a compiler looks a word up in."""
+        codes = {name: code for code, name in enumerate(self.words)}
+        return codes | {alias: codes[name] for alias, name in self._by_alias.items()}
 
     def resolve(self, word: object, file: str | None, line: int | None, context: str = "") -> Word:
         """The word `word` names (its own name or an alias), or a ConfigError with a hint."""

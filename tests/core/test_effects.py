@@ -4,7 +4,7 @@ from typing import Literal
 import pytest
 from pydantic import BaseModel, ConfigDict
 
-from balance.core.effects import EQ, GE, GT, LE, LT, Vocabulary, compare
+from balance.core.effects import EQ, GE, GT, LE, LT, Section, Vocabulary, compare
 from balance.core.errors import ConfigError
 from balance.core.yamlio import parse_yaml
 
@@ -103,3 +103,11 @@ def test_compare_reads_each_comparison_code() -> None:
         for a in range(-2, 3):
             for b in range(-2, 3):
                 assert compare(a, code, b) is op(a, b), (code, a, b)
+
+
+def test_a_words_code_is_its_place_in_declaration_order_aliases_included() -> None:
+    section = Section("op")
+    assert section.add("draw", "draws") == 0
+    assert section.add("discard", "discards", aliases=("mill",)) == 1
+    assert section.add("rest", "rests") == 2
+    assert section.codes() == {"draw": 0, "discard": 1, "mill": 1, "rest": 2}

@@ -106,68 +106,70 @@ _t.add("attack", "this Being declared an attack (before the block)")
 _t.add("block", "this Being was declared as the blocker")
 
 _o = VOCABULARY.ops
-_o.add("draw", "target player draws n Being cards (fewer if the deck runs out)", Amount)
-_o.add(
+DRAW = _o.add("draw", "target player draws n Being cards (fewer if the deck runs out)", Amount)
+DISCARD = _o.add(
     "discard",
     "target player discards n hand cards to their Abyss (the owner picks, or at random)",
     DiscardParams,
 )
-_o.add("gain_gems", "target player moves n gems from gem deck to gem zone", GemParams)
-_o.add("ready_gems", "target player turns up to n rested gems active", Amount)
-_o.add(
+GAIN_GEMS = _o.add("gain_gems", "target player moves n gems from gem deck to gem zone", GemParams)
+READY_GEMS = _o.add("ready_gems", "target player turns up to n rested gems active", Amount)
+POWER = _o.add(
     "power",
     "each target Being gets +n (or -n) power after the type multiplier, until the "
     "attack ends (outside an attack: the turn), the turn, or your next turn",
     PowerParams,
 )
-_o.add("ready", "target Being becomes active (it still cannot attack twice in a turn)")
-_o.add("rest", "target Being becomes rested")
-_o.add("defeat", "target Being's stack goes to its owner's Abyss; equipped gems return rested")
-_o.add(
+READY = _o.add("ready", "target Being becomes active (it still cannot attack twice in a turn)")
+REST = _o.add("rest", "target Being becomes rested")
+DEFEAT = _o.add(
+    "defeat", "target Being's stack goes to its owner's Abyss; equipped gems return rested"
+)
+RECOVER = _o.add(
     "recover", "target player picks n cards matching `filter` from their Abyss into hand", Amount
 )
-_o.add(
+REVIVE = _o.add(
     "revive",
     "controller picks a card matching `filter` from their Abyss and an empty own "
     "location: it enters as a one-card Being, active, with no play skill",
 )
 
 _s = VOCABULARY.selectors
-_s.add("self", "this Being")
-_s.add("me", "this Being's owner (player ops)")
-_s.add("opponent", "the other player (player ops)")
-_s.add("attacker", "the attacking Being of the current attack")
-_s.add(
+SELF = _s.add("self", "this Being")
+ME = _s.add("me", "this Being's owner (player ops)")
+OPPONENT = _s.add("opponent", "the other player (player ops)")
+ATTACKER = _s.add("attacker", "the attacking Being of the current attack")
+DEFENDER = _s.add(
     "defender",
     "the defending Being of the current attack: the blocker, else the target "
     "Being (none for an unblocked life attack)",
 )
-_s.add("across", "the opposing Being at this location")
-_s.add("choose_own", "one own Being the controller picks (matching the filter)")
-_s.add("choose_opp", "one opposing Being the controller picks (matching the filter)")
-_s.add("all_own", "every own Being (matching the filter)")
-_s.add("all_opp", "every opposing Being (matching the filter)")
+ACROSS = _s.add("across", "the opposing Being at this location")
+CHOOSE_OWN = _s.add("choose_own", "one own Being the controller picks (matching the filter)")
+CHOOSE_OPP = _s.add("choose_opp", "one opposing Being the controller picks (matching the filter)")
+ALL_OWN = _s.add("all_own", "every own Being (matching the filter)")
+ALL_OPP = _s.add("all_opp", "every opposing Being (matching the filter)")
 
 _c = VOCABULARY.conditions
-_c.add("my_life_at_most", "the controller has at most n life cards", int)
-_c.add("opp_life_at_most", "the opponent has at most n life cards", int)
-_c.add(
+C_MY_LIFE = _c.add("my_life_at_most", "the controller has at most n life cards", int)
+C_OPP_LIFE = _c.add("opp_life_at_most", "the opponent has at most n life cards", int)
+C_VIA = _c.add(
     "via",
     "play skills: the card came by summon (full cost) or by evolve",
     Literal["summon", "evolve"],
 )
-_c.add(
+C_TARGET_KIND = _c.add(
     "target_kind",
     "attack and block skills: the attack targets life or a Being",
     Literal["life", "being"],
 )
-_c.add(
+C_TYPE_ADVANTAGE = _c.add(
     "type_advantage", "the attacker's + contains the defending Being's type (false with none)", bool
 )
-_c.add("deck_empty", "the controller's Being deck is empty", bool)
-_c.add("abyss_at_least", "the controller's Abyss holds at least n cards", int)
-_c.add("stack_at_least", "this Being's stack holds at least n cards", int)
-_c.add("hand_at_most", "the controller holds at most n cards", int)
+C_DECK_EMPTY = _c.add("deck_empty", "the controller's Being deck is empty", bool)
+C_ABYSS = _c.add("abyss_at_least", "the controller's Abyss holds at least n cards", int)
+C_STACK = _c.add("stack_at_least", "this Being's stack holds at least n cards", int)
+C_HAND = _c.add("hand_at_most", "the controller holds at most n cards", int)
 
 
 def _declared(annotation: Any) -> Any:
@@ -195,37 +197,11 @@ TRIGGER_CODES = {
     "attack": ATTACK,
     "block": BLOCK,
 }
-DRAW, DISCARD, GAIN_GEMS, READY_GEMS, POWER, READY, REST, DEFEAT, RECOVER, REVIVE = range(10)
-OP_CODES = {
-    "draw": DRAW,
-    "discard": DISCARD,
-    "gain_gems": GAIN_GEMS,
-    "ready_gems": READY_GEMS,
-    "power": POWER,
-    "ready": READY,
-    "rest": REST,
-    "defeat": DEFEAT,
-    "recover": RECOVER,
-    "revive": REVIVE,
-}
+OP_CODES = _o.codes()
 PLAYER_OPS = frozenset({DRAW, DISCARD, GAIN_GEMS, READY_GEMS, RECOVER})
 BEING_OPS = frozenset({POWER, READY, REST, DEFEAT})
 CARD_FILTER_OPS = frozenset({RECOVER, REVIVE})  # ops whose filter reads cards, not Beings
-(SELF, ME, OPPONENT, ATTACKER, DEFENDER, ACROSS, CHOOSE_OWN, CHOOSE_OPP, ALL_OWN, ALL_OPP) = range(
-    10
-)
-SELECTOR_CODES = {
-    "self": SELF,
-    "me": ME,
-    "opponent": OPPONENT,
-    "attacker": ATTACKER,
-    "defender": DEFENDER,
-    "across": ACROSS,
-    "choose_own": CHOOSE_OWN,
-    "choose_opp": CHOOSE_OPP,
-    "all_own": ALL_OWN,
-    "all_opp": ALL_OPP,
-}
+SELECTOR_CODES = _s.codes()
 PLAYER_SELECTORS = frozenset({ME, OPPONENT})
 UNTIL_ATTACK, UNTIL_TURN, UNTIL_NEXT = range(3)
 UNTIL_CODES = {"attack": UNTIL_ATTACK, "turn": UNTIL_TURN, "your_next_turn": UNTIL_NEXT}
@@ -240,28 +216,7 @@ FILTER_CODES = {
     "in_reach": F_IN_REACH,
 }
 CARD_FILTERS = frozenset({F_LEVEL, F_MAX_LEVEL, F_TYPE, F_MAX_POWER, F_MIN_POWER})
-(
-    C_MY_LIFE,
-    C_OPP_LIFE,
-    C_VIA,
-    C_TARGET_KIND,
-    C_TYPE_ADVANTAGE,
-    C_DECK_EMPTY,
-    C_ABYSS,
-    C_STACK,
-    C_HAND,
-) = range(9)
-CONDITION_CODES = {
-    "my_life_at_most": C_MY_LIFE,
-    "opp_life_at_most": C_OPP_LIFE,
-    "via": C_VIA,
-    "target_kind": C_TARGET_KIND,
-    "type_advantage": C_TYPE_ADVANTAGE,
-    "deck_empty": C_DECK_EMPTY,
-    "abyss_at_least": C_ABYSS,
-    "stack_at_least": C_STACK,
-    "hand_at_most": C_HAND,
-}
+CONDITION_CODES = _c.codes()
 VIA_NONE, VIA_SUMMON, VIA_EVOLVE = -1, 0, 1
 KIND_LIFE, KIND_BEING = 0, 1
 
