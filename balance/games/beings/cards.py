@@ -178,8 +178,8 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     catalog = Catalog(
         cards=ids,
         decks=decks,
-        counters=COUNTERS,
-        game_stats=GAME_STATS
+        counters=COUNTERS.names,
+        game_stats=GAME_STATS.names
         + tuple(f"{name}_{seat}" for name in SEAT_STATS for seat in range(MAX_SEATS)),
         deck_seats={name: (MAX_SEATS,) for name in decks},
     )

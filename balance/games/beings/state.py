@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Self
 
+from balance.core.codes import Names
 from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
 from balance.core.eventchain import Chain, unchain
 from balance.games.beings.spec import DOUBLE, RESIST
@@ -27,118 +28,64 @@ NOBODY = -1
 LIFE = -1  # an attack's target when it aims at the life area
 
 # -- the game's own per-card counters (event FIRST_COUNTER + k), Catalog.counters order ----------
-COUNTERS = (
-    "summoned",  # played from hand at full cost
-    "evolved_onto",  # a Being evolved one level onto this card
-    "skipped_onto",  # a Being skip-evolved onto this card
-    "attacks",  # attacks declared with this card on top
-    "life_taken",  # life cards taken by attacks with this card on top
-    "beings_defeated",  # Beings defeated in battle by attacks with this card on top
-    "times_defeated",  # this card was the top of a Being defeated (battle or effect)
-    "defence_power",  # power added by discarding this card in a defend step
-    "skill_resolutions",  # this card's skills that resolved
-    "mulligan_returned",  # returned in the mulligan
-)
-(
-    K_SUMMONED,
-    K_EVOLVED_ONTO,
-    K_SKIPPED_ONTO,
-    K_ATTACKS,
-    K_LIFE_TAKEN,
-    K_BEINGS_DEFEATED,
-    K_TIMES_DEFEATED,
-    K_DEFENCE_POWER,
-    K_SKILLS,
-    K_MULLIGAN_RETURNED,
-) = (FIRST_COUNTER + k for k in range(len(COUNTERS)))
+COUNTERS = Names(FIRST_COUNTER)
+K_SUMMONED = COUNTERS.add("summoned")  # played from hand at full cost
+K_EVOLVED_ONTO = COUNTERS.add("evolved_onto")  # a Being evolved one level onto this card
+K_SKIPPED_ONTO = COUNTERS.add("skipped_onto")  # a Being skip-evolved onto this card
+K_ATTACKS = COUNTERS.add("attacks")  # attacks declared with this card on top
+K_LIFE_TAKEN = COUNTERS.add("life_taken")  # life cards taken by attacks with this card on top
+# Beings defeated in battle by attacks with this card on top
+K_BEINGS_DEFEATED = COUNTERS.add("beings_defeated")
+# this card was the top of a Being defeated (battle or effect)
+K_TIMES_DEFEATED = COUNTERS.add("times_defeated")
+# power added by discarding this card in a defend step
+K_DEFENCE_POWER = COUNTERS.add("defence_power")
+K_SKILLS = COUNTERS.add("skill_resolutions")  # this card's skills that resolved
+K_MULLIGAN_RETURNED = COUNTERS.add("mulligan_returned")  # returned in the mulligan
 
 # -- per-seat tallies (spec §9), reported as `<name>_<seat>` in Result.stats ---------------------
-SEAT_STATS = (
-    "zero_life_turn",  # turn the seat first reached 0 life (0: never)
-    "decked_out_turn",  # turn the seat's Being deck ran out (0: never)
-    "comeback_win",  # 1 if the seat won after being at 0 life
-    "gems_play",  # gems spent by purpose ...
-    "gems_evolve",
-    "gems_skip_evolve",
-    "gems_draw",
-    "gems_defence_evolve",
-    "gems_activate",
-    "gems_equipped",
-    "cards_drawn_by_gems",
-    "attacks_life",
-    "attacks_beings",
-    "blocks",
-    "defend_steps_won",
-    "defend_steps_lost",
-    "defence_cards",
-    "defence_power",
-    "beings_defeated",  # opposing Beings this seat defeated in battle
-    "beings_lost",  # own Beings defeated (battle or effect)
-    "mulligan_returned",
-    "final_life",
-    "final_hand",
-    "final_deck",
-    "final_abyss",
-    "final_power",
-)
-(
-    S_ZERO_LIFE_TURN,
-    S_DECK_OUT_TURN,
-    S_COMEBACK,
-    S_GEMS_PLAY,
-    S_GEMS_EVOLVE,
-    S_GEMS_SKIP,
-    S_GEMS_DRAW,
-    S_GEMS_DEFENCE,
-    S_GEMS_ACTIVATE,
-    S_GEMS_EQUIPPED,
-    S_DRAWN_BY_GEMS,
-    S_ATTACKS_LIFE,
-    S_ATTACKS_BEINGS,
-    S_BLOCKS,
-    S_DEFENDS_WON,
-    S_DEFENDS_LOST,
-    S_DEFENCE_CARDS,
-    S_DEFENCE_POWER,
-    S_DEFEATS,
-    S_LOST,
-    S_MULLIGAN,
-    S_FINAL_LIFE,
-    S_FINAL_HAND,
-    S_FINAL_DECK,
-    S_FINAL_ABYSS,
-    S_FINAL_POWER,
-) = range(len(SEAT_STATS))
+SEAT_STATS = Names()
+S_ZERO_LIFE_TURN = SEAT_STATS.add("zero_life_turn")  # turn the seat first reached 0 life (0: never)
+S_DECK_OUT_TURN = SEAT_STATS.add("decked_out_turn")  # turn the seat's Being deck ran out (0: never)
+S_COMEBACK = SEAT_STATS.add("comeback_win")  # 1 if the seat won after being at 0 life
+S_GEMS_PLAY = SEAT_STATS.add("gems_play")  # gems spent by purpose ...
+S_GEMS_EVOLVE = SEAT_STATS.add("gems_evolve")
+S_GEMS_SKIP = SEAT_STATS.add("gems_skip_evolve")
+S_GEMS_DRAW = SEAT_STATS.add("gems_draw")
+S_GEMS_DEFENCE = SEAT_STATS.add("gems_defence_evolve")
+S_GEMS_ACTIVATE = SEAT_STATS.add("gems_activate")
+S_GEMS_EQUIPPED = SEAT_STATS.add("gems_equipped")
+S_DRAWN_BY_GEMS = SEAT_STATS.add("cards_drawn_by_gems")
+S_ATTACKS_LIFE = SEAT_STATS.add("attacks_life")
+S_ATTACKS_BEINGS = SEAT_STATS.add("attacks_beings")
+S_BLOCKS = SEAT_STATS.add("blocks")
+S_DEFENDS_WON = SEAT_STATS.add("defend_steps_won")
+S_DEFENDS_LOST = SEAT_STATS.add("defend_steps_lost")
+S_DEFENCE_CARDS = SEAT_STATS.add("defence_cards")
+S_DEFENCE_POWER = SEAT_STATS.add("defence_power")
+S_DEFEATS = SEAT_STATS.add("beings_defeated")  # opposing Beings this seat defeated in battle
+S_LOST = SEAT_STATS.add("beings_lost")  # own Beings defeated (battle or effect)
+S_MULLIGAN = SEAT_STATS.add("mulligan_returned")
+S_FINAL_LIFE = SEAT_STATS.add("final_life")
+S_FINAL_HAND = SEAT_STATS.add("final_hand")
+S_FINAL_DECK = SEAT_STATS.add("final_deck")
+S_FINAL_ABYSS = SEAT_STATS.add("final_abyss")
+S_FINAL_POWER = SEAT_STATS.add("final_power")
 
 # -- game-level tallies (spec §9) ---------------------------------------------------------------
-GAME_STATS = (
-    "first_seat",
-    "attacks",
-    "life_hits",
-    "blocks",
-    "zero_life_defences_survived",
-    "zero_life_defences_failed",
-    "evolutions",
-    "skip_evolutions",
-    "replaced",
-    "fizzled",
-    "attacks_x2",  # attacks resolved at × double_multiplier
-    "attacks_resisted",  # attacks resolved at ÷ resist_divisor
-)
-(
-    G_FIRST_SEAT,
-    G_ATTACKS,
-    G_LIFE_HITS,
-    G_BLOCKS,
-    G_ZERO_SURVIVED,
-    G_ZERO_FAILED,
-    G_EVOLUTIONS,
-    G_SKIPS,
-    G_REPLACED,
-    G_FIZZLED,
-    G_X2,
-    G_RESISTED,
-) = range(len(GAME_STATS))
+GAME_STATS = Names()
+G_FIRST_SEAT = GAME_STATS.add("first_seat")
+G_ATTACKS = GAME_STATS.add("attacks")
+G_LIFE_HITS = GAME_STATS.add("life_hits")
+G_BLOCKS = GAME_STATS.add("blocks")
+G_ZERO_SURVIVED = GAME_STATS.add("zero_life_defences_survived")
+G_ZERO_FAILED = GAME_STATS.add("zero_life_defences_failed")
+G_EVOLUTIONS = GAME_STATS.add("evolutions")
+G_SKIPS = GAME_STATS.add("skip_evolutions")
+G_REPLACED = GAME_STATS.add("replaced")
+G_FIZZLED = GAME_STATS.add("fizzled")
+G_X2 = GAME_STATS.add("attacks_x2")  # attacks resolved at × double_multiplier
+G_RESISTED = GAME_STATS.add("attacks_resisted")  # attacks resolved at ÷ resist_divisor
 
 
 class Being:

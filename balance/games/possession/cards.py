@@ -126,8 +126,8 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     catalog = Catalog(
         cards=tuple(ids),
         decks=decks,
-        counters=COUNTERS,
-        game_stats=GAME_STATS
+        counters=COUNTERS.names,
+        game_stats=GAME_STATS.names
         + tuple(f"{name}_{seat}" for seat in range(MAX_SEATS) for name in SEAT_STATS),
         shared=frozenset(decks),
         deck_seats=deck_seats,

@@ -1184,7 +1184,7 @@ def result_of(t: Table) -> Result:
         winners = leaders(t, [s for s in range(t.seats) if not t.removed[s]])
         reason, capped = "unfinished", False
     stats = {name: float(value) for name, value in zip(GAME_STATS, t.game_stats, strict=True)}
-    stats[GAME_STATS[G_ROUNDS]] = float(t.round)
+    stats[GAME_STATS.names[G_ROUNDS]] = float(t.round)
     place = placements(t, winners)
     for seat in range(t.seats):
         row = t.seat_stats[seat * NS : (seat + 1) * NS]

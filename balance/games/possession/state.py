@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Any, Self
 
+from balance.core.codes import Names
 from balance.core.contract import Decision, Event
 from balance.core.eventchain import EventLog
 from balance.core.flow import Tasks
@@ -71,107 +72,56 @@ T_STEP_END = TASKS.declare("step_end")
 CHECK = (T_ESCAPE_CHECK, ())  # the escape check that follows every op and every step (§4.3)
 
 # Game-level statistics (spec §9), in Result.stats under these names.
-GAME_STATS = (
-    "rounds",
-    "defender_escapes",
-    "escapes_possessed",
-    "escapes_wild",
-    "escapes_support",
-    "removals",
-    "empty_deck_turn",
-    "chains",
-    "max_chain",
-    "cancelled",
-    "retriggered",
-    "chain_capped",
-    "dropped_triggers",
-)
-(
-    G_ROUNDS,
-    G_DEFENDER_ESCAPES,
-    G_ESCAPES_POSSESSED,
-    G_ESCAPES_WILD,
-    G_ESCAPES_SUPPORT,
-    G_REMOVALS,
-    G_EMPTY_DECK_TURN,
-    G_CHAINS,
-    G_MAX_CHAIN,
-    G_CANCELLED,
-    G_RETRIGGERED,
-    G_CHAIN_CAPPED,
-    G_DROPPED,
-) = range(len(GAME_STATS))
+GAME_STATS = Names()
+G_ROUNDS = GAME_STATS.add("rounds")
+G_DEFENDER_ESCAPES = GAME_STATS.add("defender_escapes")
+G_ESCAPES_POSSESSED = GAME_STATS.add("escapes_possessed")
+G_ESCAPES_WILD = GAME_STATS.add("escapes_wild")
+G_ESCAPES_SUPPORT = GAME_STATS.add("escapes_support")
+G_REMOVALS = GAME_STATS.add("removals")
+G_EMPTY_DECK_TURN = GAME_STATS.add("empty_deck_turn")
+G_CHAINS = GAME_STATS.add("chains")
+G_MAX_CHAIN = GAME_STATS.add("max_chain")
+G_CANCELLED = GAME_STATS.add("cancelled")
+G_RETRIGGERED = GAME_STATS.add("retriggered")
+G_CHAIN_CAPPED = GAME_STATS.add("chain_capped")
+G_DROPPED = GAME_STATS.add("dropped_triggers")
 
 # Per-seat statistics (spec §9), in Result.stats as `<name>_<seat>`.
-SEAT_STATS = (
-    "glory",
-    "placement",
-    "first_player",
-    "removed_turn",
-    "final_hand",
-    "draws",
-    "draws_skipped",
-    "plays_possessed",
-    "plays_wild",
-    "plays_support",
-    "attacks",
-    "commands",
-    "soothes",
-    "possesses",
-    "discards",
-    "damage_to_defender",
-    "damage_taken",
-    "possessed_escapes",
-    "refill_cards",
-    "exhaustion_damage",
-)
-(
-    S_GLORY,
-    S_PLACEMENT,
-    S_FIRST_PLAYER,
-    S_REMOVED_TURN,
-    S_FINAL_HAND,
-    S_DRAWS,
-    S_DRAWS_SKIPPED,
-    S_PLAYS_POSSESSED,
-    S_PLAYS_WILD,
-    S_PLAYS_SUPPORT,
-    S_ATTACKS,
-    S_COMMANDS,
-    S_SOOTHES,
-    S_POSSESSES,
-    S_DISCARDS,
-    S_DAMAGE_TO_DEFENDER,
-    S_DAMAGE_TAKEN,
-    S_POSSESSED_ESCAPES,
-    S_REFILL_CARDS,
-    S_EXHAUSTION_DAMAGE,
-) = range(len(SEAT_STATS))
+SEAT_STATS = Names()
+S_GLORY = SEAT_STATS.add("glory")
+S_PLACEMENT = SEAT_STATS.add("placement")
+S_FIRST_PLAYER = SEAT_STATS.add("first_player")
+S_REMOVED_TURN = SEAT_STATS.add("removed_turn")
+S_FINAL_HAND = SEAT_STATS.add("final_hand")
+S_DRAWS = SEAT_STATS.add("draws")
+S_DRAWS_SKIPPED = SEAT_STATS.add("draws_skipped")
+S_PLAYS_POSSESSED = SEAT_STATS.add("plays_possessed")
+S_PLAYS_WILD = SEAT_STATS.add("plays_wild")
+S_PLAYS_SUPPORT = SEAT_STATS.add("plays_support")
+S_ATTACKS = SEAT_STATS.add("attacks")
+S_COMMANDS = SEAT_STATS.add("commands")
+S_SOOTHES = SEAT_STATS.add("soothes")
+S_POSSESSES = SEAT_STATS.add("possesses")
+S_DISCARDS = SEAT_STATS.add("discards")
+S_DAMAGE_TO_DEFENDER = SEAT_STATS.add("damage_to_defender")
+S_DAMAGE_TAKEN = SEAT_STATS.add("damage_taken")
+S_POSSESSED_ESCAPES = SEAT_STATS.add("possessed_escapes")
+S_REFILL_CARDS = SEAT_STATS.add("refill_cards")
+S_EXHAUSTION_DAMAGE = SEAT_STATS.add("exhaustion_damage")
 NS = len(SEAT_STATS)
 
 # Per-card counters (Catalog.counters; event FIRST_COUNTER + k).
-COUNTERS = (
-    "turns_possessed",
-    "escapes",
-    "glory_yielded",
-    "attacks_survived",
-    "triggers_resolved",
-    "triggers_cancelled",
-    "triggers_retriggered",
-    "effect_damage",
-    "effect_healing",
-)
-(
-    K_TURNS_POSSESSED,
-    K_ESCAPES,
-    K_GLORY_YIELDED,
-    K_ATTACKS_SURVIVED,
-    K_RESOLVED,
-    K_CANCELLED,
-    K_RETRIGGERED,
-    K_EFFECT_DAMAGE,
-    K_EFFECT_HEALING,
-) = range(len(COUNTERS))
+COUNTERS = Names()
+K_TURNS_POSSESSED = COUNTERS.add("turns_possessed")
+K_ESCAPES = COUNTERS.add("escapes")
+K_GLORY_YIELDED = COUNTERS.add("glory_yielded")
+K_ATTACKS_SURVIVED = COUNTERS.add("attacks_survived")
+K_RESOLVED = COUNTERS.add("triggers_resolved")
+K_CANCELLED = COUNTERS.add("triggers_cancelled")
+K_RETRIGGERED = COUNTERS.add("triggers_retriggered")
+K_EFFECT_DAMAGE = COUNTERS.add("effect_damage")
+K_EFFECT_HEALING = COUNTERS.add("effect_healing")
 
 
 @dataclass(slots=True)
