@@ -155,6 +155,10 @@ class Clans(Table):
             self.valued = key
         return self.value
 
+    def option_twins(self) -> tuple[int, ...] | None:
+        """Per option, an earlier option whose value it surely has, for greedy (`pay_twins`)."""
+        return pay_twins(self)
+
     def describe(self, option: int) -> str:
         return describe_option(self, self.pending.options[option])  # type: ignore[union-attr]
 
@@ -728,6 +732,31 @@ def discard_step(g: Table, frame: list) -> Decision | None:
         g.stack.pop()
         return None
     return Decision.lazy(seat, "discard", hand_options, DISCARD_CARD, hand)
+
+
+def pay_twins(g: Table) -> tuple[int, ...] | None:
+    """Per option of a pending payment or discard, the first option giving up a card that
+    `evaluate` counts the same (heuristics.hand_values), else itself; None when no two are
+    alike or there is no proof.
+
+    The proof: with 2 or more cards still to give up out of a hand of 2 or more, the next
+    decision is surely the same seat's next one of the same frame (or the game ends at the
+    decision cap, by Supremacy and military), which greedy does not follow; and `evaluate`
+    reads a hand only through its size and `hand_values`, which a payment does not change for
+    the cards left (it reads the army and the spec). So both options have the same value."""
+    frame = g.stack[-1] if g.stack else None
+    if frame is None or (frame[0] != PAY and frame[0] != DISCARD) or frame[2] < 2:
+        return None
+    seat = frame[1]
+    if len(g.hand[seat]) < 2:
+        return None
+    options = g.pending.options  # type: ignore[union-attr]
+    first: dict[float, int] = {}
+    twins = [
+        first.setdefault(value, index)
+        for index, value in enumerate(heuristics.hand_values(g, seat, [o[1] for o in options]))
+    ]
+    return tuple(twins) if len(first) < len(twins) else None
 
 
 def hand_options(kind: int, hand: tuple[int, ...]) -> tuple:
