@@ -241,6 +241,7 @@ SPREAD_PER_PLAY = 0.7
 CARRY = 0.5  # share of the army (its military margin) expected to survive Song for the Dead
 FUTURE_SPREAD = 8.0  # logistic scale of that carried margin for the battles after this one
 HAZARD = (1.0, 0.45, 0.15, 0.04)  # chance an instant win `d` steps away comes in time
+HAZARD_STEPS = len(HAZARD)
 EDGE = 0.98  # |evaluate| stays below this while the game is on (a won game is exactly 1)
 REACH = PLAY_LATER * AVERAGE_PLAY  # what each play still open to the opponent may add
 # P(winning a later battle) by the present military margin (CARRY of it survives Song)
@@ -314,40 +315,52 @@ def evaluate(g: Table, seat: int) -> float:
     )
 
     # instant wins, as hazards (most positions are far from any)
-    plans = spec.win_plans
-    h_me = h_opp = 0.0
-    for who, base in ((seat, me), (opp, them)):
-        plan = plans.get(clans[who]) or spec.win_plan(clans[who])
-        nearest = spec.faceup_win - board[base + ACTIVE_N]
-        if plan.any:
-            if plan.gains_tokens:
-                nearest = min(nearest, spec.token_win - g.owned[who])
-            if plan.captures:
-                nearest = min(nearest, plan.captures - board[base + CAPTIVES])
-            if plan.rows:
-                rows = board[base + ROW_N : base + ROW_N + spec.rows]
-                nearest = min(nearest, max(max(rows), plan.rows) * len(rows) - sum(rows))
-        if nearest < len(HAZARD):
-            hazard = HAZARD[nearest] if nearest > 0 else 1.0
-            if who == seat:
-                h_me = hazard
-            else:
-                h_opp = hazard
+    h_me = _hazard(g, spec, clans[seat], seat, me)
+    h_opp = _hazard(g, spec, clans[opp], opp, them)
     if h_me or h_opp:
         win += (1.0 - win) * h_me - win * h_opp
     value = 2.0 * win - 1.0
     return EDGE if value > EDGE else max(value, -EDGE)
 
 
+def _hazard(g: Table, spec: ClansSpec, clans: tuple[int, ...], who: int, base: int) -> float:
+    """The chance that `who`'s nearest instant win (face-up cards, tokens, a clan's win_if)
+    comes in time: HAZARD by its distance, 0.0 when it is too far."""
+    board = g.board
+    nearest = spec.faceup_win - board[base + ACTIVE_N]
+    plan = spec.win_plans.get(clans) or spec.win_plan(clans)
+    if plan.any:
+        if plan.gains_tokens:
+            nearest = min(nearest, spec.token_win - g.owned[who])
+        if plan.captures:
+            nearest = min(nearest, plan.captures - board[base + CAPTIVES])
+        if plan.rows:
+            rows = board[base + ROW_N : base + ROW_N + spec.rows]
+            nearest = min(nearest, max(max(rows), plan.rows) * len(rows) - sum(rows))
+    if nearest >= HAZARD_STEPS:
+        return 0.0
+    return HAZARD[nearest] if nearest > 0 else 1.0
+
+
 def _hand_potential(g: Table, seat: int, plays: float) -> float:
     """The military `seat`'s hand (and held tokens) can still add over `plays` plays: the best
     cards count PLAY_LATER of their military, less when the army cannot take them yet (a
     Troop with no free space, a Hero or Immortal whose clan lacks the cards below it)."""
-    spec = g.spec
     hand = g.hand[seat]
     k = int(plays + 0.5)
     if not hand:
         return TOKEN_PLAY * AVERAGE_PLAY * min(g.held[seat], k)
+    values = hand_values(g, seat, hand)
+    if len(values) > k:
+        values.sort(reverse=True)
+        return PLAY_LATER * sum(values[:k]) + HAND_REST * sum(values[k:])
+    return PLAY_LATER * sum(values) + TOKEN_PLAY * AVERAGE_PLAY * min(g.held[seat], k - len(values))
+
+
+def hand_values(g: Table, seat: int, cards: Sequence[int]) -> list[float]:
+    """Per card (in `seat`'s hand), the military it may add as `_hand_potential` counts it, by
+    what `seat`'s army can take now: all `evaluate` reads of a hand card."""
+    spec = g.spec
     board = g.board
     me = seat * spec.board_stride
     troops = me + CLAN_N
@@ -361,7 +374,7 @@ def _hand_potential(g: Table, seat: int, plays: float) -> float:
     info = spec.card_info
     values: list[float] = []
     add = values.append
-    for card in hand:
+    for card in cards:
         lv, clan, mil = info[card]
         if lv == 1:
             add(mil * troop_share)
@@ -371,10 +384,7 @@ def _hand_potential(g: Table, seat: int, plays: float) -> float:
             add((mil + bonus) * 0.2)
         else:
             add((mil + bonus) * (immortal_share if board[heroes + clan] else 0.4))
-    if len(values) > k:
-        values.sort(reverse=True)
-        return PLAY_LATER * sum(values[:k]) + HAND_REST * sum(values[k:])
-    return PLAY_LATER * sum(values) + TOKEN_PLAY * AVERAGE_PLAY * min(g.held[seat], k - len(values))
+    return values
 
 
 def _specials(g: Table, mil: list[int], vet: list[int]) -> None:

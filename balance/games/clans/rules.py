@@ -163,6 +163,10 @@ class Clans(Table):
             refresh_decision(copy)
         return copy
 
+    def option_twins(self) -> tuple[int, ...] | None:
+        """Per option, an earlier option whose value it surely has, for greedy (`pay_twins`)."""
+        return pay_twins(self)
+
     def describe(self, option: int) -> str:
         return describe_option(self, self.pending.options[option])  # type: ignore[union-attr]
 
@@ -736,6 +740,58 @@ def discard_step(g: Table, frame: list) -> Decision | None:
         g.stack.pop()
         return None
     return Decision.lazy(seat, "discard", hand_options, DISCARD_CARD, hand)
+
+
+def pay_twins(g: Table) -> tuple[int, ...] | None:
+    """Per option of a pending payment or discard, the first option giving up a card that
+    `evaluate` counts the same (heuristics.hand_values), else itself; None when no two are
+    alike or there is no proof.
+
+    `evaluate` reads a hand only through its size and `hand_values`, and giving up a card
+    changes neither for the cards left (they read the army and the spec). So two such options
+    have the same value for greedy wherever what follows, up to the next decision greedy does
+    not follow, reads the hand no further than that: with 2 or more cards still to give up out
+    of a hand of 2 or more (the next decision is surely the same frame's next), or when this is
+    the frame's last card and only the turn's end follows, handing the turn to the other seat
+    (`turn_passes_on`): the hand-limit discards read the hands' sizes (and a discard of this
+    seat is alike again), the Justice check the army. The decision cap, reached alike by both,
+    ends the game by Supremacy and military."""
+    stack = g.stack
+    if not stack:
+        return None
+    frame = stack[-1]
+    if frame[0] != PAY and frame[0] != DISCARD:
+        return None
+    seat = frame[1]
+    if (frame[2] < 2 or len(g.hand[seat]) < 2) and not (
+        len(stack) >= 2 and stack[-2][0] == END_TURN and turn_passes_on(g, stack[-2], seat)
+    ):
+        return None
+    options = g.pending.options  # type: ignore[union-attr]
+    first: dict[float, int] = {}
+    twins = [
+        first.setdefault(value, index)
+        for index, value in enumerate(heuristics.hand_values(g, seat, [o[1] for o in options]))
+    ]
+    return tuple(twins) if len(first) < len(twins) else None
+
+
+def turn_passes_on(g: Table, frame: list, seat: int) -> bool:
+    """Whether the turn's end (`frame`, END_TURN) surely hands the next turn to the seat other
+    than `seat`, with no Great Battle (as `next_turn` decides, on what the discards leave)."""
+    turn, passed = frame[1], frame[3]
+    if g.round_turns >= g.spec.max_turns_per_round:
+        return False  # the round cap: the battle
+    opp = 1 - turn
+    if passed:
+        following = NOBODY if g.passed[opp] or g.countdown <= 0 else opp
+    elif g.extra[turn] > 0:
+        following = turn
+    elif g.passed[opp]:
+        following = NOBODY if g.countdown <= 1 else turn
+    else:
+        following = opp
+    return following == 1 - seat
 
 
 def hand_options(kind: int, hand: tuple[int, ...]) -> tuple:
