@@ -202,6 +202,7 @@ class BeingsSpec:
     main_skills: tuple[tuple[Skill, ...], ...]  # [card] -> its `turn/main` entries
     evolutions: tuple[tuple[tuple[int, int, bool, tuple], ...], ...]  # [top] -> (new, cost,
     # skips a level, the option per location)
+    cheapest_evolution: int  # the least price of any evolution: with fewer gems, none is affordable
     discard_gain: tuple[int, ...]  # G6: defence a discarded card adds
     # option tuples built once (the engine's encoding of choices)
     play_options: tuple[tuple[tuple, ...], ...]  # [card][loc]
@@ -303,6 +304,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         triggers=triggers,
         main_skills=tuple(entries[TURN_MAIN] for entries in triggers),
         evolutions=tuple(evolutions),
+        cheapest_evolution=min((way[1] for ways in evolutions for way in ways), default=0),
         discard_gain=tuple(math.ceil(card.power / rules.discard_defense_divisor) for card in cards),
         play_options=tuple(tuple(("play", c, name) for name in names) for c in range(len(ids))),
         discard_options=tuple(("discard", c) for c in range(len(ids))),

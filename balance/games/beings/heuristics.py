@@ -243,8 +243,8 @@ def _best_evolution(m: Match, seat: int) -> int:
     """The most power one affordable evolution from hand adds (for a defend step)."""
     spec = m.spec
     gems = m.gems_active[seat]
-    if not gems:
-        return 0
+    if gems < spec.cheapest_evolution:
+        return 0  # (an evolution may be free: a card costing no more than the one below it)
     hand = m.hands[seat]
     best = 0
     for being in m.field[seat]:
