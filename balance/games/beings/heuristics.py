@@ -24,6 +24,8 @@ from balance.games.beings.effects import (
 from balance.games.beings.state import LIFE, Attack, Being, base_power, power
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from balance.games.beings.cards import BeingsSpec
     from balance.games.beings.state import Match
 
@@ -290,8 +292,10 @@ SLACK = 1e-6  # pp added to a bound: far more than the rounding between its sums
 FALLS_THROUGH = (0.0, 0.0, 0, False)  # `_Bounds.card`'s mark of a play it cannot bound
 
 
-def option_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float | None]]:
-    """For `seat`'s main-phase decision: per option, an upper bound on `evaluate(seat)` once the
+def option_bounds(
+    m: Match, seat: int, among: Sequence[int] | None = None
+) -> tuple[list[float | None], list[float | None]]:
+    """For `seat`'s main-phase decision: per option (of those `among`, or all), an upper bound on `evaluate(seat)` once the
     option is applied and the flow has run on to the next decision, or None where there is no
     cheap one. Plays and attacks whose card has no skill to trigger get one: what the option
     changes of `evaluate`'s terms is worked out from this position's, exactly but for the best
@@ -302,7 +306,7 @@ def option_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
     for the slack: attacks and the end of the turn, and the rest where the hand has no
     affordable evolution (none it keeps can be better, the new Being's are counted), else None
     (`known_value`)."""
-    return _Bounds(m, seat).all()
+    return _Bounds(m, seat).all(among)
 
 
 def known_value(pp: float) -> float:
@@ -401,14 +405,17 @@ class _Bounds:
                     return True
         return fresh and self.haste and self.can_attack
 
-    def all(self) -> tuple[list[float | None], list[float | None]]:
-        """The bounds and the exact differences (`option_bounds`)."""
+    def all(self, among: Sequence[int] | None) -> tuple[list[float | None], list[float | None]]:
+        """The bounds and the exact differences (`option_bounds`), of the options `among` (the
+        others None), or of all."""
         m = self.m
         loc_index = m.spec.loc_index
-        bounds: list[float | None] = []
-        exact: list[float | None] = []
+        options = m.options
+        bounds: list[float | None] = [None] * len(options)
+        exact: list[float | None] = [None] * len(options)
         plain: bool | None = None  # the hand has no affordable evolution (None: not known yet)
-        for option in m.options:
+        for index in range(len(options)) if among is None else among:
+            option = options[index]
             what = option[0]
             if what == "play":
                 pp = self.play(option[1], loc_index[option[2]])
@@ -426,16 +433,14 @@ class _Bounds:
             else:
                 pp = None
             if pp is None:
-                bounds.append(None)
-                exact.append(None)
                 continue
-            bounds.append(math.tanh((pp + SLACK) / SCALE))
+            bounds[index] = math.tanh((pp + SLACK) / SCALE)
             if what != "attack" and what != "end_turn":
                 if plain is None:
                     plain = self.evolution_now() == 0
                 if not plain:
-                    pp = None
-            exact.append(pp)
+                    continue
+            exact[index] = pp
         return bounds, exact
 
     def evolve(self, card: int, loc: int) -> float | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 from collections import Counter
+from collections.abc import Sequence
 from random import Random
 
 import pytest
@@ -157,9 +158,9 @@ def test_bounds_hold_and_change_no_choice_on_changed_configs(
     cards, decks = list(base.catalog.cards), list(base.catalog.decks)
     bounds_of = BeingsMatch.option_bounds
 
-    def no_bounds(m: BeingsMatch) -> list[float | None] | None:
+    def no_bounds(m: BeingsMatch, among: Sequence[int] | None = None) -> list[float | None] | None:
         # bounded decisions stay hinted (greedy shares no chains there), with nothing to prune
-        return None if bounds_of(m) is None else [None] * len(m.options)
+        return None if bounds_of(m, among) is None else [None] * len(m.options)
 
     greedy = GreedyBot()
     seen = Counter[str]()
