@@ -19,6 +19,8 @@ from balance.games.beings.effects import (
     PLAY,
     TURN_END,
     TURN_START,
+    UNTIL_NEXT,
+    UNTIL_TURN,
     VIA_EVOLVE,
 )
 from balance.games.beings.state import LIFE, Attack, Being, base_power, power
@@ -522,9 +524,10 @@ class _Bounds:
         return mine - self.mine(needs, blockers[seat], held) - theirs
 
     def end_turn(self) -> float | None:
-        """End the turn: exact where no skill triggers and no mod expires. The opponent draws,
-        gains gems and refreshes (equipped gems back to the zone), and it is their turn: all my
-        Beings threaten, all theirs block and threaten, none of theirs is exposed."""
+        """End the turn: exact where no skill triggers. The opponent draws, gains gems and
+        refreshes (equipped gems back to the zone), the mods that last the turn expire, and
+        those theirs last to their next turn, and it is their turn: all my Beings threaten, all
+        theirs block and threaten, none of theirs is exposed."""
         m = self.m
         spec = m.spec
         seat = self.seat
@@ -534,7 +537,7 @@ class _Bounds:
         triggers = spec.triggers
         for side, trigger in ((seat, TURN_END), (other, TURN_START)):
             for being in m.field[side]:
-                if being is not None and (being.mods or triggers[being.stack[-1]][trigger]):
+                if being is not None and triggers[being.stack[-1]][trigger]:
                     return None
         deck = m.decks[other]
         drawn = min(len(deck), spec.draw_per_turn)
@@ -547,28 +550,42 @@ class _Bounds:
             loc += 1
             if being is not None:
                 gems += being.equipped
-                p = max(0, being.printed)
+                mods = _mods_kept(being, other) if being.mods else 0
+                p = max(0, being.printed + mods)
                 worth = BEING_PP * p + SLOT_PP
                 worths += worth
                 theirs_threats.append(
-                    (loc, (worth, p, being.printed, 0, spec.type_of[being.stack[-1]]))
+                    (loc, (worth, p, being.printed, mods, spec.type_of[being.stack[-1]]))
                 )
-        if len(deck) - drawn < 1 or gems < spec.gem_draw_cost:
-            return None  # their turn might end at once: no bound
+        if (len(deck) - drawn < 1 or gems < spec.gem_draw_cost) and not theirs_threats:
+            # their turn might end at once: no bound (a Being of theirs may attack: an option)
+            return None
         value, exposed, _, blockers, defence = self.sides
+        mine_value = value[seat]
+        mine_exposed = exposed[seat]
         mine_threats: list[Placed] = []
         loc = -1
         for being in m.field[seat]:
             loc += 1
             if being is not None:
-                mine_threats.append((loc, being_terms(spec, being)))
+                terms = being_terms(spec, being)
+                if being.mods and (mods := _mods_kept(being, other)) != terms[3]:
+                    p = max(0, terms[2] + mods)
+                    worth = BEING_PP * p + SLOT_PP + GEM_PP * being.equipped
+                    mine_value += worth - terms[0]
+                    terms = (worth, p, terms[2], mods, terms[4])
+                    mine_exposed = []  # listed again below, with the terms after
+                mine_threats.append((loc, terms))
+        if mine_exposed is not exposed[seat]:
+            field = m.field[seat]
+            mine_exposed = [placed for placed in mine_threats if field[placed[0]].rested]  # type: ignore[union-attr]
         lives = m.lives
         unseen = len(deck) + len(lives[other]) + len(m.hands[other])
         held = (len(m.hands[other]) + drawn) * m.hidden_defence[other] / unseen if unseen else 0.0
         theirs = HAND_PP * held + LIFE_PP * len(lives[other]) + GEM_PP * gems + worths
         theirs -= _penalty(spec, [], mine_threats, len(theirs_threats), held, not lives[other])
-        mine = value[seat] - _penalty(
-            spec, exposed[seat], theirs_threats, blockers[seat], defence[seat], not lives[seat]
+        mine = mine_value - _penalty(
+            spec, mine_exposed, theirs_threats, blockers[seat], defence[seat], not lives[seat]
         )
         return mine - theirs
 
@@ -813,6 +830,16 @@ class _Bounds:
             spec, exposed[other], my_threats, blockers[other], held, len(lives[other]) == 1
         )
         return mine - theirs
+
+
+def _mods_kept(being: Being, starting: int) -> int:
+    """The sum of a Being's mods once the turn has passed to `starting`: those lasting the turn
+    expire, and those of `starting`'s effects lasting to its next turn (rules.expire_mods)."""
+    total = 0
+    for mod in being.mods:
+        if mod[1] != UNTIL_TURN and (mod[1] != UNTIL_NEXT or mod[2] != starting):
+            total += mod[0]
+    return total
 
 
 def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float | None]]:
