@@ -213,27 +213,42 @@ class GreedyBot:
                     seen = {}
                 else:
                     candidates = shared
-            last = candidates[-1]
-            for option in candidates:
+            # the first option (in `candidates`' order) of the best value is chosen; bounded
+            # options are tried last, best bound first, so that most are never applied
+            order: Sequence[int] = candidates
+            first = 0  # where the best option so far stands in `candidates`
+            at: dict[int, int] | None = None
+            if bounds is not None:
+                at = {option: index for index, option in enumerate(candidates)}
+                order = [option for option in candidates if bounds[option] is None]
+                bounded = [
+                    (-b, option) for option in candidates if (b := bounds[option]) is not None
+                ]
+                order += [option for _, option in sorted(bounded, key=lambda item: item[0])]
+            last = order[-1]
+            for option in order:
                 # an option bounded below the best, or a twin of one tried, cannot be better
-                if (
-                    bounds is not None
-                    and (bound := bounds[option]) is not None
-                    and bound <= best_value
-                ):
-                    continue
+                if bounds is not None and (bound := bounds[option]) is not None:
+                    if bound < best_value:
+                        break  # and so are those after it
+                    if bound == best_value and at[option] > first:  # type: ignore[index]
+                        continue  # it could at most tie, after the best
                 if twins is not None:
                     if twins[option] in tried:
                         continue
                     tried.add(option)
-                # `state` is not needed after this step: the last candidate is tried on it
+                # `state` is not needed after this step: the last option is tried on it
                 copy = state.clone() if option != last else state
                 copy.apply(option)
                 value = copy.evaluate(seat)
                 if seen is not None and value not in seen:
                     seen[value] = option
-                if value > best_value:
+                if value > best_value or (
+                    value == best_value and at is not None and at[option] < first
+                ):
                     best_value, best_state = value, copy
+                    if at is not None:
+                        first = at[option]
             if seen is not None:
                 alike[key] = sorted(seen.values())  # type: ignore[index]
             state, value = best_state, best_value  # type: ignore[assignment]

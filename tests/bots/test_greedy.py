@@ -84,7 +84,7 @@ class Hinted:
         self.known = known
         self.taken: int | None = None
         if bounds is not None:
-            self.option_bounds = lambda: bounds
+            self.option_bounds = lambda among=None: bounds
         if twins is not None:
             self.option_twins = lambda: twins
         if known:
