@@ -19,6 +19,7 @@ from balance.games.beings.effects import (
     PLAY,
     TURN_END,
     TURN_START,
+    UNTIL_ATTACK,
     UNTIL_NEXT,
     UNTIL_TURN,
     VIA_EVOLVE,
@@ -59,6 +60,12 @@ def evaluate(m: Match, seat: int) -> float:
     Search bots call this for every move they try, so it is written flat, and what it reads of
     a Being that no match will change again is worked out once (`Being.terms`).
     """
+    return math.tanh(difference(m, seat) / SCALE)
+
+
+def difference(m: Match, seat: int) -> float:
+    """The difference `evaluate` squashes: `seat`'s assets less the other side's (pp; +-inf
+    where the attack under way wins or loses the game)."""
     value, exposed, threats, blockers, defence = _sides(m, seat)
     spec = m.spec
     lives = m.lives
@@ -66,7 +73,7 @@ def evaluate(m: Match, seat: int) -> float:
     if a is not None:
         lost = _attack_outcome(m, a, defence)
         if lost >= WIN:
-            return 1.0 if a.seat == seat else -1.0
+            return math.inf if a.seat == seat else -math.inf
         value[1 - a.seat] -= lost
     for side in (0, 1):
         against = threats[1 - side]
@@ -76,7 +83,7 @@ def evaluate(m: Match, seat: int) -> float:
             value[side] -= EXPOSED * _exposure(spec, exposed[side], against, defence[side])
         if not lives[side]:
             value[side] -= _danger(spec, against, blockers[side], defence[side])
-    return math.tanh((value[seat] - value[1 - seat]) / SCALE)
+    return value[seat] - value[1 - seat]
 
 
 def _sides(m: Match, seat: int) -> Sides:
@@ -856,9 +863,13 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
     a = m.attack
     if a is None:
         return bounds, exact
-    if options[-1][0] == "done" and _lost_when_done(m, a, seat):
-        bounds[-1] = -1.0
-        exact[-1] = -math.inf
+    if options[-1][0] == "done":
+        if _lost_when_done(m, a, seat):
+            bounds[-1] = -1.0
+            exact[-1] = -math.inf
+        elif _holds_when_done(m, a, seat):
+            exact[-1] = pp = difference(m, seat)
+            bounds[-1] = math.tanh((pp + SLACK) / SCALE)
     hand = m.hands[seat]
     if len(hand) < 2:
         return bounds, exact
@@ -898,6 +909,43 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
         if not best:
             exact[index] = known[1]
     return bounds, exact
+
+
+def _holds_when_done(m: Match, a: Attack, seat: int) -> bool:
+    """Does ending `seat`'s defend step now leave `evaluate` as it is (R28-R31)? So it does where
+    the defence holds (or the attack fizzles), no mod lasts only the attack, and the attacker's
+    main phase then surely offers more than ending the turn: a gem draw, an equip or a play."""
+    spec = m.spec
+    attacker = m.field[a.seat][a.loc]
+    if attacker is not None and attacker.uid == a.uid:
+        if a.defending >= 0:
+            being = m.field[seat][a.defending]
+            if being is not None and being.uid == a.defending_uid:
+                need = _hit(spec, attacker, being) + spec.defense_margin - power(spec, being)
+                if need - a.counter > 0:
+                    return False
+        elif a.target != LIFE or m.lives[seat]:
+            return False  # not a defend step the flow offers: no bound
+        elif _hit(spec, attacker, None) + spec.defense_margin - a.counter > 0:
+            return False
+    for side in m.field:
+        for being in side:
+            if being is not None:
+                for mod in being.mods:
+                    if mod[1] == UNTIL_ATTACK:
+                        return False
+    active = a.seat
+    if m.actions >= spec.max_actions_per_turn:
+        return False
+    gems = m.gems_active[active]
+    deck = m.decks[active]
+    if deck and gems >= spec.gem_draw_cost:
+        return True
+    equips = gems >= 1 and (not deck or not spec.equip_requires_empty_deck)
+    if equips and any(being is not None for being in m.field[active]):
+        return True
+    cost = spec.cost
+    return any(cost[card] <= gems for card in m.hands[active])
 
 
 def _lost_when_done(m: Match, a: Attack, seat: int) -> bool:
