@@ -31,13 +31,15 @@ a decision's cost stays bounded.
 
 A game's state may tell some options' values without their being applied (beings does), by two
 optional methods that change no choice, only its cost:
-- `option_bounds()`: per option of the pending decision, an upper bound on `evaluate(seat)` once
-  it is applied, or None. The game gives one only for an option after which the seat does not
-  decide again in the same action. Bounded options are tried last, best bound first, and those
-  whose bound is below the best value found are never applied: they could not be chosen.
+- `option_bounds(among)`: per option of the pending decision, an upper bound on `evaluate(seat)`
+  once it is applied, or None. The game gives one only for an option after which the seat does
+  not decide again in the same action. Bounded options are tried last, best bound first, and
+  those whose bound is below the best value found are never applied: they could not be chosen.
+  `among`: the options sampled (`max_options`), else None (all); the others' bounds are unread,
+  and the game may leave them None.
 - `option_twins()`: per option, an earlier option whose value it surely has (else itself), e.g.
   two discards of the same worth: it takes that value unapplied.
-- `option_value(option)`: asked after `option_bounds()` of the same state, for a bounded option
+- `option_value(option)`: asked after `option_bounds(among)` of the same state, for a bounded option
   that must be scored: its value once applied where the bounds' work told it exactly, else None.
 """
 
@@ -86,7 +88,7 @@ class GreedyBot:
         kind = decision.kind
         kinds = (kind,)
         wide = len(decision.options) >= self.follow_wide
-        bounds, twins = _hints(world)
+        bounds, twins = _hints(world, options if isinstance(options, list) else None)
         # the world is this call's own: the last option is tried on it, not on a copy (unless
         # bounded options wait to be tried after it)
         last = options[-1] if bounds is None else -1
@@ -191,9 +193,10 @@ class GreedyBot:
                 continue
             best_value, best_state = -2.0, None
             candidates: Sequence[int] = range(len(decision.options))
+            among = None
             if len(decision.options) > self.max_options:
-                candidates = rng.sample(range(len(decision.options)), self.max_options)
-            bounds, twins = _hints(state)
+                candidates = among = rng.sample(range(len(decision.options)), self.max_options)
+            bounds, twins = _hints(state, among)
             tried: set[int] = set()
             seen: dict[float, int] | None = None  # value -> the first option that gave it
             # sharing groups by the values of the options tried, so not where hints skip some
@@ -210,39 +213,56 @@ class GreedyBot:
                     seen = {}
                 else:
                     candidates = shared
-            last = candidates[-1]
-            for option in candidates:
+            # the first option (in `candidates`' order) of the best value is chosen; bounded
+            # options are tried last, best bound first, so that most are never applied
+            order: Sequence[int] = candidates
+            first = 0  # where the best option so far stands in `candidates`
+            at: dict[int, int] | None = None
+            if bounds is not None:
+                at = {option: index for index, option in enumerate(candidates)}
+                order = [option for option in candidates if bounds[option] is None]
+                bounded = [
+                    (-b, option) for option in candidates if (b := bounds[option]) is not None
+                ]
+                order += [option for _, option in sorted(bounded, key=lambda item: item[0])]
+            last = order[-1]
+            for option in order:
                 # an option bounded below the best, or a twin of one tried, cannot be better
-                if (
-                    bounds is not None
-                    and (bound := bounds[option]) is not None
-                    and bound <= best_value
-                ):
-                    continue
+                if bounds is not None and (bound := bounds[option]) is not None:
+                    if bound < best_value:
+                        break  # and so are those after it
+                    if bound == best_value and at[option] > first:  # type: ignore[index]
+                        continue  # it could at most tie, after the best
                 if twins is not None:
                     if twins[option] in tried:
                         continue
                     tried.add(option)
-                # `state` is not needed after this step: the last candidate is tried on it
+                # `state` is not needed after this step: the last option is tried on it
                 copy = state.clone() if option != last else state
                 copy.apply(option)
                 value = copy.evaluate(seat)
                 if seen is not None and value not in seen:
                     seen[value] = option
-                if value > best_value:
+                if value > best_value or (
+                    value == best_value and at is not None and at[option] < first
+                ):
                     best_value, best_state = value, copy
+                    if at is not None:
+                        first = at[option]
             if seen is not None:
                 alike[key] = sorted(seen.values())  # type: ignore[index]
             state, value = best_state, best_value  # type: ignore[assignment]
         return (state.evaluate(seat) if value is None else value), None
 
 
-def _hints(state: State) -> tuple[Sequence[float | None] | None, Sequence[int] | None]:
-    """What the game can tell of the pending decision's options unapplied: their bounds and
-    twins (optional methods of a state, see the module doc)."""
+def _hints(
+    state: State, among: Sequence[int] | None
+) -> tuple[Sequence[float | None] | None, Sequence[int] | None]:
+    """What the game can tell of the pending decision's options unapplied: their bounds (of
+    the options `among`, or all) and twins (optional methods of a state, see the module doc)."""
     bounds_of = getattr(state, "option_bounds", None)
     twins_of = getattr(state, "option_twins", None)
     return (
-        bounds_of() if bounds_of is not None else None,
+        bounds_of(among) if bounds_of is not None else None,
         twins_of() if twins_of is not None else None,
     )

@@ -84,7 +84,7 @@ class Hinted:
         self.known = known
         self.taken: int | None = None
         if bounds is not None:
-            self.option_bounds = lambda: bounds
+            self.option_bounds = lambda among=None: bounds
         if twins is not None:
             self.option_twins = lambda: twins
         if known:
@@ -192,3 +192,67 @@ def test_the_actions_after_the_first_play_stand_for_those_after_the_others() -> 
     # all 9 actions after the first play, then one of each group of three after the 8 others
     assert actions_tried("greedy") == (8, 9 + 8 * 3)
     assert actions_tried("greedy:share_width=10") == (8, 9 * 9)  # none shared: the same play
+
+
+class FollowedHinted:
+    """A play of two, then a pick among `values` (the same seat's follow-up, with `bounds` as
+    its option_bounds hook, or None), then the other seat: the value is the play's tenth plus
+    the pick's; `applied` counts the picks applied."""
+
+    def __init__(
+        self, values: list[float], bounds: list[float | None] | None, applied: list[int]
+    ) -> None:
+        self.values = values
+        self.bounds = bounds
+        self.applied = applied
+        self.taken: list[int] = []
+
+    def determinize(self, seat: int, rng: Random) -> FollowedHinted:
+        return self.clone()
+
+    def clone(self) -> FollowedHinted:
+        copy = FollowedHinted(self.values, self.bounds, self.applied)
+        copy.taken = self.taken[:]
+        return copy
+
+    def option_bounds(self, among: list[int] | None = None) -> list[float | None] | None:
+        if len(self.taken) != 1 or self.bounds is None:
+            return None
+        return [None if b is None else b + self.taken[0] / 10 for b in self.bounds]
+
+    def decision(self) -> Decision | None:
+        if not self.taken:
+            return Decision(0, "play", (0, 1))
+        if len(self.taken) == 1:
+            return Decision(0, "pick", tuple(range(len(self.values))))
+        return Decision(1, "other", (0, 1))
+
+    def apply(self, option: int) -> None:
+        if len(self.taken) == 1:
+            self.applied[0] += 1
+        self.taken.append(option)
+
+    def evaluate(self, seat: int) -> float:
+        value = self.taken[0] / 10 if self.taken else 0.0
+        return value + (self.values[self.taken[1]] if len(self.taken) > 1 else 0.0)
+
+
+def test_a_follow_up_tries_its_bounded_options_best_bound_first_and_stops_below_the_best() -> None:
+    values = [0.1, 0.2, -0.2, 0.4, 0.5, 0.0]
+    bounds: list[float | None] = [None, 0.3, -0.1, 0.45, 0.5, 0.3]  # each at least its value
+    for seed in range(5):
+        applied = [0, 0]
+        chosen = []
+        for index, hinted in enumerate((None, bounds)):
+            state = FollowedHinted(values, hinted, applied[index : index + 1])
+            counter = [0]
+            state.applied = counter
+            decision = state.decision()
+            assert decision is not None
+            bot = make_bot("greedy")
+            chosen.append(bot.choose(state, decision, Random(seed)))  # type: ignore[arg-type]
+            applied[index] = counter[0]
+        assert chosen == [1, 1]  # the better play, its best pick found either way
+        # per play: option 0 (no bound), then 4 (the best bound, the best value), and 3 (0.45)
+        # is below it; in their order, 1, 3 and 4 would each have bettered the best so far
+        assert applied == [2 * len(values), 2 * 2]

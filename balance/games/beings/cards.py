@@ -219,6 +219,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         triggers=triggers,
         main_skills=tuple(entries[TURN_MAIN] for entries in triggers),
         evolutions=tuple(evolutions),
+        cheapest_evolution=min((way[1] for ways in evolutions for way in ways), default=0),
         discard_gain=tuple(math.ceil(card.power / rules.discard_defense_divisor) for card in cards),
         play_options=tuple(tuple(("play", c, name) for name in names) for c in range(len(ids))),
         discard_options=tuple(("discard", c) for c in range(len(ids))),

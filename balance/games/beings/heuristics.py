@@ -18,12 +18,17 @@ from balance.games.beings.effects import (
     PLAY,
     TURN_END,
     TURN_START,
+    UNTIL_ATTACK,
+    UNTIL_NEXT,
+    UNTIL_TURN,
     VIA_EVOLVE,
 )
 from balance.games.beings.spec import DOUBLE, RESIST
 from balance.games.beings.state import LIFE, Attack, Being, attack_power, base_power, power
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from balance.games.beings.spec import BeingsSpec
     from balance.games.beings.state import Match
 
@@ -55,6 +60,12 @@ def evaluate(m: Match, seat: int) -> float:
     Search bots call this for every move they try, so it is written flat, and what it reads of
     a Being that no match will change again is worked out once (`Being.terms`).
     """
+    return math.tanh(difference(m, seat) / SCALE)
+
+
+def difference(m: Match, seat: int) -> float:
+    """The difference `evaluate` squashes: `seat`'s assets less the other side's (pp; +-inf
+    where the attack under way wins or loses the game)."""
     value, exposed, threats, blockers, defence = _sides(m, seat)
     spec = m.spec
     lives = m.lives
@@ -62,7 +73,7 @@ def evaluate(m: Match, seat: int) -> float:
     if a is not None:
         lost = _attack_outcome(m, a, defence)
         if lost >= WIN:
-            return 1.0 if a.seat == seat else -1.0
+            return math.inf if a.seat == seat else -math.inf
         value[1 - a.seat] -= lost
     for side in (0, 1):
         against = threats[1 - side]
@@ -72,7 +83,7 @@ def evaluate(m: Match, seat: int) -> float:
             value[side] -= EXPOSED * _exposure(spec, exposed[side], against, defence[side])
         if not lives[side]:
             value[side] -= _danger(spec, against, blockers[side], defence[side])
-    return math.tanh((value[seat] - value[1 - seat]) / SCALE)
+    return value[seat] - value[1 - seat]
 
 
 def _sides(m: Match, seat: int) -> Sides:
@@ -243,8 +254,8 @@ def _best_evolution(m: Match, seat: int) -> int:
     """The most power one affordable evolution from hand adds (for a defend step)."""
     spec = m.spec
     gems = m.gems_active[seat]
-    if not gems:
-        return 0
+    if gems < spec.cheapest_evolution:
+        return 0  # (an evolution may be free: a card costing no more than the one below it)
     hand = m.hands[seat]
     best = 0
     for being in m.field[seat]:
@@ -290,8 +301,10 @@ SLACK = 1e-6  # pp added to a bound: far more than the rounding between its sums
 FALLS_THROUGH = (0.0, 0.0, 0, False)  # `_Bounds.card`'s mark of a play it cannot bound
 
 
-def option_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float | None]]:
-    """For `seat`'s main-phase decision: per option, an upper bound on `evaluate(seat)` once the
+def option_bounds(
+    m: Match, seat: int, among: Sequence[int] | None = None
+) -> tuple[list[float | None], list[float | None]]:
+    """For `seat`'s main-phase decision: per option (of those `among`, or all), an upper bound on `evaluate(seat)` once the
     option is applied and the flow has run on to the next decision, or None where there is no
     cheap one. Plays and attacks whose card has no skill to trigger get one: what the option
     changes of `evaluate`'s terms is worked out from this position's, exactly but for the best
@@ -302,7 +315,7 @@ def option_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
     for the slack: attacks and the end of the turn, and the rest where the hand has no
     affordable evolution (none it keeps can be better, the new Being's are counted), else None
     (`known_value`)."""
-    return _Bounds(m, seat).all()
+    return _Bounds(m, seat).all(among)
 
 
 def known_value(pp: float) -> float:
@@ -401,14 +414,17 @@ class _Bounds:
                     return True
         return fresh and self.haste and self.can_attack
 
-    def all(self) -> tuple[list[float | None], list[float | None]]:
-        """The bounds and the exact differences (`option_bounds`)."""
+    def all(self, among: Sequence[int] | None) -> tuple[list[float | None], list[float | None]]:
+        """The bounds and the exact differences (`option_bounds`), of the options `among` (the
+        others None), or of all."""
         m = self.m
         loc_index = m.spec.loc_index
-        bounds: list[float | None] = []
-        exact: list[float | None] = []
+        options = m.options
+        bounds: list[float | None] = [None] * len(options)
+        exact: list[float | None] = [None] * len(options)
         plain: bool | None = None  # the hand has no affordable evolution (None: not known yet)
-        for option in m.options:
+        for index in range(len(options)) if among is None else among:
+            option = options[index]
             what = option[0]
             if what == "play":
                 pp = self.play(option[1], loc_index[option[2]])
@@ -426,16 +442,14 @@ class _Bounds:
             else:
                 pp = None
             if pp is None:
-                bounds.append(None)
-                exact.append(None)
                 continue
-            bounds.append(math.tanh((pp + SLACK) / SCALE))
+            bounds[index] = math.tanh((pp + SLACK) / SCALE)
             if what != "attack" and what != "end_turn":
                 if plain is None:
                     plain = self.evolution_now() == 0
                 if not plain:
-                    pp = None
-            exact.append(pp)
+                    continue
+            exact[index] = pp
         return bounds, exact
 
     def evolve(self, card: int, loc: int) -> float | None:
@@ -517,9 +531,10 @@ class _Bounds:
         return mine - self.mine(needs, blockers[seat], held) - theirs
 
     def end_turn(self) -> float | None:
-        """End the turn: exact where no skill triggers and no mod expires. The opponent draws,
-        gains gems and refreshes (equipped gems back to the zone), and it is their turn: all my
-        Beings threaten, all theirs block and threaten, none of theirs is exposed."""
+        """End the turn: exact where no skill triggers. The opponent draws, gains gems and
+        refreshes (equipped gems back to the zone), the mods that last the turn expire, and
+        those theirs last to their next turn, and it is their turn: all my Beings threaten, all
+        theirs block and threaten, none of theirs is exposed."""
         m = self.m
         spec = m.spec
         seat = self.seat
@@ -529,7 +544,7 @@ class _Bounds:
         triggers = spec.triggers
         for side, trigger in ((seat, TURN_END), (other, TURN_START)):
             for being in m.field[side]:
-                if being is not None and (being.mods or triggers[being.stack[-1]][trigger]):
+                if being is not None and triggers[being.stack[-1]][trigger]:
                     return None
         deck = m.decks[other]
         drawn = min(len(deck), spec.draw_per_turn)
@@ -542,28 +557,42 @@ class _Bounds:
             loc += 1
             if being is not None:
                 gems += being.equipped
-                p = max(0, being.printed)
+                mods = _mods_kept(being, other) if being.mods else 0
+                p = max(0, being.printed + mods)
                 worth = BEING_PP * p + SLOT_PP
                 worths += worth
                 theirs_threats.append(
-                    (loc, (worth, p, being.printed, 0, spec.type_of[being.stack[-1]]))
+                    (loc, (worth, p, being.printed, mods, spec.type_of[being.stack[-1]]))
                 )
-        if len(deck) - drawn < 1 or gems < spec.gem_draw_cost:
-            return None  # their turn might end at once: no bound
+        if (len(deck) - drawn < 1 or gems < spec.gem_draw_cost) and not theirs_threats:
+            # their turn might end at once: no bound (a Being of theirs may attack: an option)
+            return None
         value, exposed, _, blockers, defence = self.sides
+        mine_value = value[seat]
+        mine_exposed = exposed[seat]
         mine_threats: list[Placed] = []
         loc = -1
         for being in m.field[seat]:
             loc += 1
             if being is not None:
-                mine_threats.append((loc, being_terms(spec, being)))
+                terms = being_terms(spec, being)
+                if being.mods and (mods := _mods_kept(being, other)) != terms[3]:
+                    p = max(0, terms[2] + mods)
+                    worth = BEING_PP * p + SLOT_PP + GEM_PP * being.equipped
+                    mine_value += worth - terms[0]
+                    terms = (worth, p, terms[2], mods, terms[4])
+                    mine_exposed = []  # listed again below, with the terms after
+                mine_threats.append((loc, terms))
+        if mine_exposed is not exposed[seat]:
+            field = m.field[seat]
+            mine_exposed = [placed for placed in mine_threats if field[placed[0]].rested]  # type: ignore[union-attr]
         lives = m.lives
         unseen = len(deck) + len(lives[other]) + len(m.hands[other])
         held = (len(m.hands[other]) + drawn) * m.hidden_defence[other] / unseen if unseen else 0.0
         theirs = HAND_PP * held + LIFE_PP * len(lives[other]) + GEM_PP * gems + worths
         theirs -= _penalty(spec, [], mine_threats, len(theirs_threats), held, not lives[other])
-        mine = value[seat] - _penalty(
-            spec, exposed[seat], theirs_threats, blockers[seat], defence[seat], not lives[seat]
+        mine = mine_value - _penalty(
+            spec, mine_exposed, theirs_threats, blockers[seat], defence[seat], not lives[seat]
         )
         return mine - theirs
 
@@ -810,6 +839,16 @@ class _Bounds:
         return mine - theirs
 
 
+def _mods_kept(being: Being, starting: int) -> int:
+    """The sum of a Being's mods once the turn has passed to `starting`: those lasting the turn
+    expire, and those of `starting`'s effects lasting to its next turn (rules.expire_mods)."""
+    total = 0
+    for mod in being.mods:
+        if mod[1] != UNTIL_TURN and (mod[1] != UNTIL_NEXT or mod[2] != starting):
+            total += mod[0]
+    return total
+
+
 def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float | None]]:
     """For `seat`'s defend step: per option, an upper bound on `evaluate(seat)` once applied,
     or None. A discard (while another card stays in hand, so the step goes on) adds its defence
@@ -824,9 +863,13 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
     a = m.attack
     if a is None:
         return bounds, exact
-    if options[-1][0] == "done" and _lost_when_done(m, a, seat):
-        bounds[-1] = -1.0
-        exact[-1] = -math.inf
+    if options[-1][0] == "done":
+        if _lost_when_done(m, a, seat):
+            bounds[-1] = -1.0
+            exact[-1] = -math.inf
+        elif _holds_when_done(m, a, seat):
+            exact[-1] = pp = difference(m, seat)
+            bounds[-1] = math.tanh((pp + SLACK) / SCALE)
     hand = m.hands[seat]
     if len(hand) < 2:
         return bounds, exact
@@ -866,6 +909,43 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
         if not best:
             exact[index] = known[1]
     return bounds, exact
+
+
+def _holds_when_done(m: Match, a: Attack, seat: int) -> bool:
+    """Does ending `seat`'s defend step now leave `evaluate` as it is (R28-R31)? So it does where
+    the defence holds (or the attack fizzles), no mod lasts only the attack, and the attacker's
+    main phase then surely offers more than ending the turn: a gem draw, an equip or a play."""
+    spec = m.spec
+    attacker = m.field[a.seat][a.loc]
+    if attacker is not None and attacker.uid == a.uid:
+        if a.defending >= 0:
+            being = m.field[seat][a.defending]
+            if being is not None and being.uid == a.defending_uid:
+                need = _hit(spec, attacker, being) + spec.defense_margin - power(spec, being)
+                if need - a.counter > 0:
+                    return False
+        elif a.target != LIFE or m.lives[seat]:
+            return False  # not a defend step the flow offers: no bound
+        elif _hit(spec, attacker, None) + spec.defense_margin - a.counter > 0:
+            return False
+    for side in m.field:
+        for being in side:
+            if being is not None:
+                for mod in being.mods:
+                    if mod[1] == UNTIL_ATTACK:
+                        return False
+    active = a.seat
+    if m.actions >= spec.max_actions_per_turn:
+        return False
+    gems = m.gems_active[active]
+    deck = m.decks[active]
+    if deck and gems >= spec.gem_draw_cost:
+        return True
+    equips = gems >= 1 and (not deck or not spec.equip_requires_empty_deck)
+    if equips and any(being is not None for being in m.field[active]):
+        return True
+    cost = spec.cost
+    return any(cost[card] <= gems for card in m.hands[active])
 
 
 def _lost_when_done(m: Match, a: Attack, seat: int) -> bool:

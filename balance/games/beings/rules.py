@@ -172,13 +172,14 @@ class BeingsMatch(Match):
             return 2.0 * self.result().scores[seat] - 1.0
         return heuristics.evaluate(self, seat)
 
-    def option_bounds(self) -> list[float | None] | None:
-        """Per option of the pending decision, an upper bound on `evaluate` for its seat once
-        the option is applied, or None where applying it is the only way to know
-        (heuristics.option_bounds: the main phase's plays and attacks; defend_bounds: the
-        defend step's discards). What they work out exactly is kept for `option_value`."""
+    def option_bounds(self, among: Sequence[int] | None = None) -> list[float | None] | None:
+        """Per option of the pending decision (of those `among`, or all), an upper bound on
+        `evaluate` for its seat once the option is applied, or None where applying it is the
+        only way to know (heuristics.option_bounds: the main phase's plays and attacks;
+        defend_bounds: the defend step's discards). What they work out exactly is kept for
+        `option_value`."""
         if self.phase == MAIN:
-            bounds, self.known = heuristics.option_bounds(self, self.decider)
+            bounds, self.known = heuristics.option_bounds(self, self.decider, among)
         elif self.phase == DEFEND:
             bounds, self.known = heuristics.defend_bounds(self, self.decider)
         else:

@@ -132,6 +132,7 @@ class BeingsSpec:
     main_skills: tuple[tuple[Skill, ...], ...]  # [card] -> its `turn/main` entries
     evolutions: tuple[tuple[tuple[int, int, bool, tuple], ...], ...]  # [top] -> (new, cost,
     # skips a level, the option per location)
+    cheapest_evolution: int  # the least price of any evolution: with fewer gems, none is affordable
     discard_gain: tuple[int, ...]  # G6: defence a discarded card adds
     # option tuples built once (the engine's encoding of choices)
     play_options: tuple[tuple[tuple, ...], ...]  # [card][loc]

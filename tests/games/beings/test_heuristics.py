@@ -6,11 +6,16 @@ can be retuned without rewriting these tests.
 
 from __future__ import annotations
 
+import warnings
+from collections import Counter
+from collections.abc import Sequence
 from random import Random
 
+import pytest
 from beings_kit import P1, P2, being, play, table, words
 
 from balance.bots.greedy import GreedyBot
+from balance.core.contract import Decision
 from balance.games.beings.effects import GAIN_GEMS, PLAY
 from balance.games.beings.rules import BeingsMatch
 
@@ -122,42 +127,108 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
     spec = game.load(game.config_dir)
     rng = Random(7)
     greedy = make_bot("greedy")
-    bounded = pruned = twins_seen = known = lost = skilled = 0
+    seen = Counter[str]()
     for seed in range(6):
         m = game.new_game(spec, ["ember_storm", "frost_tide"], seed)
         while (decision := m.decision()) is not None:
-            world = m.determinize(decision.seat, rng)
-            bounds, twins = world.option_bounds(), world.option_twins()
-            if bounds is not None or twins is not None:
-                values = []
-                for option in range(len(decision.options)):
-                    copy = world.clone()
-                    copy.apply(option)
-                    values.append(copy.evaluate(decision.seat))
-                for option, bound in enumerate(bounds or ()):
-                    if bound is not None:
-                        assert bound >= values[option], m.describe(option)
-                        bounded += 1
-                        pruned += bound < max(values)
-                        what = world.options[option]
-                        skilled += what[0] == "play" and any(
-                            skill.op == GAIN_GEMS for skill in spec.triggers[what[1]][PLAY]
-                        )
-                        value = world.option_value(option)
-                        if value is not None:
-                            assert abs(value - values[option]) < 1e-12, m.describe(option)
-                            known += 1
-                            lost += value == -1.0 and world.options[option][0] == "done"
-                    else:
-                        assert world.option_value(option) is None
-                for option, twin in enumerate(twins or ()):
-                    if twin != option:
-                        assert values[twin] == values[option], m.describe(option)
-                        twins_seen += 1
+            seen += _hints_hold(m, decision, m.determinize(decision.seat, rng))
             if seed % 2:
                 option = greedy.choose(m, decision, rng)
             else:
                 option = rng.randrange(len(decision.options))
             m.apply(option)
-    assert bounded > 2000 and pruned > bounded // 2 and twins_seen > 100
-    assert known > bounded // 3 and lost > 10 and skilled > 10
+    assert seen["bounded"] > 2000 and seen["pruned"] > seen["bounded"] // 2
+    assert seen["twins"] > 100 and seen["known"] > seen["bounded"] // 3
+    assert seen["lost"] > 10 and seen["skilled"] > 10
+
+
+def test_bounds_hold_and_change_no_choice_on_changed_configs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hints hold whatever the cards' numbers: on configs with seeded random card edits (a
+    power, a cost, a skill dropped), along seeded greedy games, every bound is at least the
+    value its option leads to, a value known unapplied is that value, and greedy chooses as it
+    does when told no bound. Among the edits, a card that costs no less than its next level,
+    whose evolution is then free: evaluate once skipped the hand's evolutions at 0 gems, which
+    the bounds counted, so values they claimed exact were not."""
+    from balance.core.registry import load_game
+
+    game = load_game("beings")
+    base = game.load(game.config_dir)
+    cards, decks = list(base.catalog.cards), list(base.catalog.decks)
+    bounds_of = BeingsMatch.option_bounds
+
+    def no_bounds(m: BeingsMatch, among: Sequence[int] | None = None) -> list[float | None] | None:
+        # bounded decisions stay hinted (greedy shares no chains there), with nothing to prune
+        return None if bounds_of(m, among) is None else [None] * len(m.options)
+
+    greedy = GreedyBot()
+    seen = Counter[str]()
+    for seed in range(10, 16):  # three of them meet a free evolution at 0 gems
+        edits = Random(seed)
+        # a card that costs no less than its next level (whose evolution is then free), in play
+        card = edits.choice([c for c in range(len(cards)) if base.evolutions[c]])
+        up = base.evolutions[card][0][0]
+        overrides: dict[str, object] = {
+            f"cards.{cards[card]}.cost": base.cost[up] + edits.randint(0, 2)
+        }
+        lineup = [edits.choice([d for d in decks if card in base.catalog.decks[d]])]
+        lineup.insert(edits.randrange(2), edits.choice(decks))
+        for _ in range(3):
+            card, field = edits.choice(cards), edits.choice(("power", "cost", "skills"))
+            overrides[f"cards.{card}.{field}"] = (
+                [] if field == "skills" else edits.randint(0, 9 if field == "power" else 8)
+            )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a cost out of level order is only a data warning
+            spec = game.load(game.config_dir, overrides)
+        seen["free"] += any(way[1] == 0 for ways in spec.evolutions for way in ways)
+        m = game.new_game(spec, lineup, seed)
+        rng = Random(seed)
+        while (decision := m.decision()) is not None:
+            seen += _hints_hold(m, decision, m.determinize(decision.seat, rng))
+            state = rng.getstate()
+            option = greedy.choose(m, decision, rng)
+            after = rng.getstate()
+            rng.setstate(state)
+            with monkeypatch.context() as patched:
+                patched.setattr(BeingsMatch, "option_bounds", no_bounds)
+                assert greedy.choose(m, decision, rng) == option, m.describe(option)
+            rng.setstate(after)
+            m.apply(option)
+    assert seen["bounded"] > 1000 and seen["pruned"] > seen["bounded"] // 2
+    assert seen["known"] > seen["bounded"] // 3 and seen["free"] >= 2
+
+
+def _hints_hold(m: BeingsMatch, decision: Decision, world: BeingsMatch) -> Counter[str]:
+    """Check a world's hints against the values its options lead to; count what was checked."""
+    seen = Counter[str]()
+    bounds, twins = world.option_bounds(), world.option_twins()
+    if bounds is None and twins is None:
+        return seen
+    values = []
+    for option in range(len(decision.options)):
+        copy = world.clone()
+        copy.apply(option)
+        values.append(copy.evaluate(decision.seat))
+    for option, bound in enumerate(bounds or ()):
+        if bound is not None:
+            assert bound >= values[option], m.describe(option)
+            seen["bounded"] += 1
+            seen["pruned"] += bound < max(values)
+            what = world.options[option]
+            seen["skilled"] += what[0] == "play" and any(
+                skill.op == GAIN_GEMS for skill in m.spec.triggers[what[1]][PLAY]
+            )
+            value = world.option_value(option)
+            if value is not None:
+                assert abs(value - values[option]) < 1e-12, m.describe(option)
+                seen["known"] += 1
+                seen["lost"] += value == -1.0 and what[0] == "done"
+        else:
+            assert world.option_value(option) is None
+    for option, twin in enumerate(twins or ()):
+        if twin != option:
+            assert values[twin] == values[option], m.describe(option)
+            seen["twins"] += 1
+    return seen
