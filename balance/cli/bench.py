@@ -26,7 +26,7 @@ def bench(
         typer.Option(
             "--seconds",
             min=0.5,
-            help="Single-process time per game and bot (split over the repeats).",
+            help="Single-process CPU time per game and bot (split over the repeats).",
         ),
     ] = 6.0,
     repeats: Annotated[
@@ -46,7 +46,8 @@ def bench(
 ) -> None:
     """Measure games/s, decisions/s, µs per decision, clone() µs, the parallel speed-up, the
     median ms a bot takes per choice, and each bot's cost per game against the first one listed
-    (`--bots random,greedy`: greedy's game cost in random games)."""
+    (`--bots random,greedy`: greedy's game cost in random games). Single-process figures are
+    CPU time, so a busy machine barely moves them; the speed-up is wall time."""
     import json
     from dataclasses import asdict
     from datetime import datetime

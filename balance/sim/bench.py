@@ -3,6 +3,11 @@
 Per game and bot: single-process games/s, decisions/s and µs per decision as the median of
 several repeats (with min and max); `clone()` µs on mid-game states; and the parallel speed-up
 of the runner at `jobs` workers over the runner in one process (warm workers).
+
+The single-process figures are this process's CPU time (`time.process_time`), not the wall
+clock: on a shared machine other jobs' load stretches wall time by whole multiples while the
+CPU time a game takes barely moves, so benches from a busy hour and a quiet one compare. The
+speed-up is wall time, since workers running side by side is what it measures.
 Every seat plays the same bot; lineups cycle through every deck pairing of the shipped config.
 """
 
@@ -47,7 +52,7 @@ class GameBench:
     clone_us: Spread
     jobs: int
     speedup: float | None  # the runner's games/s at `jobs` workers over its games/s in one
-    choose_ms: float  # the median wall time of the bot's answer to a decision with a choice
+    choose_ms: float  # the median CPU time of the bot's answer to a decision with a choice
 
 
 def bench_game(
@@ -65,7 +70,7 @@ def bench_game(
     total_games = 0
     for _ in range(repeats):
         played = decisions = 0
-        start = time.perf_counter()
+        start = time.process_time()
         while True:
             slot = schedule.slot(next_game)
             next_game += 1
@@ -78,7 +83,7 @@ def bench_game(
                 )
             played += 1
             decisions += record.decisions
-            elapsed = time.perf_counter() - start
+            elapsed = time.process_time() - start
             if elapsed >= seconds / repeats:
                 break
         games_rate.append(played / elapsed)
@@ -103,7 +108,7 @@ def bench_game(
 
 
 def _choose_ms(game: Any, spec: Any, schedule: Any, bot: str, seconds: float) -> float:
-    """The median wall ms a bot takes to answer a decision that has a choice (one option is
+    """The median CPU ms a bot takes to answer a decision that has a choice (one option is
     answered by the play loop, not the bot), over games played for about `seconds`. Timed
     apart from the games/s figures, so timing each answer costs them nothing."""
     inner = make_bot(bot)
@@ -113,14 +118,14 @@ def _choose_ms(game: Any, spec: Any, schedule: Any, bot: str, seconds: float) ->
         name = inner.name
 
         def choose(self, state: Any, decision: Any, rng: Random) -> int:
-            began = time.perf_counter()
+            began = time.process_time()
             option = inner.choose(state, decision, rng)
-            timings.append(time.perf_counter() - began)
+            timings.append(time.process_time() - began)
             return option
 
-    start = time.perf_counter()
+    start = time.process_time()
     index = 10**6  # far from the games the figures above played
-    while time.perf_counter() - start < seconds or not timings:
+    while time.process_time() - start < seconds or not timings:
         slot = schedule.slot(index)
         index += 1
         play_game(game, spec, slot.lineup.decks, [Timed()] * len(slot.lineup.decks), slot.seed)
@@ -141,10 +146,10 @@ def _clone_us(game: Any, spec: Any, schedule: Any, states: int = 12, copies: int
             probe.apply(choices[-1])
         for option in choices[: len(choices) // 2]:  # then the same choices to its middle
             state.apply(option)
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(copies):
             state.clone()
-        timings.append((time.perf_counter() - start) / copies * 1e6)
+        timings.append((time.process_time() - start) / copies * 1e6)
     return Spread.of(timings)
 
 
