@@ -13,8 +13,8 @@ the chain stack, and only when the stack is empty the turn's next step.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import compress
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 from random import Random
 from typing import TYPE_CHECKING, Self
 
@@ -376,37 +376,62 @@ def play_options(
     `mode=active` needs credits >= cost, `mode=covered` is always legal."""
     if not hand:
         return (PASS,)
-    empty = open_cells(spec, occupied)
+    pick = open_cells(spec, occupied)
     options: list[object] = [PASS]
     cost = spec.cost
     plays = spec.plays
     for card in sorted(set(hand)) if len(hand) > 1 else hand:
         active_row, covered_row = plays[card]
         if credits >= cost[card]:
-            options += compress(active_row, empty)
-        options += compress(covered_row, empty)
+            options += pick(active_row)
+        options += pick(covered_row)
     return tuple(options)
 
 
-# (cells, adjacency rule, occupied cells) -> per cell, whether a card may be placed there. Few
-# boards recur across many games, so the cache is simply cleared when it grows large.
-_OPEN_CELLS: dict[tuple[int, bool, int], list[bool]] = {}
+# A card's plays on the open cells: from its row of per-cell options (spec.plays), the entries
+# of the cells where a card may be played, in cell order.
+CellPick = Callable[[Sequence[tuple[int, int, int]]], tuple[tuple[int, int, int], ...]]
+
+# (cells, adjacency rule, occupied cells) -> the board's CellPick. Few boards recur across many
+# games, so the cache is simply cleared when it grows large.
+_OPEN_CELLS: dict[tuple[int, bool, int], CellPick] = {}
 
 
-def open_cells(spec: ArrowsSpec, occupied: int) -> list[bool]:
-    """Per cell, whether a card may be played there: empty (and next to a card, with
-    `placement_requires_adjacency`, once the board holds one)."""
+def open_cells(spec: ArrowsSpec, occupied: int) -> CellPick:
+    """What picks the cells where a card may be played: empty (and next to a card, with
+    `placement_requires_adjacency`, once the board holds one). An itemgetter: a play decision
+    lists some hundred options, and it picks them in C."""
     key = (spec.cells, spec.placement_requires_adjacency, occupied)
-    flags = _OPEN_CELLS.get(key)
-    if flags is None:
+    pick = _OPEN_CELLS.get(key)
+    if pick is None:
         if len(_OPEN_CELLS) >= 50_000:
             _OPEN_CELLS.clear()
         flags = [not (occupied >> cell) & 1 for cell in range(spec.cells)]
         if spec.placement_requires_adjacency and occupied:
             near = [any((occupied >> n) & 1 for n in spec.adjacent[c]) for c in range(spec.cells)]
             flags = [f and n for f, n in zip(flags, near, strict=True)]
-        _OPEN_CELLS[key] = flags
-    return flags
+        cells = [cell for cell, open_ in enumerate(flags) if open_]
+        # itemgetter of one index gives the item itself, not a 1-tuple
+        pick = (
+            _pick_none
+            if not cells
+            else _pick_one(cells[0])
+            if len(cells) == 1
+            else itemgetter(*cells)
+        )
+        _OPEN_CELLS[key] = pick
+    return pick
+
+
+def _pick_none(row: Sequence[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
+    return ()
+
+
+def _pick_one(cell: int) -> CellPick:
+    def pick(row: Sequence[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
+        return (row[cell],)
+
+    return pick
 
 
 def play(s: ArrowsState, choice: tuple[int, int, int] | str) -> None:
