@@ -318,8 +318,9 @@ def gain_credits_and_draw(s: ArrowsState) -> None:
         s.tally[T_CREDITS_GAINED + seat] += spec.credits_per_turn
     draw(s, seat, spec.draw_per_turn)
     # Step 3 reveals the cards covered when it begins; cards covered during it wait (G7).
+    # (their order is immaterial: two or more wait for a `reveal_order` decision by cell)
     s.to_reveal = (
-        [p.uid for p in s.grid if p is not None and not p.face_up and p.controller == seat]
+        [p.uid for p in s.pieces.values() if not p.face_up and p.controller == seat]
         if s.down[seat]
         else []
     )
@@ -406,11 +407,10 @@ def open_cells(spec: ArrowsSpec, occupied: int) -> CellPick:
     if pick is None:
         if len(_OPEN_CELLS) >= 50_000:
             _OPEN_CELLS.clear()
-        flags = [not (occupied >> cell) & 1 for cell in range(spec.cells)]
+        cells = [cell for cell in range(spec.cells) if not (occupied >> cell) & 1]
         if spec.placement_requires_adjacency and occupied:
-            near = [any((occupied >> n) & 1 for n in spec.adjacent[c]) for c in range(spec.cells)]
-            flags = [f and n for f, n in zip(flags, near, strict=True)]
-        cells = [cell for cell, open_ in enumerate(flags) if open_]
+            adjacent = spec.adjacent
+            cells = [c for c in cells if any((occupied >> n) & 1 for n in adjacent[c])]
         # itemgetter of one index gives the item itself, not a 1-tuple
         pick = (
             _pick_none
