@@ -83,6 +83,7 @@ from balance.games.arrows.state import (
     draw,
     end_game,
     fights,
+    mark,
     own,
     own_zones,
     piece_at,
@@ -174,7 +175,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> Arrows:
         acted=False,
         stall=0,
         activations=0,
-        marked=False,
+        marked=[],
         over=False,
         end_reason="",
         tally=[0] * TALLY_SIZE,
@@ -491,8 +492,10 @@ def end_turn(s: ArrowsState) -> None:
     spec = s.spec
     seat = s.active
     if s.marked:
-        for piece in s.pieces.values():  # own() only replaces values: safe to iterate
-            if (
+        pieces = s.pieces
+        for uid in s.marked:
+            piece = pieces.get(uid)  # None: it left the board since
+            if piece is not None and (
                 piece.damage
                 or piece.atk_turn
                 or piece.def_turn
@@ -505,7 +508,7 @@ def end_turn(s: ArrowsState) -> None:
                 piece.def_turn = 0
                 piece.moved = False
                 piece.reactivations = 0
-        s.marked = False
+        s.marked = []
     s.activations = 0
     s.stall = 0 if s.acted else s.stall + 1
     s.tally[T_HAND_SIZES + seat] += len(s.hands[seat])
@@ -640,7 +643,8 @@ def conflict(s: ArrowsState, active: Piece, defender: Piece, arrow: int) -> None
     """G4: simultaneous damage; a card at 0 DEF or below is destroyed."""
     spec = s.spec
     active, defender = own(s, active), own(s, defender)
-    s.marked = True
+    mark(s, active)
+    mark(s, defender)
     hit, hit_back = current_atk(spec, active), current_atk(spec, defender)
     defender.damage += hit
     active.damage += hit_back
