@@ -50,6 +50,7 @@ from balance.games.arrows.state import (
     deal_damage,
     destroy,
     draw,
+    mark,
     move,
     own,
     own_zones,
@@ -611,7 +612,7 @@ def _card_op(
             )
         else:  # MODIFY_STATS
             target = own(s, target)
-            s.marked = True
+            mark(s, target)
             if effect.permanent:
                 target.atk_perm += effect.atk
                 target.def_perm += effect.def_

@@ -13,8 +13,8 @@ the chain stack, and only when the stack is empty the turn's next step.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import compress
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 from random import Random
 from typing import TYPE_CHECKING, Self
 
@@ -83,6 +83,7 @@ from balance.games.arrows.state import (
     draw,
     end_game,
     fights,
+    mark,
     own,
     own_zones,
     piece_at,
@@ -174,7 +175,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> Arrows:
         acted=False,
         stall=0,
         activations=0,
-        marked=False,
+        marked=[],
         over=False,
         end_reason="",
         tally=[0] * TALLY_SIZE,
@@ -318,8 +319,9 @@ def gain_credits_and_draw(s: ArrowsState) -> None:
         s.tally[T_CREDITS_GAINED + seat] += spec.credits_per_turn
     draw(s, seat, spec.draw_per_turn)
     # Step 3 reveals the cards covered when it begins; cards covered during it wait (G7).
+    # (their order is immaterial: two or more wait for a `reveal_order` decision by cell)
     s.to_reveal = (
-        [p.uid for p in s.grid if p is not None and not p.face_up and p.controller == seat]
+        [p.uid for p in s.pieces.values() if not p.face_up and p.controller == seat]
         if s.down[seat]
         else []
     )
@@ -376,37 +378,61 @@ def play_options(
     `mode=active` needs credits >= cost, `mode=covered` is always legal."""
     if not hand:
         return (PASS,)
-    empty = open_cells(spec, occupied)
+    pick = open_cells(spec, occupied)
     options: list[object] = [PASS]
     cost = spec.cost
     plays = spec.plays
     for card in sorted(set(hand)) if len(hand) > 1 else hand:
         active_row, covered_row = plays[card]
         if credits >= cost[card]:
-            options += compress(active_row, empty)
-        options += compress(covered_row, empty)
+            options += pick(active_row)
+        options += pick(covered_row)
     return tuple(options)
 
 
-# (cells, adjacency rule, occupied cells) -> per cell, whether a card may be placed there. Few
-# boards recur across many games, so the cache is simply cleared when it grows large.
-_OPEN_CELLS: dict[tuple[int, bool, int], list[bool]] = {}
+# A card's plays on the open cells: from its row of per-cell options (spec.plays), the entries
+# of the cells where a card may be played, in cell order.
+CellPick = Callable[[Sequence[tuple[int, int, int]]], tuple[tuple[int, int, int], ...]]
+
+# (cells, adjacency rule, occupied cells) -> the board's CellPick. About half the play decisions
+# of random games meet a board seen before; the cache is simply cleared when it grows large.
+_OPEN_CELLS: dict[tuple[int, bool, int], CellPick] = {}
 
 
-def open_cells(spec: ArrowsSpec, occupied: int) -> list[bool]:
-    """Per cell, whether a card may be played there: empty (and next to a card, with
-    `placement_requires_adjacency`, once the board holds one)."""
+def open_cells(spec: ArrowsSpec, occupied: int) -> CellPick:
+    """What picks the cells where a card may be played: empty (and next to a card, with
+    `placement_requires_adjacency`, once the board holds one). An itemgetter: a play decision
+    lists some hundred options, and it picks them in C."""
     key = (spec.cells, spec.placement_requires_adjacency, occupied)
-    flags = _OPEN_CELLS.get(key)
-    if flags is None:
+    pick = _OPEN_CELLS.get(key)
+    if pick is None:
         if len(_OPEN_CELLS) >= 50_000:
             _OPEN_CELLS.clear()
-        flags = [not (occupied >> cell) & 1 for cell in range(spec.cells)]
+        cells = [cell for cell in range(spec.cells) if not (occupied >> cell) & 1]
         if spec.placement_requires_adjacency and occupied:
-            near = [any((occupied >> n) & 1 for n in spec.adjacent[c]) for c in range(spec.cells)]
-            flags = [f and n for f, n in zip(flags, near, strict=True)]
-        _OPEN_CELLS[key] = flags
-    return flags
+            adjacent = spec.adjacent
+            cells = [c for c in cells if any((occupied >> n) & 1 for n in adjacent[c])]
+        # itemgetter of one index gives the item itself, not a 1-tuple
+        pick = (
+            _pick_none
+            if not cells
+            else _pick_one(cells[0])
+            if len(cells) == 1
+            else itemgetter(*cells)
+        )
+        _OPEN_CELLS[key] = pick
+    return pick
+
+
+def _pick_none(row: Sequence[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
+    return ()
+
+
+def _pick_one(cell: int) -> CellPick:
+    def pick(row: Sequence[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
+        return (row[cell],)
+
+    return pick
 
 
 def play(s: ArrowsState, choice: tuple[int, int, int] | str) -> None:
@@ -466,8 +492,10 @@ def end_turn(s: ArrowsState) -> None:
     spec = s.spec
     seat = s.active
     if s.marked:
-        for piece in s.pieces.values():  # own() only replaces values: safe to iterate
-            if (
+        pieces = s.pieces
+        for uid in s.marked:
+            piece = pieces.get(uid)  # None: it left the board since
+            if piece is not None and (
                 piece.damage
                 or piece.atk_turn
                 or piece.def_turn
@@ -480,7 +508,7 @@ def end_turn(s: ArrowsState) -> None:
                 piece.def_turn = 0
                 piece.moved = False
                 piece.reactivations = 0
-        s.marked = False
+        s.marked = []
     s.activations = 0
     s.stall = 0 if s.acted else s.stall + 1
     s.tally[T_HAND_SIZES + seat] += len(s.hands[seat])
@@ -615,7 +643,8 @@ def conflict(s: ArrowsState, active: Piece, defender: Piece, arrow: int) -> None
     """G4: simultaneous damage; a card at 0 DEF or below is destroyed."""
     spec = s.spec
     active, defender = own(s, active), own(s, defender)
-    s.marked = True
+    mark(s, active)
+    mark(s, defender)
     hit, hit_back = current_atk(spec, active), current_atk(spec, defender)
     defender.damage += hit
     active.damage += hit_back

@@ -178,7 +178,8 @@ class ArrowsState:
       into this state alone. A clone that changes two pieces copies two.
     - Decks, graveyards and the removed pile change seldom (a draw, a death): a clone shares
       them, and `own_zones` copies them before the first change.
-    - `scores` and `to_reveal` are only ever replaced, never changed in place: shared as they are.
+    - `scores`, `to_reveal` and `marked` are only ever replaced, never changed in place: shared
+      as they are.
     - The RNG is the kit's `GameRng`, copied on first draw: a clone takes `rng.fork()`, and
       determinize a `GameRng` seeded from the bot's stream. Play after setup never draws in the
       shipped rules, so in practice no clone copies it.
@@ -217,7 +218,9 @@ class ArrowsState:
     acted: bool  # a card was played or revealed this turn (the stall counter)
     stall: int
     activations: int  # this turn (G9 cap)
-    marked: bool  # a piece took damage, a turn-long modifier, a move or a reactivation this turn
+    # uids of the pieces that took damage, a turn-long modifier, a move or a reactivation this
+    # turn (`mark`): step 9 clears those; replaced, never changed in place (shared with clones)
+    marked: list[int]
     over: bool
     end_reason: str
     tally: list[int]  # the game's statistics, indexed by the T_* constants
@@ -314,6 +317,11 @@ def own(s: ArrowsState, piece: Piece) -> Piece:
     return piece
 
 
+def mark(s: ArrowsState, piece: Piece) -> None:
+    """`piece` took damage, a turn-long modifier, a move or a reactivation: step 9 clears it."""
+    s.marked = [*s.marked, piece.uid]
+
+
 def own_zones(s: ArrowsState) -> None:
     """Make the decks, graveyards and removed pile this state's own before changing them (a
     clone shares them until then)."""
@@ -401,7 +409,7 @@ def deal_damage(s: ArrowsState, piece: Piece, amount: int, by_card: int, by_seat
         return
     piece = own(s, piece)
     piece.damage += amount
-    s.marked = True
+    mark(s, piece)
     if current_def(s.spec, piece) <= 0:
         destroy(s, piece, by_card, by_seat)
 
@@ -435,7 +443,7 @@ def move(s: ArrowsState, piece: Piece, cell: int) -> Piece:
     if piece.face_up:
         resides(s, piece)
     piece.moved = True
-    s.marked = True
+    mark(s, piece)
     return piece
 
 
@@ -449,7 +457,8 @@ def swap(s: ArrowsState, a: Piece, b: Piece) -> tuple[Piece, Piece]:
         resides(s, b)
     a.moved = True
     b.moved = True
-    s.marked = True
+    mark(s, a)
+    mark(s, b)
     return a, b
 
 
@@ -545,7 +554,7 @@ def queue_activation(s: ArrowsState, piece: Piece, reactivation: bool, via: int)
     if reactivation:
         piece = own(s, piece)
         piece.reactivations += 1
-        s.marked = True
+        mark(s, piece)
     s.activations += 1
     s.queued.append((uid, reactivation, via))
 

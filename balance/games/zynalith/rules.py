@@ -497,9 +497,12 @@ def begin_round(g: Table, step: Step) -> None:
 def next_turn(g: Table, step: Step) -> None:
     """Turns go clockwise from the start player among players who have not passed (G2)."""
     n = g.seats
+    alive = g.alive
+    passed = g.passed
+    active = g.active
     for i in range(0 if step[1] else 1, n + 1):
-        seat = (g.active + i) % n
-        if g.alive[seat] and not g.passed[seat]:
+        seat = (active + i) % n
+        if alive[seat] and not passed[seat]:
             g.active = seat
             g.side_actions = 0
             turn(g, TURN_STEP)  # what the step (S_TURN,) on top of the stack would do next
@@ -551,36 +554,63 @@ def list_turn(asker: ref[Table], seat: int) -> tuple[Option, ...]:
 
 
 def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
-    """Side actions (below the side cap), then main actions, then `pass` (4.1)."""
+    """Side actions (below the side cap), then main actions, then `pass` (4.1).
+
+    Every turn decision of a game lists these, so the listing runs one pass over each market
+    row for both its takes and its plays, and reads each creature's INIT once."""
     spec = g.spec
     if g.main_actions[seat] >= spec.max_main_actions_per_round:
         return (PASS,)
+    front = g.front[seat]
+    n = len(front)
+    # INIT per creature, left to right (stats never go below 0): for swaps and placements
+    inits = [v if (v := c.cur[INIT]) > 0 else 0 for c in front]
+    zyn = g.zyn[seat]
     options: list[Option] = []
     append = options.append
     extend = options.extend
-    front = g.front[seat]
-    n = len(front)
     if g.side_actions < spec.max_side_actions_per_turn:
-        if n > 1:
-            inits = [c.stat(INIT) for c in front]
-            for i in range(n - 1):
-                init = inits[i]
-                for j in range(i + 1, n):
-                    if inits[j] != init:
-                        break
-                    append((A_SWAP, i, j))
-        extend(TOGGLES[:n])
-        if g.zyn[seat] >= 1:
+        for i in range(n - 1):
+            init = inits[i]
+            for j in range(i + 1, n):
+                if inits[j] != init:
+                    break
+                append((A_SWAP, i, j))
+        extend(TOGGLES[n] if n < len(TOGGLES) else [(A_TOGGLE, i) for i in range(n)])
+        if zyn >= 1:
             append(SELL)
     silver = g.silver[seat]
-    zyn = g.zyn[seat]
-    market = g.market
-    if silver >= spec.take_cost:
-        extend(take_options(g))
+    takes = silver >= spec.take_cost
     free = n < g.slots
-    same_init: dict[int, int] | None = None
-    host_lists: list[list[Creature] | None] = [None, None, None]
     plays = spec.plays
+    host_lists: list[list[Creature] | None] = [None, None, None]
+    # the market's plays come after the hand's: listed here, in the same pass as the takes
+    market_plays: list[Option] = []
+    for row in (CREATURE_PILE, EXTRA_PILE):
+        cards_in_row = g.market[row]
+        row_takes = TAKES[row]
+        for pos, card in enumerate(cards_in_row):
+            if cards_in_row.index(card) != pos:
+                continue  # the first copy stands for all
+            if takes:
+                append(row_takes[pos])
+            price, zprice, how, init = plays[card]
+            if price > silver or zprice > zyn or how == NOT_PLAYED:
+                continue
+            if how == PLAY_CREATURE:
+                if free:
+                    market_plays.extend(market_creature_plays(row, pos, inits.count(init)))
+            else:
+                found = host_lists[how]
+                if found is None:
+                    found = host_lists[how] = hosts(g, seat, how)
+                for host in found:
+                    market_plays.append((A_PLAY_MARKET, row, pos, host.owner, host.uid))
+    if takes:
+        if g.piles[CREATURE_PILE] or g.discards[CREATURE_PILE]:
+            append(TAKE_CREATURE_PILE)
+        if g.piles[EXTRA_PILE] or g.discards[EXTRA_PILE]:
+            append(TAKE_EXTRA_PILE)
     hand = g.hand_open[seat] + g.hand_secret[seat]
     distinct = dict.fromkeys(hand) if len(hand) > 1 else hand
     for card in distinct:
@@ -588,50 +618,16 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
         if price > silver or zprice > zyn or how == NOT_PLAYED:
             continue
         if how == PLAY_CREATURE:
-            if not free:
-                continue
-            if same_init is None:
-                same_init = init_counts(front)
-            key = (card, same_init.get(init, 0))
-            cached = CREATURE_PLAYS.get(key)
-            if cached is None:
-                cached = CREATURE_PLAYS[key] = tuple(
-                    (A_PLAY_HAND, card, a, b) for a in range(key[1] + 1) for b in (ATTACK, DEFENCE)
-                )
-            extend(cached)
+            if free:
+                extend(creature_plays(card, inits.count(init)))
         else:
             found = host_lists[how]
             if found is None:
                 found = host_lists[how] = hosts(g, seat, how)
             for host in found:
                 append((A_PLAY_HAND, card, host.owner, host.uid))
-    for row in (CREATURE_PILE, EXTRA_PILE):
-        cards_in_row = market[row]
-        for pos, card in enumerate(cards_in_row):
-            price, zprice, how, init = plays[card]
-            if price > silver or zprice > zyn or how == NOT_PLAYED:
-                continue
-            if how == PLAY_CREATURE:
-                if not free or cards_in_row.index(card) != pos:  # the first copy stands for all
-                    continue
-                if same_init is None:
-                    same_init = init_counts(front)
-                market_key = (row, pos, same_init.get(init, 0))
-                cached = MARKET_PLAYS.get(market_key)
-                if cached is None:
-                    cached = MARKET_PLAYS[market_key] = tuple(
-                        (A_PLAY_MARKET, row, pos, a, b)
-                        for a in range(market_key[2] + 1)
-                        for b in (ATTACK, DEFENCE)
-                    )
-                extend(cached)
-            elif cards_in_row.index(card) == pos:
-                found = host_lists[how]
-                if found is None:
-                    found = host_lists[how] = hosts(g, seat, how)
-                for host in found:
-                    append((A_PLAY_MARKET, row, pos, host.owner, host.uid))
-    extend(BANISHES[:n])
+    extend(market_plays)
+    extend(BANISHES[n] if n < len(BANISHES) else [(A_BANISH, i) for i in range(n)])
     for card in distinct:
         cached = REDRAWS.get(card)
         if cached is None:
@@ -641,17 +637,32 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
     return tuple(options)
 
 
-def init_counts(front: list[Creature]) -> dict[int, int]:
-    counts: dict[int, int] = {}
-    for c in front:
-        v = c.stat(INIT)
-        counts[v] = counts.get(v, 0) + 1
-    return counts
+def creature_plays(card: int, same: int) -> tuple[Option, ...]:
+    """Playing creature `card` from hand with `same` creatures of its INIT in the front: each
+    place among them, in attack or defence (made once per game session)."""
+    key = (card, same)
+    cached = CREATURE_PLAYS.get(key)
+    if cached is None:
+        cached = CREATURE_PLAYS[key] = tuple(
+            (A_PLAY_HAND, card, a, b) for a in range(same + 1) for b in (ATTACK, DEFENCE)
+        )
+    return cached
 
 
-# Option tuples that recur in every game, made once.
-TOGGLES = tuple((A_TOGGLE, i) for i in range(64))
-BANISHES = tuple((A_BANISH, i) for i in range(64))
+def market_creature_plays(row: int, pos: int, same: int) -> tuple[Option, ...]:
+    """As `creature_plays`, for the creature at `pos` in market `row`."""
+    key = (row, pos, same)
+    cached = MARKET_PLAYS.get(key)
+    if cached is None:
+        cached = MARKET_PLAYS[key] = tuple(
+            (A_PLAY_MARKET, row, pos, a, b) for a in range(same + 1) for b in (ATTACK, DEFENCE)
+        )
+    return cached
+
+
+# Option tuples that recur in every game, made once: TOGGLES[n] and BANISHES[n] for a front of n.
+TOGGLES = tuple(tuple((A_TOGGLE, i) for i in range(n)) for n in range(65))
+BANISHES = tuple(tuple((A_BANISH, i) for i in range(n)) for n in range(65))
 SELL = (A_SELL,)
 CREATURE_PLAYS: dict[tuple[int, int], tuple[Option, ...]] = {}
 MARKET_PLAYS: dict[tuple[int, int, int], tuple[Option, ...]] = {}
@@ -868,16 +879,15 @@ def open_window(g: Table, window: int, ctx: int, subject_kind: int, seats: tuple
 
 
 def any_counter_in_reach(g: Table, counters: frozenset[int]) -> bool:
-    for card in g.market[EXTRA_PILE]:
-        if card in counters:
-            return True
+    """Whether any counter of the window is in the extra market row or in a hand (asked at
+    every play and event: set operations keep it short)."""
+    if not counters.isdisjoint(g.market[EXTRA_PILE]):
+        return True
     for seat in range(g.seats):
-        for card in g.hand_open[seat]:
-            if card in counters:
-                return True
-        for card in g.hand_secret[seat]:
-            if card in counters:
-                return True
+        if not counters.isdisjoint(g.hand_open[seat]) or not counters.isdisjoint(
+            g.hand_secret[seat]
+        ):
+            return True
     return False
 
 
