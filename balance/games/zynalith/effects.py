@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from balance.core import flow
 from balance.core.contract import Decision
 from balance.core.effects import Effect, Vocabulary
 from balance.core.errors import ConfigError
@@ -60,6 +61,8 @@ from balance.games.zynalith.state import (
     EXTRA_PILE,
     HP,
     INIT,
+    KIND_PILE,
+    KIND_TARGET,
     S_DRAW_BEGIN,
     S_DRAW_END,
     S_LINE_COMBAT,
@@ -557,7 +560,7 @@ def resolve_effect(g: Table, t: Trigger) -> None:
     targets = select_targets(g, t, fx)
     if targets is None:
         return  # a target decision is pending; rules.apply_target applies the op
-    g.stack.append(CHECK_STEP)
+    g.todo.append(CHECK_STEP)
     apply_op(g, t, fx, targets)
 
 
@@ -720,12 +723,7 @@ def select_targets(g: Table, t: Trigger, fx: Fx) -> Sequence[Any] | None:
 
 def ask_target(g: Table, t: Trigger, options: tuple[Option, ...]) -> None:
     """Set the `target` decision of the effect's controller (handled by rules.apply_target)."""
-    g.pending = Decision(t[CONTROLLER], "target", options)
-    g.pend_kind = KIND_TARGET
-    g.pend_ctx = t
-
-
-KIND_DRAFT, KIND_TURN, KIND_COUNTER, KIND_TARGET, KIND_PILE = range(5)
+    flow.ask(g, Decision(t[CONTROLLER], "target", options), (KIND_TARGET, t))
 
 
 def neighbour_uid(g: Table, uid: int, left: bool) -> int:
@@ -931,9 +929,11 @@ def apply_op(g: Table, t: Trigger, fx: Fx, targets: Sequence[Any]) -> None:
                 g.bonus_vp[seat] = max(0, g.bonus_vp[seat] + fx.amount)
     elif op == O_DRAW:
         if fx.pile == ROW_CHOICE:
-            g.pending = Decision(controller, "pile", ((CREATURE_PILE,), (EXTRA_PILE,)))
-            g.pend_kind = KIND_PILE
-            g.pend_ctx = (O_DRAW, fx.count, tuple(targets), controller)
+            flow.ask(
+                g,
+                Decision(controller, "pile", ((CREATURE_PILE,), (EXTRA_PILE,))),
+                (KIND_PILE, (O_DRAW, fx.count, tuple(targets), controller)),
+            )
             return
         push_draws(g, fx.pile, fx.count, targets)
     elif op == O_DESTROY:
@@ -952,7 +952,7 @@ def apply_op(g: Table, t: Trigger, fx: Fx, targets: Sequence[Any]) -> None:
             else:
                 c.kw |= mask
             if mask & CHARGE and not had & CHARGE and c.attack and g.spec.charge_on_entry:
-                g.stack.append((S_LINE_COMBAT, c.uid))
+                g.todo.append((S_LINE_COMBAT, c.uid))
     elif op == O_SET_POSITION:
         for c in targets:
             if c.uid not in g.by_uid:
@@ -964,7 +964,7 @@ def apply_op(g: Table, t: Trigger, fx: Fx, targets: Sequence[Any]) -> None:
                 c.epoch += 1
     elif op == O_LINE_COMBAT:
         for c in reversed(targets):
-            g.stack.append((S_LINE_COMBAT, c.uid))
+            g.todo.append((S_LINE_COMBAT, c.uid))
     elif op == O_NEGATE:
         if g.windows:
             g.negated = g.negated | {g.windows[-1]}  # shared with clones: replaced
@@ -987,9 +987,11 @@ def apply_op(g: Table, t: Trigger, fx: Fx, targets: Sequence[Any]) -> None:
                 resort(g, c.owner)
     elif op == O_REFRESH:
         if fx.row == ROW_CHOICE:
-            g.pending = Decision(controller, "pile", ((CREATURE_PILE,), (EXTRA_PILE,)))
-            g.pend_kind = KIND_PILE
-            g.pend_ctx = (O_REFRESH, 0, (), controller)
+            flow.ask(
+                g,
+                Decision(controller, "pile", ((CREATURE_PILE,), (EXTRA_PILE,))),
+                (KIND_PILE, (O_REFRESH, 0, (), controller)),
+            )
             return
         push_refresh(g, fx.row, controller)
 
@@ -997,14 +999,14 @@ def apply_op(g: Table, t: Trigger, fx: Fx, targets: Sequence[Any]) -> None:
 def push_draws(g: Table, pile: int, count: int, seats: Sequence[int]) -> None:
     """Each target player draws `count` cards from `pile` into their hand, in target order."""
     for seat in reversed(seats):
-        g.stack.append((S_DRAW_END,))
-        g.stack.append((S_TO_HAND, pile, seat, count))
-        g.stack.append((S_DRAW_BEGIN,))
+        g.todo.append((S_DRAW_END,))
+        g.todo.append((S_TO_HAND, pile, seat, count))
+        g.todo.append((S_DRAW_BEGIN,))
 
 
 def push_refresh(g: Table, row: int, event_player: int) -> None:
     if row == ROW_BOTH:
-        g.stack.append((S_REFRESH, EXTRA_PILE, event_player))
-        g.stack.append((S_REFRESH, CREATURE_PILE, event_player))
+        g.todo.append((S_REFRESH, EXTRA_PILE, event_player))
+        g.todo.append((S_REFRESH, CREATURE_PILE, event_player))
     else:
-        g.stack.append((S_REFRESH, row, event_player))
+        g.todo.append((S_REFRESH, row, event_player))

@@ -1,21 +1,24 @@
 """Zynalith's rules: a draft round, five rounds of turns and line combat, scoring (spec 3-8).
 
-The game runs as a stack of steps (state.S_*): `run` pops and performs them until a decision is
-pending or the game is over. Each step is one rule of the spec, named in its words: `renew`
+The game runs on the kit's flow engine (balance/core/flow.py), a stack of steps (state.S_*)
+popped and performed until a decision is pending or the game is over. Each step is one rule of the spec, named in its words: `renew`
 a market row, `draft_pick`, a `turn` (side actions keep it, a main action ends it), `form_lines`
 and `fight` a line (4.3), `state_check` (4.4), `score` (8). A decision that interrupts them (a
-counter window, a target, a pile) is `pending` on the state; `apply` answers it and runs on.
+counter window, a target, a pile) is `asking` on the state with the step that takes its answer
+(`cont`, a KIND_*); `apply` answers it and runs on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from random import Random
 from typing import Any
 from weakref import ref
 
+from balance.core import flow
 from balance.core.contract import DRAWN, OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
+from balance.core.flow import Task
 from balance.core.gamerng import GameRng, exact_shuffle
 from balance.games.zynalith import heuristics
 from balance.games.zynalith.effects import (
@@ -26,11 +29,6 @@ from balance.games.zynalith.effects import (
     K_EVENT,
     K_PROPERTY,
     K_SPELL,
-    KIND_COUNTER,
-    KIND_DRAFT,
-    KIND_PILE,
-    KIND_TARGET,
-    KIND_TURN,
     LIFESTEAL,
     O_DRAW,
     PIERCE,
@@ -91,6 +89,11 @@ from balance.games.zynalith.state import (
     GAME_TALLIES,
     HP,
     INIT,
+    KIND_COUNTER,
+    KIND_DRAFT,
+    KIND_PILE,
+    KIND_TARGET,
+    KIND_TURN,
     RESOLVE_STEP,
     S_CHARGE,
     S_CHECK,
@@ -139,6 +142,7 @@ from balance.games.zynalith.state import (
     T_TAKEN_MARKET,
     T_TAKEN_PILE,
     T_UNOPPOSED,
+    TASKS,
     Creature,
     Ghost,
     Option,
@@ -174,28 +178,21 @@ class Zynalith(Table):
         return self.turns
 
     def decision(self) -> Decision | None:
-        return self.pending
+        return self.asking
 
     def clone(self, seed: int | None = None) -> Zynalith:
         copy: Zynalith = Table.clone(self, seed)
-        pending = copy.pending
-        if pending is not None and not pending.listed:
+        asking = copy.asking
+        if asking is not None and not asking.listed:
             # a turn decision not listed yet lists from the state that asked it: the copy asks
             # its own (turn_decision)
-            copy.pending = turn_decision(pending.seat, copy)
+            copy.asking = turn_decision(asking.seat, copy)
         return copy
 
     def apply(self, option: int) -> None:
-        decision = self.pending
-        if decision is None:
-            raise ValueError("the game is over: no decision to answer")
-        choice = decision.options[option]
-        kind = self.pend_kind
-        ctx = self.pend_ctx
-        self.pending = None
+        flow.answer(self, option)  # the answer's step, (KIND_*, context, choice), runs first
         self.decisions += 1
-        APPLY[kind](self, ctx, choice)
-        run(self)
+        flow.run(self, TASKS)
         if not self.over and self.decisions >= self.spec.max_decisions:
             score(self, "decision_cap", capped=True)
 
@@ -225,7 +222,7 @@ class Zynalith(Table):
                         copy.hand_secret[other][i] = pool.pop(j)
                         break
             copy.piles[pile] = pool
-        if copy.pending is not None and copy.pending.seat != seat:
+        if copy.asking is not None and copy.asking.seat != seat:
             refresh_pending(copy)  # an opponent's options must not show their true hand
         return copy
 
@@ -303,7 +300,7 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
         set_aside=[],
         by_uid={},
         next_uid=0,
-        stack=[],
+        todo=[],
         queue=[],
         resolve_depth=0,
         chain=0,
@@ -315,9 +312,8 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
         lines=None,
         ghosts={},
         entering=-1,
-        pending=None,
-        pend_kind=0,
-        pend_ctx=(),
+        asking=None,
+        cont=(),
         decisions=0,
         turns=0,
         over=False,
@@ -331,9 +327,9 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
         past=(),
         recent=[],
     )
-    g.stack.append((S_ROUND, 1))
-    g.stack.append((S_DRAFT_END,))
-    g.stack.append((S_DRAFT_PICK, 0))
+    g.todo.append((S_ROUND, 1))
+    g.todo.append((S_DRAFT_END,))
+    g.todo.append((S_DRAFT_PICK, 0))
     push_refresh(g, ROW_BOTH, first)  # deal both market rows; the event player is P_i
     run(g)
     return g
@@ -342,11 +338,7 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
 def run(g: Table) -> None:
     """Perform pending steps until a decision is pending or the game is over (or, in a state
     built by hand for a scenario, until no step is left)."""
-    stack = g.stack
-    steps = STEPS
-    while g.pending is None and not g.over and stack:
-        step = stack.pop()
-        steps[step[0]](g, step)
+    flow.run(g, TASKS)
 
 
 # Entry points for scenarios and tools: start a rule now on a state built by hand.
@@ -354,32 +346,32 @@ def run(g: Table) -> None:
 
 def start_turn(g: Table, seat: int) -> None:
     """The ACTION phase of the current round, `seat` to act; the round's combat and end follow."""
-    g.stack.extend([(S_ROUND_END,), (S_COMBAT,), (S_NEXT_TURN, 1)])
+    g.todo.extend([(S_ROUND_END,), (S_COMBAT,), (S_NEXT_TURN, 1)])
     g.active = seat
     run(g)
 
 
 def start_combat(g: Table) -> None:
     """The COMBAT phase of the current round now: form the lines and fight them."""
-    g.stack.append((S_COMBAT,))
+    g.todo.append((S_COMBAT,))
     run(g)
 
 
 def start_round(g: Table, r: int) -> None:
     """Round `r` from its start (income, start player, renewal) on."""
-    g.stack.append((S_ROUND, r))
+    g.todo.append((S_ROUND, r))
     run(g)
 
 
 def end_round_now(g: Table) -> None:
     """ROUND_END now: round effects expire, passed flags and counts reset."""
-    g.stack.append((S_ROUND_END,))
+    g.todo.append((S_ROUND_END,))
     run(g)
 
 
 def end_game(g: Table) -> None:
     """After the last round: Spielende triggers, a state check, scoring."""
-    g.stack.append((S_GAME_END,))
+    g.todo.append((S_GAME_END,))
     run(g)
 
 
@@ -410,9 +402,11 @@ def draft_pick(g: Table, step: Step) -> None:
         k += 1  # nothing to pick: the pick is skipped
 
 
-def apply_draft(g: Table, ctx: tuple[Any, ...], choice: Option) -> None:
+def apply_draft(g: Table, answer: Task) -> None:
+    """(KIND_DRAFT, context, choice): the draft decision's answer."""
+    _, ctx, choice = answer
     seat = g.active
-    g.stack.append((S_DRAFT_PICK, ctx[0] + 1))
+    g.todo.append((S_DRAFT_PICK, ctx[0] + 1))
     g.turns += 1
     pay(g, seat, g.spec.draft_cost, 0)
     take(g, seat, choice)
@@ -487,10 +481,10 @@ def begin_round(g: Table, step: Step) -> None:
     while not g.alive[start]:
         start = (start + 1) % g.seats
     g.start_player = g.active = start
-    g.stack.append((S_ROUND, r + 1) if r < spec.rounds else (S_GAME_END,))
-    g.stack.append((S_ROUND_END,))
-    g.stack.append((S_COMBAT,))
-    g.stack.append((S_NEXT_TURN, 1))
+    g.todo.append((S_ROUND, r + 1) if r < spec.rounds else (S_GAME_END,))
+    g.todo.append((S_ROUND_END,))
+    g.todo.append((S_COMBAT,))
+    g.todo.append((S_NEXT_TURN, 1))
     push_refresh(g, ROW_BOTH, start)
 
 
@@ -521,9 +515,7 @@ def turn(g: Table, step: Step) -> None:
         return
     if g.side_actions >= spec.max_side_actions_per_turn:
         cap_hit(g, "max_side_actions_per_turn")
-    g.pending = turn_decision(seat, g)
-    g.pend_kind = KIND_TURN
-    g.pend_ctx = ()
+    flow.ask(g, turn_decision(seat, g), (KIND_TURN, ()))
 
 
 def turn_decision(seat: int, g: Table) -> Decision:
@@ -684,7 +676,9 @@ def hosts(g: Table, seat: int, host: int) -> list[Creature]:
     return found
 
 
-def apply_turn(g: Table, ctx: tuple[Any, ...], choice: Option) -> None:
+def apply_turn(g: Table, answer: Task) -> None:
+    """(KIND_TURN, (), choice): the turn decision's answer."""
+    choice = answer[2]
     seat = g.active
     action = choice[0]
     if action <= A_SELL:  # a side action keeps the turn
@@ -703,7 +697,7 @@ def apply_turn(g: Table, ctx: tuple[Any, ...], choice: Option) -> None:
         return
     g.turns += 1
     g.main_actions[seat] += 1
-    g.stack.append((S_NEXT_TURN, 0))
+    g.todo.append((S_NEXT_TURN, 0))
     if action == A_PASS:
         g.passed[seat] = True
         g.tally[seat][T_PASSES] += 1
@@ -751,7 +745,7 @@ def redraw(g: Table, seat: int, card: int, row: int) -> None:
     hand.remove(card)
     g.discards[g.spec.cards[card].pile].append(card)
     g.tally[seat][T_REDRAWS] += 1
-    g.stack.append((S_REFRESH, row, seat))
+    g.todo.append((S_REFRESH, row, seat))
 
 
 # -- playing a card (4.2) ----------------------------------------------------------------------
@@ -779,7 +773,7 @@ def play(
         g.tally[seat][T_COUNTERS] += 1
     g.next_ctx += 1
     ctx = g.next_ctx
-    g.stack.append((S_PLAY_ENTER, ctx, card, seat, a, b))
+    g.todo.append((S_PLAY_ENTER, ctx, card, seat, a, b))
     spec = g.spec
     if not counter and (spec.counter_windows >> WINDOW_PLAY) & 1 and spec.counters[WINDOW_PLAY]:
         seats = tuple(s for s in clockwise(g, (seat + 1) % g.seats) if s != seat)
@@ -834,9 +828,9 @@ def play_enter(g: Table, step: Step) -> None:
         host.attachments = [*host.attachments, (src, card, seat)]  # shared with copies
         g.limbo.remove(card)
         self_uid = host.uid
-    g.stack.append((S_PLAY_AFTER, card, seat, self_uid, src, attack))
+    g.todo.append((S_PLAY_AFTER, card, seat, self_uid, src, attack))
     for fx in reversed(cd.on[0]):
-        g.stack.append((S_EFFECT, (fx, card, src, self_uid, seat, -1, -1, -1, -1, 0, 0)))
+        g.todo.append((S_EFFECT, (fx, card, src, self_uid, seat, -1, -1, -1, -1, 0, 0)))
 
 
 def play_after(g: Table, step: Step) -> None:
@@ -855,12 +849,12 @@ def play_after(g: Table, step: Step) -> None:
     if cd.greedy:
         raise_trigger(g, T_GREED, self_uid, seat, src, cd.kind)
     if attack and cd.keywords & CHARGE and g.spec.charge_on_entry:
-        g.stack.append((S_CHARGE, self_uid))
-    g.stack.append(RESOLVE_STEP)
+        g.todo.append((S_CHARGE, self_uid))
+    g.todo.append(RESOLVE_STEP)
 
 
 def charge(g: Table, step: Step) -> None:
-    g.stack.append((S_LINE_COMBAT, step[1]))
+    g.todo.append((S_LINE_COMBAT, step[1]))
 
 
 # -- counter windows (G8) ----------------------------------------------------------------------
@@ -873,9 +867,9 @@ def open_window(g: Table, window: int, ctx: int, subject_kind: int, seats: tuple
         return
     if not any_counter_in_reach(g, spec.counters[window]):
         return
-    g.stack.append((S_WINDOW_CLOSE,))
-    g.stack.append((S_WINDOW, window, ctx, subject_kind, seats, 0, 0))
-    g.stack.append((S_WINDOW_OPEN, ctx))
+    g.todo.append((S_WINDOW_CLOSE,))
+    g.todo.append((S_WINDOW, window, ctx, subject_kind, seats, 0, 0))
+    g.todo.append((S_WINDOW_OPEN, ctx))
 
 
 def any_counter_in_reach(g: Table, counters: frozenset[int]) -> bool:
@@ -952,12 +946,14 @@ def counter_options(g: Table, seat: int, window: int, subject_kind: int) -> list
     return options
 
 
-def apply_counter(g: Table, ctx: tuple[Any, ...], choice: Option) -> None:
+def apply_counter(g: Table, answer: Task) -> None:
+    """(KIND_COUNTER, context, choice): the counter decision's answer."""
+    _, ctx, choice = answer
     kind, wctx, subject_kind, seats, i, used = ctx
     if choice[0] == 0:
-        g.stack.append((S_WINDOW, kind, wctx, subject_kind, seats, i + 1, 0))
+        g.todo.append((S_WINDOW, kind, wctx, subject_kind, seats, i + 1, 0))
         return
-    g.stack.append((S_WINDOW, kind, wctx, subject_kind, seats, i, used + 1))
+    g.todo.append((S_WINDOW, kind, wctx, subject_kind, seats, i, used + 1))
     _, card, source, pos, _owner, host_uid = choice
     play(g, seats[i], card, source, pos, -1, host_uid, counter=True)
 
@@ -984,7 +980,7 @@ def renew(g: Table, step: Step) -> None:
     _, row, event_player = step
     g.discards[row].extend(g.market[row])
     g.market[row].clear()
-    g.stack.append((S_DRAW_END,))
+    g.todo.append((S_DRAW_END,))
     g.draw_depth += 1  # S_DRAW_BEGIN, then S_FILL_ROW, done at once
     fill_row(g, (S_FILL_ROW, row, event_player, g.spec.market_row_size))
 
@@ -1006,7 +1002,7 @@ def fill_row(g: Table, step: Step) -> None:
             return
         if cards[card].type == TYPE_EVENT:
             left = remaining if spec.event_draw_replaces else remaining - 1
-            g.stack.append((S_FILL_ROW, row, event_player, left))
+            g.todo.append((S_FILL_ROW, row, event_player, left))
             reveal_event(g, card, event_player)
             return
         market.append(card)
@@ -1026,12 +1022,12 @@ def to_hand(g: Table, step: Step) -> None:
         return
     if g.spec.cards[card].type == TYPE_EVENT:
         left = remaining if g.spec.event_draw_replaces else remaining - 1
-        g.stack.append((S_TO_HAND, pile, seat, left))
+        g.todo.append((S_TO_HAND, pile, seat, left))
         reveal_event(g, card, seat)
     else:
         add_to_hand(g, seat, card, secret=True)
         if remaining > 1:
-            g.stack.append((S_TO_HAND, pile, seat, remaining - 1))
+            g.todo.append((S_TO_HAND, pile, seat, remaining - 1))
 
 
 def draw_begin(g: Table, step: Step) -> None:
@@ -1056,7 +1052,7 @@ def reveal_event(g: Table, card: int, event_player: int) -> None:
     g.event_chain += 1
     g.limbo.append(card)
     ctx = new_ctx(g)
-    g.stack.append((S_EVENT_RUN, ctx, card, event_player))
+    g.todo.append((S_EVENT_RUN, ctx, card, event_player))
     open_window(g, WINDOW_EVENT, ctx, K_EVENT, tuple(clockwise(g, event_player)))
 
 
@@ -1071,11 +1067,11 @@ def event_run(g: Table, step: Step) -> None:
         return
     g.gtally[G_EVENTS] += 1
     g.recent.append((g.round, event_player, card, PLAYED, 1))
-    g.stack.append((S_EVENT_DONE, card))
-    g.stack.append(RESOLVE_STEP)
-    g.stack.append((S_EVENT_TRIGGERS, card, event_player))
+    g.todo.append((S_EVENT_DONE, card))
+    g.todo.append(RESOLVE_STEP)
+    g.todo.append((S_EVENT_TRIGGERS, card, event_player))
     for fx in reversed(cd.on[0]):
-        g.stack.append((S_EFFECT, (fx, card, -1, -1, event_player, -1, -1, -1, K_EVENT, 0, 0)))
+        g.todo.append((S_EFFECT, (fx, card, -1, -1, event_player, -1, -1, -1, K_EVENT, 0, 0)))
 
 
 def event_triggers(g: Table, step: Step) -> None:
@@ -1162,8 +1158,8 @@ def resolve_queue(g: Table, step: Step) -> None:
         trigger = queue.pop(0)
         g.chain += 1
         if g.chain <= g.spec.max_trigger_chain:
-            g.stack.append((S_RESOLVE, 1))
-            g.stack.append((S_EFFECT, trigger))
+            g.todo.append((S_RESOLVE, 1))
+            g.todo.append((S_EFFECT, trigger))
             return
         queue.clear()
         cap_hit(g, "max_trigger_chain")
@@ -1176,13 +1172,17 @@ def effect(g: Table, step: Step) -> None:
     resolve_effect(g, step[1])
 
 
-def apply_target(g: Table, ctx: tuple[Any, ...], choice: Option) -> None:
+def apply_target(g: Table, answer: Task) -> None:
+    """(KIND_TARGET, context, choice): the target decision's answer."""
+    _, ctx, choice = answer
     target = g.by_uid[choice[2]] if choice[0] == 0 else choice[1]
-    g.stack.append(CHECK_STEP)
+    g.todo.append(CHECK_STEP)
     apply_op(g, ctx, ctx[FX], [target])
 
 
-def apply_pile(g: Table, ctx: tuple[Any, ...], choice: Option) -> None:
+def apply_pile(g: Table, answer: Task) -> None:
+    """(KIND_PILE, context, choice): the pile decision's answer."""
+    _, ctx, choice = answer
     op, count, targets, controller = ctx
     if op == O_DRAW:
         push_draws(g, choice[0], count, list(targets))
@@ -1203,20 +1203,20 @@ def form_lines(g: Table, step: Step) -> None:
         tuple((attackers[s][k].uid, attackers[s][k].epoch) for s in order if k < len(attackers[s]))
         for k in range(depth)
     ]
-    g.stack.append((S_COMBAT_END,))
+    g.todo.append((S_COMBAT_END,))
     for k in reversed(range(depth)):
-        g.stack.append((S_LINE, k))
+        g.todo.append((S_LINE, k))
 
 
 def line(g: Table, step: Step) -> None:
     """A line's turn in the combat phase: its round, after a charge round per Sturmangriff member
     (`charge_timing: in_combat`)."""
     members = g.lines[step[1]]  # type: ignore[index]
-    g.stack.append((S_FIGHT, members))
+    g.todo.append((S_FIGHT, members))
     if not g.spec.charge_on_entry:
         for c in valid_members(g, members):
             if c.keywords() & CHARGE:
-                g.stack.append((S_FIGHT, members))
+                g.todo.append((S_FIGHT, members))
 
 
 def combat_end(g: Table, step: Step) -> None:
@@ -1230,7 +1230,7 @@ def line_combat(g: Table, step: Step) -> None:
         return
     members = line_members(g, c)
     if members:
-        g.stack.append((S_FIGHT, members))
+        g.todo.append((S_FIGHT, members))
 
 
 def valid_members(g: Table, members: tuple[tuple[int, int], ...]) -> list[Creature]:
@@ -1261,13 +1261,13 @@ def fight(g: Table, step: Step) -> None:
                     strike(g, seat, attacker.stat(ATK), attacker)
             state_check(g)
             if not g.over:
-                g.stack.append(RESOLVE_STEP)
+                g.todo.append(RESOLVE_STEP)
         return
     ctx = new_ctx(g)
     g.gtally[G_CONTESTED] += 1
-    g.stack.append((S_FIGHT_HIT, ctx, members))
-    g.stack.append(RESOLVE_STEP)
-    g.stack.append((S_FIGHT_KAMPF, ctx, members))
+    g.todo.append((S_FIGHT_HIT, ctx, members))
+    g.todo.append(RESOLVE_STEP)
+    g.todo.append((S_FIGHT_KAMPF, ctx, members))
     seats = tuple(s for s in clockwise(g, g.start_player) if any(c.owner == s for c in alive))
     open_window(g, WINDOW_COMBAT, ctx, -1, seats)
 
@@ -1340,7 +1340,7 @@ def hit(g: Table, step: Step) -> None:
             win_line(g, winner)
     state_check(g)
     if not g.over:
-        g.stack.append(RESOLVE_STEP)
+        g.todo.append(RESOLVE_STEP)
 
 
 def win_line(g: Table, winner: Creature) -> None:
@@ -1505,16 +1505,16 @@ def end_round(g: Table, step: Step) -> None:
         g.main_actions[seat] = 0
     state_check(g)
     if not g.over:
-        g.stack.append(RESOLVE_STEP)
+        g.todo.append(RESOLVE_STEP)
 
 
 def game_end(g: Table, step: Step) -> None:
     """After round 5: Spielende triggers (from round 5's start player), a state check, scoring."""
     g.active = g.start_player
     raise_trigger(g, T_GAME_END, -1, -1, -1, -1)
-    g.stack.append((S_SCORE,))
-    g.stack.append(CHECK_STEP)
-    g.stack.append(RESOLVE_STEP)
+    g.todo.append((S_SCORE,))
+    g.todo.append(CHECK_STEP)
+    g.todo.append(RESOLVE_STEP)
 
 
 def final_score(g: Table, step: Step) -> None:
@@ -1553,8 +1553,8 @@ def finish(g: Table, reason: str, winners: tuple[int, ...]) -> None:
     g.over = True
     g.end_reason = reason
     g.winners = winners
-    g.pending = None
-    g.stack.clear()
+    g.asking = None
+    g.todo.clear()
     g.queue.clear()
     cards = g.spec.cards
     g.final_vp = g.final_vp[:]  # shared with clones
@@ -1601,33 +1601,31 @@ def game_result(g: Table) -> Result:
 def ask(
     g: Table, seat: int, kind: int, word: str, options: tuple[Option, ...], ctx: tuple[Any, ...]
 ) -> None:
-    g.pending = Decision(seat, word, options)
-    g.pend_kind = kind
-    g.pend_ctx = ctx
+    flow.ask(g, Decision(seat, word, options), (kind, ctx))
 
 
 def refresh_pending(g: Table) -> None:
     """Recompute the pending decision's options from the (determinized) state."""
-    d = g.pending
+    d = g.asking
     assert d is not None
     if not d.listed:  # a turn's, not listed yet: list them from this state
-        g.pending = turn_decision(d.seat, g)
-    elif g.pend_kind == KIND_TURN and len(d.options) > 1:
-        g.pending = Decision(d.seat, d.kind, turn_options(g, d.seat))
-    elif g.pend_kind == KIND_COUNTER:
-        kind, _, subject_kind, _, _, _ = g.pend_ctx
-        g.pending = Decision(
+        g.asking = turn_decision(d.seat, g)
+    elif g.cont[0] == KIND_TURN and len(d.options) > 1:
+        g.asking = Decision(d.seat, d.kind, turn_options(g, d.seat))
+    elif g.cont[0] == KIND_COUNTER:
+        kind, _, subject_kind, _, _, _ = g.cont[1]
+        g.asking = Decision(
             d.seat, d.kind, (NO_COUNTER, *counter_options(g, d.seat, kind, subject_kind))
         )
 
 
 def describe(g: Table, option: int) -> str:
     """An option of the pending decision in the game's words (unambiguous: tests play by them)."""
-    d = g.pending
+    d = g.asking
     if d is None:
         raise ValueError("the game is over: no option to describe")
     choice = d.options[option]
-    kind = g.pend_kind
+    kind = g.cont[0]
     cards = g.spec.cards
     if kind == KIND_TARGET:
         if choice[0] == 1:
@@ -1684,48 +1682,49 @@ def creature_name(g: Table, c: Creature) -> str:
     return f"P{c.owner} {g.spec.cards[c.card].id}@{g.front[c.owner].index(c)}"
 
 
-def unknown_step(g: Table, step: Step) -> None:
-    raise ValueError(f"no step {step[0]}: every S_* has its entry in STEPS")
+def check_step(g: Table, step: Step) -> None:
+    state_check(g)
 
 
-# The step table: STEPS[S_*] performs that step.
-STEPS: list[Callable[[Table, Step], None]] = [unknown_step] * 32
-STEPS[S_DRAFT_PICK] = draft_pick
-STEPS[S_DRAFT_END] = draft_end
-STEPS[S_ROUND] = begin_round
-STEPS[S_TURN] = turn
-STEPS[S_NEXT_TURN] = next_turn
-STEPS[S_COMBAT] = form_lines
-STEPS[S_LINE] = line
-STEPS[S_COMBAT_END] = combat_end
-STEPS[S_ROUND_END] = end_round
-STEPS[S_GAME_END] = game_end
-STEPS[S_SCORE] = final_score
-STEPS[S_RESOLVE] = resolve_queue
-STEPS[S_EFFECT] = effect
-STEPS[S_CHECK] = lambda g, step: state_check(g)
-STEPS[S_DRAW_BEGIN] = draw_begin
-STEPS[S_DRAW_END] = draw_end
-STEPS[S_FILL_ROW] = fill_row
-STEPS[S_TO_HAND] = to_hand
-STEPS[S_REFRESH] = renew
-STEPS[S_EVENT_RUN] = event_run
-STEPS[S_EVENT_TRIGGERS] = event_triggers
-STEPS[S_EVENT_DONE] = event_done
-STEPS[S_WINDOW_OPEN] = window_open
-STEPS[S_WINDOW] = window
-STEPS[S_WINDOW_CLOSE] = window_close
-STEPS[S_PLAY_ENTER] = play_enter
-STEPS[S_PLAY_AFTER] = play_after
-STEPS[S_CHARGE] = charge
-STEPS[S_LINE_COMBAT] = line_combat
-STEPS[S_FIGHT] = fight
-STEPS[S_FIGHT_KAMPF] = kampf
-STEPS[S_FIGHT_HIT] = hit
-assert all(STEPS), "every step has its rule"
-
-APPLY = [apply_draft, apply_turn, apply_counter, apply_target, apply_pile]
-assert (KIND_DRAFT, KIND_TURN, KIND_COUNTER, KIND_TARGET, KIND_PILE) == (0, 1, 2, 3, 4)
+# What each step does (the flow engine's handlers), then each kind of answer.
+TASKS.bind(S_DRAFT_PICK, draft_pick)
+TASKS.bind(S_DRAFT_END, draft_end)
+TASKS.bind(S_ROUND, begin_round)
+TASKS.bind(S_TURN, turn)
+TASKS.bind(S_NEXT_TURN, next_turn)
+TASKS.bind(S_COMBAT, form_lines)
+TASKS.bind(S_LINE, line)
+TASKS.bind(S_COMBAT_END, combat_end)
+TASKS.bind(S_ROUND_END, end_round)
+TASKS.bind(S_GAME_END, game_end)
+TASKS.bind(S_SCORE, final_score)
+TASKS.bind(S_RESOLVE, resolve_queue)
+TASKS.bind(S_EFFECT, effect)
+TASKS.bind(S_CHECK, check_step)
+TASKS.bind(S_DRAW_BEGIN, draw_begin)
+TASKS.bind(S_DRAW_END, draw_end)
+TASKS.bind(S_FILL_ROW, fill_row)
+TASKS.bind(S_TO_HAND, to_hand)
+TASKS.bind(S_REFRESH, renew)
+TASKS.bind(S_EVENT_RUN, event_run)
+TASKS.bind(S_EVENT_TRIGGERS, event_triggers)
+TASKS.bind(S_EVENT_DONE, event_done)
+TASKS.bind(S_WINDOW_OPEN, window_open)
+TASKS.bind(S_WINDOW, window)
+TASKS.bind(S_WINDOW_CLOSE, window_close)
+TASKS.bind(S_PLAY_ENTER, play_enter)
+TASKS.bind(S_PLAY_AFTER, play_after)
+TASKS.bind(S_CHARGE, charge)
+TASKS.bind(S_LINE_COMBAT, line_combat)
+TASKS.bind(S_FIGHT, fight)
+TASKS.bind(S_FIGHT_KAMPF, kampf)
+TASKS.bind(S_FIGHT_HIT, hit)
+TASKS.bind(KIND_DRAFT, apply_draft)
+TASKS.bind(KIND_TURN, apply_turn)
+TASKS.bind(KIND_COUNTER, apply_counter)
+TASKS.bind(KIND_TARGET, apply_target)
+TASKS.bind(KIND_PILE, apply_pile)
+TASKS.check()
 
 
 def public_line(g: Table) -> str:

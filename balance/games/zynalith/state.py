@@ -2,9 +2,10 @@
 
 A creature on a front is a `Creature` (its stats kept as base + modifiers, so that the Faceless
 Warrior can copy values "without extra cards" and round effects can expire). All other zones are
-lists of card ids. The rules work through a stack of pending steps (`stack`, tuples of ints and
-compiled effects) and a FIFO queue of waiting triggers (`queue`); a decision that interrupts them
-is `pending`. All of it is plain data, copied by hand in `clone()`.
+lists of card ids. The rules run on the kit's flow engine (balance/core/flow.py): a stack of
+steps (`todo`, tuples of ints and compiled effects; their kinds are TASKS below) and a FIFO queue
+of waiting triggers (`queue`); a decision that interrupts them is `asking`, and `cont` the step
+that takes its answer. All of it is plain data, copied by hand in `clone()`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from balance.core.contract import FIRST_COUNTER, Decision, Event
+from balance.core.flow import Task, Tasks
 from balance.core.gamerng import GameRng
 
 # Stat indexes of a creature, in the seed's INIT/ATK/DEF/HP order.
@@ -20,7 +22,7 @@ INIT, ATK, DEF, HP = 0, 1, 2, 3
 # Piles and market rows: the creature pile and row, the extra pile and row.
 CREATURE_PILE, EXTRA_PILE = 0, 1
 
-# The kinds of pending work on the stack; each step is a tuple (STEP, args...).
+# A pending step is a tuple (STEP, args...): the flow engine's task.
 Step = tuple[Any, ...]  # (S_*, its ints and compiled effects)
 # A waiting trigger on the queue: (fx, card, src_uid, self_uid, controller, subject..., check),
 # read by the names effects.py gives its fields (FX ... CHECK).
@@ -29,40 +31,46 @@ Trigger = tuple[Any, ...]
 Option = tuple[Any, ...]
 # What a creature shows the heuristics, kept until it changes (heuristics.creature_view).
 View = tuple[int, ...]
-(
-    S_DRAFT_PICK,
-    S_DRAFT_END,
-    S_ROUND,
-    S_TURN,
-    S_NEXT_TURN,
-    S_COMBAT,
-    S_LINE,
-    S_COMBAT_END,
-    S_ROUND_END,
-    S_GAME_END,
-    S_SCORE,
-    S_RESOLVE,
-    S_EFFECT,
-    S_CHECK,
-    S_DRAW_BEGIN,
-    S_DRAW_END,
-    S_FILL_ROW,
-    S_TO_HAND,
-    S_REFRESH,
-    S_EVENT_RUN,
-    S_EVENT_TRIGGERS,
-    S_EVENT_DONE,
-    S_WINDOW_OPEN,
-    S_WINDOW,
-    S_WINDOW_CLOSE,
-    S_PLAY_ENTER,
-    S_PLAY_AFTER,
-    S_CHARGE,
-    S_LINE_COMBAT,
-    S_FIGHT,
-    S_FIGHT_KAMPF,
-    S_FIGHT_HIT,
-) = range(32)
+# The steps, declared in the flow engine's table (rules.py binds what each does), then the
+# answers: a decision's `cont` is (KIND_*, context), run with the chosen option appended.
+TASKS: Tasks[Table] = Tasks("zynalith")
+S_DRAFT_PICK = TASKS.declare("draft_pick")
+S_DRAFT_END = TASKS.declare("draft_end")
+S_ROUND = TASKS.declare("round")
+S_TURN = TASKS.declare("turn")
+S_NEXT_TURN = TASKS.declare("next_turn")
+S_COMBAT = TASKS.declare("combat")
+S_LINE = TASKS.declare("line")
+S_COMBAT_END = TASKS.declare("combat_end")
+S_ROUND_END = TASKS.declare("round_end")
+S_GAME_END = TASKS.declare("game_end")
+S_SCORE = TASKS.declare("score")
+S_RESOLVE = TASKS.declare("resolve")
+S_EFFECT = TASKS.declare("effect")
+S_CHECK = TASKS.declare("check")
+S_DRAW_BEGIN = TASKS.declare("draw_begin")
+S_DRAW_END = TASKS.declare("draw_end")
+S_FILL_ROW = TASKS.declare("fill_row")
+S_TO_HAND = TASKS.declare("to_hand")
+S_REFRESH = TASKS.declare("refresh")
+S_EVENT_RUN = TASKS.declare("event_run")
+S_EVENT_TRIGGERS = TASKS.declare("event_triggers")
+S_EVENT_DONE = TASKS.declare("event_done")
+S_WINDOW_OPEN = TASKS.declare("window_open")
+S_WINDOW = TASKS.declare("window")
+S_WINDOW_CLOSE = TASKS.declare("window_close")
+S_PLAY_ENTER = TASKS.declare("play_enter")
+S_PLAY_AFTER = TASKS.declare("play_after")
+S_CHARGE = TASKS.declare("charge")
+S_LINE_COMBAT = TASKS.declare("line_combat")
+S_FIGHT = TASKS.declare("fight")
+S_FIGHT_KAMPF = TASKS.declare("fight_kampf")
+S_FIGHT_HIT = TASKS.declare("fight_hit")
+KIND_DRAFT = TASKS.declare("answer_draft")
+KIND_TURN = TASKS.declare("answer_turn")
+KIND_COUNTER = TASKS.declare("answer_counter")
+KIND_TARGET = TASKS.declare("answer_target")
+KIND_PILE = TASKS.declare("answer_pile")
 
 CHECK_STEP = (S_CHECK,)
 RESOLVE_STEP = (S_RESOLVE, 0)
@@ -298,7 +306,7 @@ class Table:
     set_aside: list[int]
     by_uid: dict[int, Creature]  # every creature in play
     next_uid: int
-    stack: list[Step]  # pending steps, the next on top
+    todo: list[Task]  # pending steps, the next on top (the flow engine's stack)
     queue: list[Trigger]  # waiting triggers, oldest first
     resolve_depth: int
     chain: int  # triggers resolved in the outermost queue
@@ -310,9 +318,8 @@ class Table:
     lines: list[tuple[tuple[int, int], ...]] | None  # during combat: the fixed lines
     ghosts: dict[int, Ghost]
     entering: int  # uid of the creature in play steps 4-5 (not checked for death), or -1
-    pending: Decision | None
-    pend_kind: int
-    pend_ctx: tuple[Any, ...]  # what the pending decision's apply needs besides the choice
+    asking: Decision | None  # the pending decision
+    cont: Task  # (KIND_*, context): the step that takes the answer to `asking`
     decisions: int
     turns: int
     over: bool
@@ -379,7 +386,7 @@ class Table:
         copy.set_aside = self.set_aside
         copy.by_uid = self.by_uid.copy()
         copy.next_uid = self.next_uid
-        copy.stack = self.stack[:]  # steps are immutable tuples
+        copy.todo = self.todo[:]  # steps are immutable tuples
         copy.queue = self.queue[:]
         copy.resolve_depth = self.resolve_depth
         copy.chain = self.chain
@@ -391,9 +398,8 @@ class Table:
         copy.lines = self.lines  # replaced whole at each combat
         copy.ghosts = self.ghosts  # ghosts are never changed
         copy.entering = self.entering
-        copy.pending = self.pending  # immutable
-        copy.pend_kind = self.pend_kind
-        copy.pend_ctx = self.pend_ctx
+        copy.asking = self.asking  # immutable
+        copy.cont = self.cont
         copy.decisions = self.decisions
         copy.turns = self.turns
         copy.over = self.over

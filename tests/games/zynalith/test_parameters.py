@@ -14,8 +14,8 @@ A, B = 0, 1
 
 def blank(spec, seats: int = 2) -> rules.Zynalith:
     g = rules.new_game(spec, ["standard"] * seats, 0)
-    g.pending = None
-    g.stack.clear()
+    g.asking = None
+    g.todo.clear()
     g.queue.clear()
     g.market = [[], []]
     g.piles = [[], []]
@@ -42,7 +42,7 @@ def put(g, seat: int, name: str, attack: bool = True) -> Creature:
 def quake(g) -> None:
     """The test event `quake` (5 damage to each player) is drawn into the creature row."""
     g.piles[0] = [g.spec.card_id("knappe")] * 5 + [g.spec.card_id("quake")]
-    g.stack.append((rules.S_REFRESH, 0, A))
+    g.todo.append((rules.S_REFRESH, 0, A))
     rules.run(g)
 
 

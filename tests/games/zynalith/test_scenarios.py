@@ -19,8 +19,8 @@ A, B = 0, 1
 def blank(spec, seats: int = 2, round: int = 1, seed: int = 0) -> rules.Zynalith:
     """A game in `round` with empty fronts, hands, market and piles: the scenario builds the rest."""
     g = rules.new_game(spec, ["standard"] * seats, seed)
-    g.pending = None
-    g.stack.clear()
+    g.asking = None
+    g.todo.clear()
     g.queue.clear()
     g.market = [[], []]
     g.piles = [[], []]
@@ -376,7 +376,7 @@ def test_everyone_out_at_once_ranks_by_vp(spec):
     g.zyn = [9, 7]
     g.silver = [0, 0]
     g.piles[0] = [card(g, "knappe")] * 5 + [card(g, "quake")]
-    g.stack.append((rules.S_REFRESH, 0, A))
+    g.todo.append((rules.S_REFRESH, 0, A))
     rules.run(g)
     result = g.result()
     assert not any(g.alive)
