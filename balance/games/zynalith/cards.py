@@ -185,7 +185,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     catalog = Catalog(
         cards=tuple(ids),
         decks=decks,
-        counters=CARD_COUNTERS,
+        counters=CARD_COUNTERS.names,
         game_stats=_game_stats(),
         shared=frozenset(decks),
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from balance.core.codes import Names
 from balance.core.contract import FIRST_COUNTER, Decision, Event
 from balance.core.flow import Task, Tasks
 from balance.core.gamerng import GameRng
@@ -76,81 +77,47 @@ CHECK_STEP = (S_CHECK,)
 RESOLVE_STEP = (S_RESOLVE, 0)
 
 # The game's own per-card counters (Catalog.counters), emitted as event FIRST_COUNTER + k.
-CARD_COUNTERS = (
-    "triggers",  # effects of the card that resolved
-    "damage_dealt",  # damage it dealt to creatures and players (after defence)
-    "line_wins",
-    "line_losses",
-    "kills",  # creatures it killed in combat
-    "deaths",
-    "zynalith_earned",  # Z its line wins earned
-    "negated",  # times the card (or event) was negated
-    "vp_at_end",  # printed VP it scored in a front at the end
-)
-(
-    EV_TRIGGERS,
-    EV_DAMAGE,
-    EV_LINE_WINS,
-    EV_LINE_LOSSES,
-    EV_KILLS,
-    EV_DEATHS,
-    EV_ZYNALITH,
-    EV_NEGATED,
-    EV_VP,
-) = range(FIRST_COUNTER, FIRST_COUNTER + len(CARD_COUNTERS))
+CARD_COUNTERS = Names(FIRST_COUNTER)
+EV_TRIGGERS = CARD_COUNTERS.add("triggers")  # effects of the card that resolved
+# damage it dealt to creatures and players (after defence)
+EV_DAMAGE = CARD_COUNTERS.add("damage_dealt")
+EV_LINE_WINS = CARD_COUNTERS.add("line_wins")
+EV_LINE_LOSSES = CARD_COUNTERS.add("line_losses")
+EV_KILLS = CARD_COUNTERS.add("kills")  # creatures it killed in combat
+EV_DEATHS = CARD_COUNTERS.add("deaths")
+EV_ZYNALITH = CARD_COUNTERS.add("zynalith_earned")  # Z its line wins earned
+EV_NEGATED = CARD_COUNTERS.add("negated")  # times the card (or event) was negated
+EV_VP = CARD_COUNTERS.add("vp_at_end")  # printed VP it scored in a front at the end
 
 # Per-seat tallies (`Table.tally[seat][k]`), reported as `<name>_<seat>` game stats.
-SEAT_TALLIES = (
-    "lines_won",
-    "lines_lost",
-    "unopposed",
-    "damage_dealt",
-    "damage_taken",
-    "damage_prevented",
-    "lifesteal",
-    "creatures_played",
-    "creatures_died",
-    "banished",
-    "silver_spent",
-    "silver_refunded",
-    "silver_from_z",
-    "taken_market",
-    "taken_pile",
-    "redraws",
-    "counters",
-    "passes",
-)
-(
-    T_LINES_WON,
-    T_LINES_LOST,
-    T_UNOPPOSED,
-    T_DEALT,
-    T_TAKEN,
-    T_PREVENTED,
-    T_LIFESTEAL,
-    T_PLAYED,
-    T_DIED,
-    T_BANISHED,
-    T_SPENT,
-    T_REFUNDED,
-    T_FROM_Z,
-    T_TAKEN_MARKET,
-    T_TAKEN_PILE,
-    T_REDRAWS,
-    T_COUNTERS,
-    T_PASSES,
-) = range(len(SEAT_TALLIES))
+SEAT_TALLIES = Names()
+T_LINES_WON = SEAT_TALLIES.add("lines_won")
+T_LINES_LOST = SEAT_TALLIES.add("lines_lost")
+T_UNOPPOSED = SEAT_TALLIES.add("unopposed")
+T_DEALT = SEAT_TALLIES.add("damage_dealt")
+T_TAKEN = SEAT_TALLIES.add("damage_taken")
+T_PREVENTED = SEAT_TALLIES.add("damage_prevented")
+T_LIFESTEAL = SEAT_TALLIES.add("lifesteal")
+T_PLAYED = SEAT_TALLIES.add("creatures_played")
+T_DIED = SEAT_TALLIES.add("creatures_died")
+T_BANISHED = SEAT_TALLIES.add("banished")
+T_SPENT = SEAT_TALLIES.add("silver_spent")
+T_REFUNDED = SEAT_TALLIES.add("silver_refunded")
+T_FROM_Z = SEAT_TALLIES.add("silver_from_z")
+T_TAKEN_MARKET = SEAT_TALLIES.add("taken_market")
+T_TAKEN_PILE = SEAT_TALLIES.add("taken_pile")
+T_REDRAWS = SEAT_TALLIES.add("redraws")
+T_COUNTERS = SEAT_TALLIES.add("counters")
+T_PASSES = SEAT_TALLIES.add("passes")
 
 # Game-wide tallies (`Table.gtally[k]`).
-GAME_TALLIES = (
-    "reshuffles",
-    "events_executed",
-    "events_negated",
-    "lines_contested",
-    "lines_unopposed",
-    "lines_tied",
-)
-G_RESHUFFLES, G_EVENTS, G_EVENTS_NEGATED, G_CONTESTED, G_UNOPPOSED, G_TIED = range(6)
+GAME_TALLIES = Names()
+G_RESHUFFLES = GAME_TALLIES.add("reshuffles")
+G_EVENTS = GAME_TALLIES.add("events_executed")
+G_EVENTS_NEGATED = GAME_TALLIES.add("events_negated")
+G_CONTESTED = GAME_TALLIES.add("lines_contested")
+G_UNOPPOSED = GAME_TALLIES.add("lines_unopposed")
+G_TIED = GAME_TALLIES.add("lines_tied")
 # The safety caps (spec §8) a game can hit and play on: each is a games-table column of its hits
 # (`cap_<name>`), beside `cap_hits`, their sum, so a report shows the per-cap rates.
 CAPS = (
