@@ -218,7 +218,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     catalog = Catalog(
         cards=tuple(card.id for card in card_file.cards),
         decks=decks,
-        counters=COUNTERS,
+        counters=COUNTERS.names,
         game_stats=GAME_STATS,
         deck_seats={name: (2,) for name in decks},
     )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, NamedTuple, Self
 
+from balance.core.codes import Names
 from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
 from balance.core.eventchain import EventLog
 from balance.core.gamerng import GameRng, fast_shuffle
@@ -40,19 +41,22 @@ S0_TRIGGERS, S1_ABILITIES, S2_FIND_CONFLICTS, S2_CONFLICTS, S3_FLIP, S4_ABILITIE
 # The turn's steps (R1) as the state machine of §4 walks them.
 GAIN_AND_DRAW, REVEAL, PLAY, TURN_END, SCORE, DISCARD, END_TURN = range(7)
 
-# The game's own per-card counters (§9), event FIRST_COUNTER + k; counted for the card's owner.
-COUNTERS = (
-    "flips",  # opponent cards this card flipped in its flip step
-    "flipped",  # times this card was flipped away from its owner
-    "kills",  # cards this card destroyed (conflict, ability, triggered effect, push)
-    "conflicts_won",  # conflicts this card survived and won
-    "conflicts_lost",  # conflicts this card died in (mutual destruction included)
-    "abilities_used",
-    "reactivations",
-    "played_covered",
-    "revived",
-    "scored_at_end",  # on the board at the end, face-up and scoring for its owner
-)
+# The game's own per-card counters (§9, Catalog.counters), counted for the card's owner: each
+# one's event id (FIRST_COUNTER + k).
+COUNTERS = Names(FIRST_COUNTER)
+FLIPS = COUNTERS.add("flips")  # opponent cards this card flipped in its flip step
+FLIPPED = COUNTERS.add("flipped")  # times this card was flipped away from its owner
+# cards this card destroyed (conflict, ability, triggered effect, push)
+KILLS = COUNTERS.add("kills")
+CONFLICTS_WON = COUNTERS.add("conflicts_won")  # conflicts this card survived and won
+# conflicts this card died in (mutual destruction included)
+CONFLICTS_LOST = COUNTERS.add("conflicts_lost")
+ABILITIES_USED = COUNTERS.add("abilities_used")
+REACTIVATIONS = COUNTERS.add("reactivations")
+PLAYED_COVERED = COUNTERS.add("played_covered")
+REVIVED_COUNT = COUNTERS.add("revived")
+# on the board at the end, face-up and scoring for its owner
+SCORED_AT_END = COUNTERS.add("scored_at_end")
 
 # Result.stats keys (§9): per game, per seat (`_0`, `_1`), per arrow direction.
 _PER_SEAT = ("credits_gained", "credits_spent", "credits_unspent", "active_plays",
@@ -351,14 +355,6 @@ def public_line(s: ArrowsState) -> str:
         if piece is not None
     )
     return f"seat {s.active} active; {seats}; board [{board}]"
-
-
-# The per-card counters' event ids, in the order of state.COUNTERS.
-FLIPS, FLIPPED, KILLS, CONFLICTS_WON, CONFLICTS_LOST = range(FIRST_COUNTER, FIRST_COUNTER + 5)
-ABILITIES_USED, REACTIVATIONS, PLAYED_COVERED, REVIVED_COUNT, SCORED_AT_END = range(
-    FIRST_COUNTER + 5, FIRST_COUNTER + 10
-)
-assert len(COUNTERS) == 10
 
 
 # -- the verbs of cards and abilities ----------------------------------------------------------
