@@ -30,10 +30,13 @@ in the opponent's reply) compares positions the evaluation cannot tell apart. So
 - with `greedy_root`, the root's widening always offers the greedy bot's own choice too. The
   priors score an option where it leaves the position, mid-action in a game that splits one
   action into several decisions (possession's play, then its action and swap), and widening may
-  then never offer the option that greedy, following the action through, would play;
+  then never offer the option that greedy, following the action through, would play. In
+  possession (80 iterations, 400 games against greedy) 0.630, against about 0.60 without;
 - with `rollout`, a new line goes on past its new node without nodes, each step the best-scored
   of a few sampled options (the TAG framework's cheap informed roll-out): a step costs `rollout`
-  applications instead of a whole expansion, so more iterations fit the same time.
+  applications instead of a whole expansion, so more iterations fit the same time. In
+  possession it lost more than it saved: 100 iterations with `rollout=3` and `greedy_root`
+  (the time of 80 to the horizon) scored 0.562 against greedy (400 games).
 Measured in beings against greedy (32 games each, 300 iterations): random roll-outs to the end
 of the turn 0.06, roll-outs choosing the best of 4 sampled options 0.41, this 0.61. In
 possession (96 games each, 300 iterations): horizon 1 0.40-0.48, horizon 2 to the horizon 0.62.
