@@ -13,11 +13,13 @@ GAME = GamePackage(
         min_seats=2,
         max_seats=4,
         rules_version="2",
-        # mcts: four phases a turn and the glory decided in the reply: 2 turns, each line played out
+        # mcts: four phases a turn and the glory decided in the reply: 2 turns, each line played out;
+        # a play's prior is scored before its action and swap, so widening alone may never offer
+        # the play greedy makes: the root always offers it (greedy_root)
         # greedy: the swap after each of the 9 actions, and the 9 actions after each play, are
         # alike: each is tried whole once, then one of each group of equal options (greedy.py)
         bot_defaults={
-            "mcts": "iterations=80,bias=3,horizon=2,to_horizon=true,widening=1",
+            "mcts": "iterations=80,bias=3,horizon=2,to_horizon=true,widening=1,greedy_root=true",
             "greedy": "share_width=1",
         },
     ),
