@@ -39,6 +39,12 @@ optional methods that change no choice, only its cost:
   two discards of the same worth: it takes that value unapplied.
 - `option_value(option)`: asked after `option_bounds()` of the same state, for a bounded option
   that must be scored: its value once applied where the bounds' work told it exactly, else None.
+- `option_best()`: an option whose value once applied is surely at least every other option's,
+  whatever each leads to, else None (clans: the payment giving up the card its hand counts
+  least). A follow-up's best value is then that option's alone, where it is the chain's last
+  step (the next decision is another seat's, or a kind already seen, or no steps are left):
+  where the chain goes on, the options are tried as before, since which of equally valued
+  options is taken (the first listed) then matters.
 """
 
 from __future__ import annotations
@@ -210,6 +216,11 @@ class GreedyBot:
                     seen = {}
                 else:
                     candidates = shared
+            if seen is None and len(candidates) == len(decision.options):
+                best_value, best_state = _best_alone(state, seat, kinds, steps - step - 1)
+                if best_state is not None:
+                    state, value = best_state, best_value
+                    continue
             last = candidates[-1]
             for option in candidates:
                 # an option bounded below the best, or a twin of one tried, cannot be better
@@ -235,6 +246,24 @@ class GreedyBot:
                 alike[key] = sorted(seen.values())  # type: ignore[index]
             state, value = best_state, best_value  # type: ignore[assignment]
         return (state.evaluate(seat) if value is None else value), None
+
+
+def _best_alone(
+    state: State, seat: int, kinds: tuple[str, ...], steps: int
+) -> tuple[float, State | None]:
+    """The best value of the pending follow-up and a state it leads to, from the game's
+    `option_best()` alone (applied on a copy), where that follow-up is the chain's last step
+    (`kinds` includes its own; `steps` left after it); else (-2.0, None): try them all."""
+    best_of = getattr(state, "option_best", None)
+    best = best_of() if best_of is not None else None
+    if best is None:
+        return -2.0, None
+    copy = state.clone()
+    copy.apply(best)
+    after = copy.decision()
+    if steps and after is not None and after.seat == seat and after.kind not in kinds:
+        return -2.0, None  # the chain goes on from the option taken: the first best listed
+    return copy.evaluate(seat), copy
 
 
 def _hints(state: State) -> tuple[Sequence[float | None] | None, Sequence[int] | None]:

@@ -315,15 +315,15 @@ def evaluate(g: Table, seat: int) -> float:
     )
 
     # instant wins, as hazards (most positions are far from any)
-    h_me = _hazard(g, spec, clans[seat], seat, me)
-    h_opp = _hazard(g, spec, clans[opp], opp, them)
+    h_me = hazard(g, spec, clans[seat], seat, me)
+    h_opp = hazard(g, spec, clans[opp], opp, them)
     if h_me or h_opp:
         win += (1.0 - win) * h_me - win * h_opp
     value = 2.0 * win - 1.0
     return EDGE if value > EDGE else max(value, -EDGE)
 
 
-def _hazard(g: Table, spec: ClansSpec, clans: tuple[int, ...], who: int, base: int) -> float:
+def hazard(g: Table, spec: ClansSpec, clans: tuple[int, ...], who: int, base: int) -> float:
     """The chance that `who`'s nearest instant win (face-up cards, tokens, a clan's win_if)
     comes in time: HAZARD by its distance, 0.0 when it is too far."""
     board = g.board
