@@ -199,6 +199,12 @@ class GreedyBot:
             candidates: Sequence[int] = range(len(decision.options))
             if len(decision.options) > self.max_options:
                 candidates = rng.sample(range(len(decision.options)), self.max_options)
+            elif alike is None or step or len(decision.options) < self.share_width:
+                # all are tried, unshared: the game's best option alone may tell their best
+                best_value, best_state = _best_alone(state, seat, kinds, steps - step - 1)
+                if best_state is not None:
+                    state, value = best_state, best_value
+                    continue
             bounds, twins = _hints(state)
             tried: set[int] = set()
             seen: dict[float, int] | None = None  # value -> the first option that gave it
@@ -216,11 +222,6 @@ class GreedyBot:
                     seen = {}
                 else:
                     candidates = shared
-            if seen is None and len(candidates) == len(decision.options):
-                best_value, best_state = _best_alone(state, seat, kinds, steps - step - 1)
-                if best_state is not None:
-                    state, value = best_state, best_value
-                    continue
             last = candidates[-1]
             for option in candidates:
                 # an option bounded below the best, or a twin of one tried, cannot be better
