@@ -167,8 +167,9 @@ class Clans(Table):
         """Per option, an earlier option whose value it surely has, for greedy (`pay_twins`)."""
         return pay_twins(self)
 
-    def option_best(self) -> int | None:
-        """An option scoring at least every other's, for greedy's follow-ups (`pay_best`)."""
+    def option_best(self) -> tuple[int, float | None] | None:
+        """An option scoring at least every other's, for greedy's follow-ups, and its value
+        where known unapplied (`pay_best`)."""
         return pay_best(self)
 
     def describe(self, option: int) -> str:
@@ -772,10 +773,10 @@ def pay_twins(g: Table) -> tuple[int, ...] | None:
     return tuple(twins) if len(first) < len(twins) else None
 
 
-def pay_best(g: Table) -> int | None:
+def pay_best(g: Table) -> tuple[int, float | None] | None:
     """Of a pending payment or discard, the first option giving up the card `evaluate` counts
-    least (heuristics.hand_values), sure to score at least every other's for greedy; None
-    when there is no proof.
+    least (heuristics.hand_values), sure to score at least every other's for greedy, and its
+    value where known unapplied (`given_up_value`); None when there is no proof.
 
     Where `pay_twins` holds, an option's value reads the hand only through `hand_values` of
     the cards left, and `evaluate` does not fall as those grow: `_hand_potential` sums the
@@ -799,7 +800,37 @@ def pay_best(g: Table) -> int | None:
         return None
     options = g.pending.options  # type: ignore[union-attr]
     values = heuristics.hand_values(g, seat, [o[1] for o in options])
-    return values.index(min(values))
+    best = values.index(min(values))
+    return best, given_up_value(g, seat, options[best][1])
+
+
+def given_up_value(g: Table, seat: int, card: int) -> float | None:
+    """`evaluate(seat)` once `seat` gives up `card` to the pending payment or discard, where
+    the next decision is then surely the same frame's or another seat's, and nothing `evaluate`
+    reads changes on the way but the hand; else None.
+
+    With more to give up, the frame's next card is asked at once. With the last card, the
+    turn's end follows: the hand-limit checks still to come must leave `seat` none to discard
+    (an opponent's discard stops there, before anything else changes), no clan may win by
+    Justice, and the next turn must go to the other seat with no countdown to count down
+    (`next_turn` then changes only the turn's counters and frames)."""
+    if g.decisions + 1 >= g.spec.max_decisions:
+        return None  # the decision cap ends the game there
+    stack = g.stack
+    frame = stack[-1]
+    hand = list(g.hand[seat])
+    hand.remove(card)
+    if frame[2] < 2 or not hand:
+        end = stack[-2]  # END_TURN, handing the turn to the other seat (`giving_up`)
+        turn = end[1]
+        for step in range(end[2], 2):
+            if (turn if step == 0 else 1 - turn) == seat and len(hand) > player_rule(
+                g, seat, HAND_LIMIT
+            ):
+                return None
+        if (not end[3] and g.passed[1 - turn]) or clan_win_at_turn_end(g, turn):
+            return None
+    return heuristics.evaluate(g, seat, tuple(hand))
 
 
 def giving_up(g: Table) -> int:

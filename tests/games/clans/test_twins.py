@@ -54,19 +54,30 @@ def test_twins_have_their_twins_value() -> None:
 
 
 def test_the_best_payment_scores_at_least_every_other() -> None:
-    """option_best (rules.pay_best): where a payment or discard is the last step of greedy's
-    follow-up, the option named scores at least every other option, ties included (what
-    greedy's `_best_alone` relies on); naming the card counted most instead fails here."""
+    """option_best (rules.pay_best): the option named scores at least every other option, ties
+    included, and the value told unapplied (rules.given_up_value) is the value once applied,
+    with no follow-up of the seat next (what greedy's `_best_alone` relies on); naming the
+    card counted most instead fails here."""
     bot = GreedyBot()
-    checked = strict = 0
+    checked = strict = told = 0
     for seed in range(24):
         lineup = LINEUPS[seed % len(LINEUPS)]
         g = rules.new_game(SPEC, lineup, seed)
         chooser = Random(seed)
         while (decision := g.decision()) is not None:
-            best = g.option_best()
-            if best is not None:
+            found = g.option_best()
+            if found is not None:
+                best, known = found
                 assert 0 <= best < len(decision.options)
+                if known is not None:  # told unapplied: exactly the value, and the chain ends
+                    copy = g.clone()
+                    copy.apply(best)
+                    assert known == copy.evaluate(decision.seat), (seed, decision.kind)
+                    after = copy.decision()
+                    assert (
+                        after is None or after.seat != decision.seat or after.kind == decision.kind
+                    )
+                    told += 1
                 top = greedy_value(g, best, bot, Random(1))
                 for option in range(len(decision.options)):
                     value = greedy_value(g, option, bot, Random(1))
@@ -75,7 +86,7 @@ def test_the_best_payment_scores_at_least_every_other() -> None:
                 checked += 1
             option = 0 if len(decision.options) == 1 else bot.choose(g, decision, chooser)
             g.apply(option)
-    assert checked >= 20 and strict >= 5, (checked, strict)
+    assert checked >= 20 and strict >= 5 and told >= 10, (checked, strict, told)
 
 
 def test_the_race_rises_with_the_battles_chance() -> None:
