@@ -39,13 +39,13 @@ optional methods that change no choice, only its cost:
   two discards of the same worth: it takes that value unapplied.
 - `option_value(option)`: asked after `option_bounds()` of the same state, for a bounded option
   that must be scored: its value once applied where the bounds' work told it exactly, else None.
-- `option_best()`: an option whose value once applied is surely at least every other option's,
-  and that value where the game knows it unapplied (then the next decision is surely another
-  seat's or of the same kind), else None; or None (clans: the payment giving up the card its
-  hand counts least). A follow-up's best value is then that option's alone, where it is the
-  chain's last step (the next decision is another seat's, or a kind already seen, or no steps
-  are left): where the chain goes on, the options are tried as before, since which of equally
-  valued options is taken (the first listed) then matters.
+- `option_best()`: None, or (option, value): an option whose value once applied is surely at
+  least every other option's (clans: the payment giving up the card its hand counts least),
+  and that value where the game knows it unapplied, the next decision then being surely
+  another seat's or of the same kind (else None). In a follow-up, the best value is then that
+  option's alone, where it is the chain's last step (the next decision is another seat's, or
+  a kind already seen, or no steps are left); where the chain goes on, the options are tried
+  as before, since which of equally valued options is taken (the first listed) then matters.
 """
 
 from __future__ import annotations
