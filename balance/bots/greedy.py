@@ -41,6 +41,13 @@ optional methods that change no choice, only its cost:
   two discards of the same worth: it takes that value unapplied.
 - `option_value(option)`: asked after `option_bounds(among)` of the same state, for a bounded option
   that must be scored: its value once applied where the bounds' work told it exactly, else None.
+- `option_best()`: None, or (option, value): an option whose value once applied is surely at
+  least every other option's (clans: the payment giving up the card its hand counts least),
+  and that value where the game knows it unapplied, the next decision then being surely
+  another seat's or of the same kind (else None). In a follow-up, the best value is then that
+  option's alone, where it is the chain's last step (the next decision is another seat's, or
+  a kind already seen, or no steps are left); where the chain goes on, the options are tried
+  as before, since which of equally valued options is taken (the first listed) then matters.
 """
 
 from __future__ import annotations
@@ -196,6 +203,15 @@ class GreedyBot:
             among = None
             if len(decision.options) > self.max_options:
                 candidates = among = rng.sample(range(len(decision.options)), self.max_options)
+            elif alike is None or step or len(decision.options) < self.share_width:
+                # all are tried, unshared: the game's best option alone may tell their best
+                alone = _best_alone(state, seat, kinds, steps - step - 1)
+                if alone is not None:
+                    best_value, after = alone
+                    if after is None:
+                        return best_value, None  # told unapplied: the chain ends with it
+                    state, value = after, best_value
+                    continue
             bounds, twins = _hints(state, among)
             tried: set[int] = set()
             seen: dict[float, int] | None = None  # value -> the first option that gave it
@@ -253,6 +269,28 @@ class GreedyBot:
                 alike[key] = sorted(seen.values())  # type: ignore[index]
             state, value = best_state, best_value  # type: ignore[assignment]
         return (state.evaluate(seat) if value is None else value), None
+
+
+def _best_alone(
+    state: State, seat: int, kinds: tuple[str, ...], steps: int
+) -> tuple[float, State | None] | None:
+    """The best value of the pending follow-up, from the game's `option_best()` alone, where
+    that follow-up is the chain's last step (`kinds` includes its own; `steps` left after it):
+    with the state it leads to (the option applied on a copy), or with None where the game
+    told the value unapplied; else None: try them all."""
+    best_of = getattr(state, "option_best", None)
+    found = best_of() if best_of is not None else None
+    if found is None:
+        return None
+    best, known = found
+    if known is not None:
+        return known, None
+    copy = state.clone()
+    copy.apply(best)
+    after = copy.decision()
+    if steps and after is not None and after.seat == seat and after.kind not in kinds:
+        return None  # the chain goes on from the option taken: the first best listed
+    return copy.evaluate(seat), copy
 
 
 def _hints(

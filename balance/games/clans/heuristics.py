@@ -251,10 +251,11 @@ FUTURE = tuple(
 )
 
 
-def evaluate(g: Table, seat: int) -> float:
+def evaluate(g: Table, seat: int, hand: tuple[int, ...] | None = None) -> float:
     """A value in [-1, 1] for `seat` in a game not over: 2 P(win) - 1, with P(win) from the
     Supremacy race, this round's battle and the instant wins. Reads the army summary
-    (`Table.board`), public counters and `seat`'s own hand (see the module docstring).
+    (`Table.board`), public counters and `seat`'s own hand (see the module docstring), or
+    `hand` in its place (the value after giving up a card, rules.pay_best).
 
     Greedy and MCTS call this for every move they try, so it is written flat: one pass, no
     walk over the armies (special cards aside)."""
@@ -295,7 +296,7 @@ def evaluate(g: Table, seat: int) -> float:
         plays_me = plays_opp = ROUND_PLAYS
     x = margin
     if plays_me:
-        x += _hand_potential(g, seat, plays_me)
+        x += _hand_potential(g, seat, plays_me, g.hand[seat] if hand is None else hand)
     if plays_opp:
         x -= REACH * min(plays_opp, len(g.hand[opp]) + g.held[opp])
     x /= BATTLE_SPREAD + SPREAD_PER_PLAY * (plays_me + plays_opp)
@@ -315,15 +316,15 @@ def evaluate(g: Table, seat: int) -> float:
     )
 
     # instant wins, as hazards (most positions are far from any)
-    h_me = _hazard(g, spec, clans[seat], seat, me)
-    h_opp = _hazard(g, spec, clans[opp], opp, them)
+    h_me = hazard(g, spec, clans[seat], seat, me)
+    h_opp = hazard(g, spec, clans[opp], opp, them)
     if h_me or h_opp:
         win += (1.0 - win) * h_me - win * h_opp
     value = 2.0 * win - 1.0
     return EDGE if value > EDGE else max(value, -EDGE)
 
 
-def _hazard(g: Table, spec: ClansSpec, clans: tuple[int, ...], who: int, base: int) -> float:
+def hazard(g: Table, spec: ClansSpec, clans: tuple[int, ...], who: int, base: int) -> float:
     """The chance that `who`'s nearest instant win (face-up cards, tokens, a clan's win_if)
     comes in time: HAZARD by its distance, 0.0 when it is too far."""
     board = g.board
@@ -342,11 +343,10 @@ def _hazard(g: Table, spec: ClansSpec, clans: tuple[int, ...], who: int, base: i
     return HAZARD[nearest] if nearest > 0 else 1.0
 
 
-def _hand_potential(g: Table, seat: int, plays: float) -> float:
-    """The military `seat`'s hand (and held tokens) can still add over `plays` plays: the best
-    cards count PLAY_LATER of their military, less when the army cannot take them yet (a
+def _hand_potential(g: Table, seat: int, plays: float, hand: tuple[int, ...]) -> float:
+    """The military `seat`'s `hand` (and held tokens) can still add over `plays` plays: the
+    best cards count PLAY_LATER of their military, less when the army cannot take them yet (a
     Troop with no free space, a Hero or Immortal whose clan lacks the cards below it)."""
-    hand = g.hand[seat]
     k = int(plays + 0.5)
     if not hand:
         return TOKEN_PLAY * AVERAGE_PLAY * min(g.held[seat], k)

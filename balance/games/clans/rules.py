@@ -167,6 +167,11 @@ class Clans(Table):
         """Per option, an earlier option whose value it surely has, for greedy (`pay_twins`)."""
         return pay_twins(self)
 
+    def option_best(self) -> tuple[int, float | None] | None:
+        """An option scoring at least every other's, for greedy's follow-ups, and its value
+        where known unapplied (`pay_best`)."""
+        return pay_best(self)
+
     def describe(self, option: int) -> str:
         return describe_option(self, self.pending.options[option])  # type: ignore[union-attr]
 
@@ -756,16 +761,8 @@ def pay_twins(g: Table) -> tuple[int, ...] | None:
     (`turn_passes_on`): the hand-limit discards read the hands' sizes (and a discard of this
     seat is alike again), the Justice check the army. The decision cap, reached alike by both,
     ends the game by Supremacy and military."""
-    stack = g.stack
-    if not stack:
-        return None
-    frame = stack[-1]
-    if frame[0] != PAY and frame[0] != DISCARD:
-        return None
-    seat = frame[1]
-    if (frame[2] < 2 or len(g.hand[seat]) < 2) and not (
-        len(stack) >= 2 and stack[-2][0] == END_TURN and turn_passes_on(g, stack[-2], seat)
-    ):
+    seat = giving_up(g)
+    if seat == NOBODY:
         return None
     options = g.pending.options  # type: ignore[union-attr]
     first: dict[float, int] = {}
@@ -774,6 +771,83 @@ def pay_twins(g: Table) -> tuple[int, ...] | None:
         for index, value in enumerate(heuristics.hand_values(g, seat, [o[1] for o in options]))
     ]
     return tuple(twins) if len(first) < len(twins) else None
+
+
+def pay_best(g: Table) -> tuple[int, float | None] | None:
+    """Of a pending payment or discard, the first option giving up the card `evaluate` counts
+    least (heuristics.hand_values), sure to score at least every other's for greedy, and its
+    value where known unapplied (`given_up_value`); None when there is no proof.
+
+    Where `pay_twins` holds, an option's value reads the hand only through `hand_values` of
+    the cards left, and `evaluate` does not fall as those grow: `_hand_potential` sums the
+    sorted values with positive weights (a hand left from giving up a smaller card is,
+    sorted, at least as high card by card), the battle's chance rises with it and so does
+    `_race` with that chance (tests/games/clans/test_twins.py checks it over the rules' range).
+    The instant-win hazards, which read no hand, keep it rising unless both together exceed 1:
+    then there is no proof."""
+    seat = giving_up(g)
+    if seat == NOBODY:
+        return None
+    spec = g.spec
+    stride = spec.board_stride
+    opp = 1 - seat
+    clans = g.clans
+    if (
+        heuristics.hazard(g, spec, clans[seat], seat, seat * stride)
+        + heuristics.hazard(g, spec, clans[opp], opp, opp * stride)
+        > 1.0
+    ):
+        return None
+    options = g.pending.options  # type: ignore[union-attr]
+    values = heuristics.hand_values(g, seat, [o[1] for o in options])
+    best = values.index(min(values))
+    return best, given_up_value(g, seat, options[best][1])
+
+
+def given_up_value(g: Table, seat: int, card: int) -> float | None:
+    """`evaluate(seat)` once `seat` gives up `card` to the pending payment or discard, where
+    the next decision is then surely the same frame's or another seat's, and nothing `evaluate`
+    reads changes on the way but the hand; else None.
+
+    With more to give up, the frame's next card is asked at once. With the last card, the
+    turn's end follows: the hand-limit checks still to come must leave `seat` none to discard
+    (an opponent's discard stops there, before anything else changes), no clan may win by
+    Justice, and the next turn must go to the other seat with no countdown to count down
+    (`next_turn` then changes only the turn's counters and frames)."""
+    if g.decisions + 1 >= g.spec.max_decisions:
+        return None  # the decision cap ends the game there
+    stack = g.stack
+    frame = stack[-1]
+    hand = list(g.hand[seat])
+    hand.remove(card)
+    if frame[2] < 2 or not hand:
+        end = stack[-2]  # END_TURN, handing the turn to the other seat (`giving_up`)
+        turn = end[1]
+        for step in range(end[2], 2):
+            if (turn if step == 0 else 1 - turn) == seat and len(hand) > player_rule(
+                g, seat, HAND_LIMIT
+            ):
+                return None
+        if (not end[3] and g.passed[1 - turn]) or clan_win_at_turn_end(g, turn):
+            return None
+    return heuristics.evaluate(g, seat, tuple(hand))
+
+
+def giving_up(g: Table) -> int:
+    """The seat of a pending payment or discard after which what greedy scores reads the
+    hand no further than its size and `hand_values` (see `pay_twins`), else NOBODY."""
+    stack = g.stack
+    if not stack:
+        return NOBODY
+    frame = stack[-1]
+    if frame[0] != PAY and frame[0] != DISCARD:
+        return NOBODY
+    seat: int = frame[1]
+    if (frame[2] < 2 or len(g.hand[seat]) < 2) and not (
+        len(stack) >= 2 and stack[-2][0] == END_TURN and turn_passes_on(g, stack[-2], seat)
+    ):
+        return NOBODY
+    return seat
 
 
 def turn_passes_on(g: Table, frame: list, seat: int) -> bool:
