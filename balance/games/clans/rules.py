@@ -20,6 +20,8 @@ from typing import Self
 
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError
+from balance.core.eventchain import EventLog
+from balance.core.gamerng import GameRng
 from balance.games.clans import heuristics
 from balance.games.clans.effects import (
     HAND_LIMIT_REASON,
@@ -212,7 +214,7 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
     size = spec.rows * spec.row_spaces
     g = Clans(
         spec=spec,
-        _rng=Random(seed),
+        rng=GameRng(seed),
         lineup=tuple(lineup),
         clans=[(), ()],
         flipped=(),
@@ -257,8 +259,7 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
         tally=[0] * (2 * len(STATS)),
         battle_totals=(),
         stuck=0,
-        log=[],
-        logged=None,
+        log=EventLog(),
         memo={},
     )
     recount(g)
@@ -311,7 +312,7 @@ def deal_clans(g: Table, clans: tuple[tuple[int, ...], tuple[int, ...]]) -> None
         deal_hand(g, seat)
     g.held = g.owned = (spec.starting_tokens, spec.starting_tokens)
     first = spec.first_player_round1
-    g.first = 0 if first == "p1" else 1 if first == "p2" else g.rng.randrange(2)
+    g.first = 0 if first == "p1" else 1 if first == "p2" else g.rng.stream().randrange(2)
     g.stack += [[ROUND_START], [MULLIGAN, 1], [MULLIGAN, 0]]
 
 

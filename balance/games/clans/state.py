@@ -27,8 +27,10 @@ from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Any, Self
 
+from balance.core.codes import Names
 from balance.core.contract import DRAWN, Decision, Event
-from balance.core.eventchain import Chain, unchain
+from balance.core.eventchain import EventLog
+from balance.core.gamerng import GameRng
 
 if TYPE_CHECKING:
     from balance.games.clans.spec import ClansSpec
@@ -68,19 +70,31 @@ MODDERS = 10  # active cards with ongoing rule_mod entries (effects.player_rule)
 CLAN_N = 11
 
 # Per-seat statistics (spec §9), kept in `Table.tally` at index stat * 2 + seat.
-STATS = (
-    "plays", "shifts", "draw_small", "draw_big", "activations", "passes", "tokens_at_pass",
-    "tokens_gained", "offclan_paid", "shift_paid", "hand_limit_discards", "effect_discards",
-    "sacrificed", "lost_destroy", "lost_capture", "lost_flip", "mulligans", "battle_military",
-    "veteran_military", "countdown_turns", "first_passes", "first_rounds", "wonder_tie_wins",
-    "shared_ties",
-)  # fmt: skip
-(
-    PLAYS, SHIFTS, DRAW_SMALLS, DRAW_BIGS, ACTIVATIONS, PASSES, TOKENS_AT_PASS, TOKENS_GAINED,
-    OFFCLAN_PAID, SHIFT_PAID, HAND_LIMIT_DISCARDS, EFFECT_DISCARDS, SACRIFICES, LOST_DESTROY,
-    LOST_CAPTURE, LOST_FLIP, MULLIGANS, BATTLE_MILITARY, VETERAN_MILITARY, COUNTDOWN_TURNS,
-    FIRST_PASSES, FIRST_ROUNDS, WONDER_TIE_WINS, SHARED_TIES,
-) = range(len(STATS))  # fmt: skip
+STATS = Names()
+PLAYS = STATS.add("plays")
+SHIFTS = STATS.add("shifts")
+DRAW_SMALLS = STATS.add("draw_small")
+DRAW_BIGS = STATS.add("draw_big")
+ACTIVATIONS = STATS.add("activations")
+PASSES = STATS.add("passes")
+TOKENS_AT_PASS = STATS.add("tokens_at_pass")
+TOKENS_GAINED = STATS.add("tokens_gained")
+OFFCLAN_PAID = STATS.add("offclan_paid")
+SHIFT_PAID = STATS.add("shift_paid")
+HAND_LIMIT_DISCARDS = STATS.add("hand_limit_discards")
+EFFECT_DISCARDS = STATS.add("effect_discards")
+SACRIFICES = STATS.add("sacrificed")
+LOST_DESTROY = STATS.add("lost_destroy")
+LOST_CAPTURE = STATS.add("lost_capture")
+LOST_FLIP = STATS.add("lost_flip")
+MULLIGANS = STATS.add("mulligans")
+BATTLE_MILITARY = STATS.add("battle_military")
+VETERAN_MILITARY = STATS.add("veteran_military")
+COUNTDOWN_TURNS = STATS.add("countdown_turns")
+FIRST_PASSES = STATS.add("first_passes")
+FIRST_ROUNDS = STATS.add("first_rounds")
+WONDER_TIE_WINS = STATS.add("wonder_tie_wins")
+SHARED_TIES = STATS.add("shared_ties")
 
 
 @dataclass(slots=True, eq=False)
@@ -88,9 +102,9 @@ class Table:
     """One game of clans, as data. `rules.Clans` adds the contract's methods."""
 
     spec: ClansSpec  # the compiled config with the flipped clans' modifiers applied
-    # The game's RNG, read through the `rng` property (copy on first draw, see `clone`): the
-    # stream itself, or None until a determinized copy first draws (then Random(_rng_seed)).
-    _rng: Random | None
+    # The game's RNG, the kit's GameRng (copied on first draw after a clone): `rng.shuffle`,
+    # `rng.stream()` for other draws
+    rng: GameRng
     lineup: tuple[str, ...]
     # -- setup
     # (tuples and the lists marked "replaced, never changed" are shared by copies)
@@ -145,18 +159,11 @@ class Table:
     battle_totals: tuple[int, ...]  # per battle: rules.ROUND_LOG numbers
     # bit seat * cards + card: in hand at an action with no legal play or shift
     stuck: int
-    # The events: `log` holds this state's own since its last copy; `logged`, the earlier ones
-    # as a chain of chunks `(earlier chain, (event, ...))` that copies share (see `events`).
-    log: list[Event]
-    logged: Chain | None
+    # The events (the kit's EventLog: log with `log.append`; a copy shares the earlier ones)
+    log: EventLog
     # D3 decisions already worked out (rules.action_step): a pure cache, shared by a game and
     # all its copies
     memo: dict[tuple, tuple]
-    # True while `_rng` may be shared with another state (or is still to be seeded): the next
-    # draw first makes a private copy, so whoever draws first pays and a copy that never draws
-    # pays nothing.
-    _rng_shared: bool = False
-    _rng_seed: int = 0
     # Decks whose order is not yet decided (a bit per seat): a determinized copy leaves them
     # unshuffled, never shuffles them, and draws a uniformly random card instead of the top
     # one, picked by `loose_pick` from `loose_seed` (a splitmix64 state: cheaper than seeding
@@ -173,40 +180,17 @@ class Table:
     def events(self) -> list[Event]:  # type: ignore[override]
         """Every event so far, oldest first (a new list: read it at the end of a game, not in a
         loop)."""
-        return unchain(self.logged, self.log)
+        return self.log.every()
 
     @events.setter
     def events(self, events: list[Event]) -> None:
-        self.logged = None
-        self.log = list(events)
-
-    @property
-    def rng(self) -> Random:
-        """The game's own stream, private to this state (copied or seeded on first use)."""
-        if self._rng_shared:
-            shared = self._rng
-            if shared is None:
-                private = Random(self._rng_seed)
-            else:
-                private = Random.__new__(Random)
-                private.setstate(shared.getstate())
-            self._rng = private
-            self._rng_shared = False
-            return private
-        return self._rng  # type: ignore[return-value]
-
-    @rng.setter
-    def rng(self, stream: Random) -> None:
-        self._rng = stream
-        self._rng_shared = False
+        self.log = EventLog()
+        self.log += events
 
     def clone(self) -> Self:
         """An exact copy: zones, frames, counters and the RNG state (shared until either draws)."""
         new = self._copy()
-        self._rng_shared = True
-        new._rng = self._rng
-        new._rng_shared = True
-        new._rng_seed = self._rng_seed
+        new.rng = self.rng.fork()
         return new
 
     def _copy(self) -> Self:
@@ -268,11 +252,7 @@ class Table:
         new.tally = self.tally[:]
         new.battle_totals = self.battle_totals
         new.stuck = self.stuck
-        if self.log:  # this state's events so far join the frozen chain both now share
-            self.logged = (self.logged, tuple(self.log))
-            self.log = []
-        new.logged = self.logged
-        new.log = []
+        new.log = self.log.fork()  # this state's events so far join the chain both now share
         new.memo = self.memo
         return new
 
@@ -289,13 +269,12 @@ class Table:
         """
         copy = self._copy()
         # the copy's own stream, seeded on its first draw (most search copies never draw)
-        copy._rng = None
-        copy._rng_seed = rng.getrandbits(64)
-        copy._rng_shared = True
+        seed = rng.getrandbits(64)
+        copy.rng = GameRng(seed)
         # Every deck's order is hidden: leave it undecided, so a draw takes a uniformly random
         # card (`draw`) instead of paying for a shuffle now.
         copy.loose_decks = 3
-        copy.loose_seed = copy._rng_seed
+        copy.loose_seed = seed
         copy.valued = -1  # the other seat's hand is dealt anew
         for other in range(len(copy.hand)):
             if other == seat:

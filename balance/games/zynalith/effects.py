@@ -556,7 +556,7 @@ def resolve_effect(g: Table, t: Trigger) -> None:
     fx: Fx = t[FX]
     if (fx.by or fx.conds) and not conditions_hold(g, t, fx):
         return
-    g.recent.append((g.round, t[CONTROLLER], t[CARD], EV_TRIGGERS, 1))
+    g.log.append((g.round, t[CONTROLLER], t[CARD], EV_TRIGGERS, 1))
     targets = select_targets(g, t, fx)
     if targets is None:
         return  # a target decision is pending; rules.apply_target applies the op
@@ -823,7 +823,7 @@ def hurt_player(
     if source_seat >= 0:
         g.tally[source_seat][T_DEALT] += dealt
         if dealt and source_card >= 0:
-            g.recent.append((g.round, source_seat, source_card, EV_DAMAGE, dealt))
+            g.log.append((g.round, source_seat, source_card, EV_DAMAGE, dealt))
         if lifesteal and dealt and source_seat != seat and g.alive[source_seat]:
             healed = heal_player(g, source_seat, dealt, False)
             g.tally[source_seat][T_LIFESTEAL] += healed
@@ -900,7 +900,7 @@ def apply_op(g: Table, t: Trigger, fx: Fx, targets: Sequence[Any]) -> None:
             if isinstance(target, Creature):
                 if target.uid in g.by_uid and amount:
                     g.own(target).damage += amount
-                    g.recent.append((g.round, controller, card, EV_DAMAGE, amount))
+                    g.log.append((g.round, controller, card, EV_DAMAGE, amount))
             else:
                 hurt_player(g, target, amount, pierce, lifesteal, controller, card, False)
     elif op == O_HEAL:

@@ -18,6 +18,7 @@ from weakref import ref
 from balance.core import flow
 from balance.core.contract import DRAWN, OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
+from balance.core.eventchain import EventLog
 from balance.core.flow import Task
 from balance.core.gamerng import GameRng, exact_shuffle
 from balance.games.zynalith import heuristics
@@ -324,8 +325,7 @@ def new_game(spec: ZynalithSpec, lineup: Sequence[str], seed: int) -> Zynalith:
         cap_hits=[],
         tally=[[0] * len(SEAT_TALLIES) for _ in range(seats)],
         gtally=[0] * len(GAME_TALLIES),
-        past=(),
-        recent=[],
+        log=EventLog(),
     )
     g.todo.append((S_ROUND, 1))
     g.todo.append((S_DRAFT_END,))
@@ -416,7 +416,7 @@ def draft_end(g: Table, step: Step) -> None:
     """The hands after the draft are the players' opening hands."""
     for seat in range(g.seats):
         for card in g.hand_open[seat] + g.hand_secret[seat]:
-            g.recent.append((0, seat, card, OPENING, 1))
+            g.log.append((0, seat, card, OPENING, 1))
 
 
 def take_options(g: Table) -> list[Option]:
@@ -455,7 +455,7 @@ def take(g: Table, seat: int, choice: Option) -> None:
 def add_to_hand(g: Table, seat: int, card: int, secret: bool) -> None:
     (g.hand_secret if secret else g.hand_open)[seat].append(card)
     if g.round > 0:
-        g.recent.append((g.round, seat, card, DRAWN, 1))
+        g.log.append((g.round, seat, card, DRAWN, 1))
 
 
 def pay(g: Table, seat: int, silver: int, zynalith: int) -> None:
@@ -764,9 +764,9 @@ def play(
         g.market[EXTRA_PILE if cd.type != TYPE_CREATURE else CREATURE_PILE].pop(pos)
         # bought straight from the market: for card statistics the seat acquired the card as
         # surely as one taken into the hand first (GIH counts the cards a seat gets)
-        g.recent.append((g.round, seat, card, DRAWN, 1))
+        g.log.append((g.round, seat, card, DRAWN, 1))
     g.limbo.append(card)
-    g.recent.append((g.round, seat, card, PLAYED, 1))
+    g.log.append((g.round, seat, card, PLAYED, 1))
     if cd.type == TYPE_CREATURE:
         g.tally[seat][T_PLAYED] += 1
     if counter:
@@ -789,7 +789,7 @@ def play_enter(g: Table, step: Step) -> None:
     if ctx in g.negated:
         g.limbo.remove(card)
         g.discards[cd.pile].append(card)
-        g.recent.append((g.round, seat, card, EV_NEGATED, 1))
+        g.log.append((g.round, seat, card, EV_NEGATED, 1))
         return
     attack = False
     if cd.type == TYPE_CREATURE:
@@ -1063,10 +1063,10 @@ def event_run(g: Table, step: Step) -> None:
         g.limbo.remove(card)
         g.discards[cd.pile].append(card)
         g.gtally[G_EVENTS_NEGATED] += 1
-        g.recent.append((g.round, event_player, card, EV_NEGATED, 1))
+        g.log.append((g.round, event_player, card, EV_NEGATED, 1))
         return
     g.gtally[G_EVENTS] += 1
-    g.recent.append((g.round, event_player, card, PLAYED, 1))
+    g.log.append((g.round, event_player, card, PLAYED, 1))
     g.todo.append((S_EVENT_DONE, card))
     g.todo.append(RESOLVE_STEP)
     g.todo.append((S_EVENT_TRIGGERS, card, event_player))
@@ -1320,7 +1320,7 @@ def hit(g: Table, step: Step) -> None:
             g.gtally[G_TIED] += 1
         else:
             atk = winner.stat(ATK)
-            events = g.recent
+            events = g.log
             r = g.round
             for x in alive:
                 if x is winner:
@@ -1347,9 +1347,9 @@ def win_line(g: Table, winner: Creature) -> None:
     gain = g.spec.zynalith_per_line_win
     g.zyn[winner.owner] += gain
     g.tally[winner.owner][T_LINES_WON] += 1
-    g.recent.append((g.round, winner.owner, winner.card, EV_LINE_WINS, 1))
+    g.log.append((g.round, winner.owner, winner.card, EV_LINE_WINS, 1))
     if gain:
-        g.recent.append((g.round, winner.owner, winner.card, EV_ZYNALITH, gain))
+        g.log.append((g.round, winner.owner, winner.card, EV_ZYNALITH, gain))
 
 
 def line_winner(g: Table, alive: list[Creature]) -> Creature | None:
@@ -1436,7 +1436,7 @@ def die(g: Table, dead: list[Creature]) -> None:
         g.discards[spec.cards[c.card].pile].append(c.card)
         g.discards[EXTRA_PILE].extend(a[1] for a in c.attachments)
         g.tally[c.owner][T_DIED] += 1
-        g.recent.append((g.round, c.owner, c.card, EV_DEATHS, 1))
+        g.log.append((g.round, c.owner, c.card, EV_DEATHS, 1))
     if spec.with_trigger[T_DEATH]:
         found: list[Trigger] = []
         for c in dead:
@@ -1565,7 +1565,7 @@ def finish(g: Table, reason: str, winners: tuple[int, ...]) -> None:
         for c in g.front[seat]:
             for card in (c.card, *(a[1] for a in c.attachments)):
                 if cards[card].vp:
-                    g.recent.append((g.round, seat, card, EV_VP, cards[card].vp))
+                    g.log.append((g.round, seat, card, EV_VP, cards[card].vp))
 
 
 def game_result(g: Table) -> Result:

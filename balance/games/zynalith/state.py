@@ -15,6 +15,7 @@ from typing import Any
 
 from balance.core.codes import Names
 from balance.core.contract import FIRST_COUNTER, Decision, Event
+from balance.core.eventchain import EventLog
 from balance.core.flow import Task, Tasks
 from balance.core.gamerng import GameRng
 
@@ -297,12 +298,9 @@ class Table:
     cap_hits: list[str]
     tally: list[list[int]]
     gtally: list[int]
-    # The card events (contract.Event) are `past` then `recent`: `past` is an immutable tuple that
-    # clones share, `recent` this state's own list. A clone folds `recent` into `past` first, so
-    # copying a state costs nothing per event already logged (read them as `events`, log with
-    # `recent.append`).
-    past: tuple[Event, ...]
-    recent: list[Event]
+    # The card events (contract.Event): the kit's EventLog (log with `log.append`; a clone
+    # shares the earlier ones as a frozen chain, so copying costs nothing per event logged)
+    log: EventLog
     # Creatures are shared with clones and copied on their first change (`own`): the uids this
     # state has made its own since it was last cloned; None: never cloned, all are its own.
     owned: set[int] | frozenset[int] | None = None
@@ -377,21 +375,18 @@ class Table:
         copy.cap_hits = self.cap_hits
         copy.tally = list(map(_copy_list, self.tally))
         copy.gtally = self.gtally[:]
-        if self.recent:
-            self.past += tuple(self.recent)
-            self.recent = []
-        copy.past = self.past
-        copy.recent = []
+        copy.log = self.log.fork()
         return copy
 
     @property
     def events(self) -> list[Event]:
-        """Every card event so far, oldest first (a new list: log with `recent.append`)."""
-        return [*self.past, *self.recent]
+        """Every card event so far, oldest first (a new list: log with `log.append`)."""
+        return self.log.every()
 
     @events.setter
     def events(self, events: list[Event]) -> None:
-        self.past, self.recent = (), list(events)
+        self.log = EventLog()
+        self.log += events
 
     def own(self, c: Creature) -> Creature:
         """`c` made this state's own before a change: every change to a creature in play goes

@@ -10,10 +10,10 @@ from __future__ import annotations
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
-from random import Random
 
 import pytest
 
+from balance.core.gamerng import GameRng
 from balance.core.registry import load_game
 from balance.games.clans import rules
 from balance.games.clans.cards import ClansSpec, load_spec
@@ -133,7 +133,7 @@ class Table:
         return paid
 
     def reseed(self, g: Clans, seed: int) -> None:
-        g.rng = Random(seed)
+        g.rng = GameRng(seed)
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ from random import Random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from balance.core.gamerng import GameRng
 from balance.core.registry import load_game
 from balance.games.clans import heuristics, rules
 from balance.games.clans.cards import ClansSpec
@@ -186,7 +187,7 @@ def test_wins_fire_near_the_line(
         table.put(g, 0, names[row][column - 1], row, column, face_down=placed in down)
     for row, column in order[filled:]:
         table.hand(g, 0, names[row][column - 1])
-    g.rng = Random(seed)
+    g.rng = GameRng(seed)
     chooser = Random(seed)
     for _ in range(400):
         wins_fire_when_reached(g)

@@ -38,14 +38,16 @@ def test_a_clone_and_its_original_draw_the_same_numbers_independently(
 ) -> None:
     g = midgame(seed)
     expected = Random()
-    expected.setstate(g.rng.getstate())
+    expected.setstate(g.rng.stream().getstate())
     want = [expected.random() for _ in range(5)]
     copy = g.clone()
     assert copy.rng is not None
     first, second = (g, copy) if original_first else (copy, g)
-    assert [first.rng.random() for _ in range(5)] == want
-    assert [second.rng.random() for _ in range(5)] == want  # the first draws moved only its own
-    assert first.rng is not second.rng
+    assert [first.rng.stream().random() for _ in range(5)] == want
+    assert [
+        second.rng.stream().random() for _ in range(5)
+    ] == want  # the first draws moved only its own
+    assert first.rng.stream() is not second.rng.stream()
 
 
 @PROPERTY
@@ -70,7 +72,7 @@ def test_clones_of_clones_draw_the_same_cards(seed: int) -> None:
 @given(seed=st.integers(0, 2**32 - 1), bot=st.integers(0, 2**32 - 1))
 def test_a_determinized_copy_draws_from_its_own_stream(seed: int, bot: int) -> None:
     g = midgame(seed)
-    state_before = g.rng.getstate()
+    state_before = g.rng.stream().getstate()
     world = g.determinize(0, Random(bot))
     again = g.determinize(0, Random(bot))
     deck = sorted(world.deck[0])
@@ -78,7 +80,7 @@ def test_a_determinized_copy_draws_from_its_own_stream(seed: int, bot: int) -> N
     draw(again, 0, 2)
     assert world.hand == again.hand  # the same bot stream, the same world
     assert sorted(world.deck[0] + world.hand[0][-2:]) == deck or len(deck) < 2
-    assert g.rng.getstate() == state_before  # the real game's dice never moved
+    assert g.rng.stream().getstate() == state_before  # the real game's dice never moved
 
 
 LINEUPS = [("draft", "draft")] + [
