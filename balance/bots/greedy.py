@@ -46,6 +46,7 @@ optional methods that change no choice, only its cost:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from heapq import heapify, heappop, heappush
 from random import Random
 from typing import Annotated, Any
 
@@ -135,12 +136,23 @@ class GreedyBot:
                 )[0]
         if waiting:
             # best bound first; from the first bound below the best value found on, none can be
-            # chosen (nor tie), so they are never applied
+            # chosen (nor tie), so they are never applied. A loose bound is tightened when it
+            # comes first, and waits again with its tight one.
             found = max(values)
             value_of = getattr(world, "option_value", None)
-            for bound, index, option in sorted(waiting, key=lambda item: -item[0]):
+            tighten = getattr(world, "option_bound", None)
+            heap = [(-bound, index, option, tighten is None) for bound, index, option in waiting]
+            heapify(heap)
+            while heap:
+                bound, index, option, tight = heappop(heap)
+                bound = -bound
                 if bound < found - BOUND_MARGIN:
                     break
+                if not tight:
+                    tighter = tighten(option)  # type: ignore[misc]
+                    if tighter is not None:
+                        heappush(heap, (-tighter, index, option, True))
+                        continue
                 if twins is not None and (twin := twins[option]) != option and twin in whole:
                     values[index] = whole[twin]
                     continue
@@ -226,11 +238,16 @@ class GreedyBot:
                 ]
                 order += [option for _, option in sorted(bounded, key=lambda item: item[0])]
             last = order[-1]
+            tighten = getattr(state, "option_bound", None) if bounds is not None else None
             for option in order:
                 # an option bounded below the best, or a twin of one tried, cannot be better
                 if bounds is not None and (bound := bounds[option]) is not None:
                     if bound < best_value:
                         break  # and so are those after it
+                    if tighten is not None and (tighter := tighten(option)) is not None:
+                        if tighter < best_value:
+                            continue  # the others' bounds are loose: they may be above it
+                        bound = tighter
                     if bound == best_value and at[option] > first:  # type: ignore[index]
                         continue  # it could at most tie, after the best
                 if twins is not None:

@@ -27,7 +27,7 @@ from balance.games.beings.spec import DOUBLE, RESIST
 from balance.games.beings.state import LIFE, Attack, Being, attack_power, base_power, power
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from balance.games.beings.spec import BeingsSpec
     from balance.games.beings.state import Match
@@ -303,7 +303,7 @@ FALLS_THROUGH = (0.0, 0.0, 0, False)  # `_Bounds.card`'s mark of a play it canno
 
 def option_bounds(
     m: Match, seat: int, among: Sequence[int] | None = None
-) -> tuple[list[float | None], list[float | None]]:
+) -> tuple[list[float | None], list[float | None], Callable[[Match, int], float | None]]:
     """For `seat`'s main-phase decision: per option (of those `among`, or all), an upper bound on `evaluate(seat)` once the
     option is applied and the flow has run on to the next decision, or None where there is no
     cheap one. Plays and attacks whose card has no skill to trigger get one: what the option
@@ -314,8 +314,18 @@ def option_bounds(
     Also, per option, the difference `evaluate` squashes (pp) where the bound is its value but
     for the slack: attacks and the end of the turn, and the rest where the hand has no
     affordable evolution (none it keeps can be better, the new Being's are counted), else None
-    (`known_value`)."""
-    return _Bounds(m, seat).all(among)
+    (`known_value`).
+
+    Plays are bounded loosely at first, by a sum of a term per card and one per location; the
+    third answer, asked of such an option, gives its bound as above and its difference (into
+    the second answer's list): a search bot asks it only of the plays whose loose bound is not
+    below the best value already found, most of them being."""
+    bounds = _Bounds(m, seat)
+    answer = bounds.all(among)
+    # the match keeps `tight`: were the bounds to keep the match, the two would be a cycle,
+    # which only the garbage collector frees (it then runs far more often, slowing everything)
+    del bounds.m
+    return *answer, bounds.tight
 
 
 def known_value(pp: float) -> float:
@@ -366,7 +376,9 @@ class _Bounds:
         self.places: dict[int, tuple[float, list[Need], int, float]] = {}  # see `place`
         self.attackers_known: dict[int, tuple[Being | None, float, bool]] = {}  # see `attacking`
         self.without: dict[int, tuple[list[Placed], dict[int, int], list[Placed]]] = {}
-        self.hasty_known: dict[tuple[int, int, int], float] = {}  # see `play`
+        self.hasty_known: dict[tuple[int, int, int], float] = {}  # see `hasty_of`
+        self.exact: list[float | None] = []  # `all`'s exact differences, `tight` adds to them
+        self.pending: dict[int, bool] = {}  # the options `loose` bounded, until `tight` asked
 
     def evolution_now(self) -> int:
         """`_best_evolution` of the position, worked out at the first call."""
@@ -423,12 +435,14 @@ class _Bounds:
         bounds: list[float | None] = [None] * len(options)
         exact: list[float | None] = [None] * len(options)
         plain: bool | None = None  # the hand has no affordable evolution (None: not known yet)
+        plays: list[int] = []  # bounded loosely below
         for index in range(len(options)) if among is None else among:
             option = options[index]
             what = option[0]
             if what == "play":
-                pp = self.play(option[1], loc_index[option[2]])
-            elif what == "attack":
+                plays.append(index)
+                continue
+            if what == "attack":
                 target = LIFE if option[2] == "life" else loc_index[option[2]]
                 pp = self.attack(loc_index[option[1]], target)
             elif what == "gem_draw":
@@ -450,7 +464,129 @@ class _Bounds:
                 if not plain:
                     continue
             exact[index] = pp
+        self.exact = exact
+        if plays:
+            self.loose(plays, bounds)
         return bounds, exact
+
+    def loose(self, plays: list[int], bounds: list[float | None]) -> None:
+        """Bound the plays at these options loosely, as the sum of a term per card and one per
+        location (`tight` bounds one exactly, when asked): the hand after any of them holds at
+        most the most defence any leaves it, and at 0 life with haste the new Being threatens
+        at most as the strongest card of its type would (the terms it raises are monotone in
+        its power)."""
+        m = self.m
+        spec = m.spec
+        options = m.options
+        loc_index = spec.loc_index
+        power = spec.power
+        type_of = spec.type_of
+        cards = self.cards
+        most = -math.inf  # the most defence the hand may hold after a play
+        strongest: dict[int, int] = {}  # per type of a card played: its most power
+        for index in plays:
+            card = options[index][1]
+            known = cards.get(card)
+            if known is None:
+                known = cards[card] = self.card(card)
+            if known is FALLS_THROUGH:
+                continue
+            if known[0] > most:  # noqa: PLR1730 - max() is a call per play
+                most = known[0]
+            if power[card] > strongest.get(type_of[card], -1):
+                strongest[type_of[card]] = power[card]
+        if most == -math.inf:
+            return
+        floor = self.haste_floor(strongest) if self.haste else None
+        at_loc: dict[int, float] = {}  # per location: its term
+        for index in plays:
+            option = options[index]
+            card = option[1]
+            known = cards[card]
+            if known is FALLS_THROUGH:
+                continue
+            _, mine, gems, more = known
+            loc = loc_index[option[2]]
+            if not more and not self.more_to_do(gems, card, loc, True):
+                continue  # the turn would end at once (`play` gives None)
+            term = at_loc.get(loc)
+            if term is None:
+                term = at_loc[loc] = self.location_term(loc, most, floor)
+            bounds[index] = math.tanh((mine + term + SLACK) / SCALE)
+            self.pending[index] = True
+
+    def location_term(self, loc: int, most: float, floor: float | None) -> float:
+        """A play's bound less its card's term (`loose`): what the location changes, my
+        penalty at the most defence, and the opponent's value at its least (`floor` with
+        haste)."""
+        place = self.places.get(loc)
+        if place is None:
+            place = self.places[loc] = self.place(loc)
+        adjust, needs, blockers, theirs = place
+        if floor is not None:
+            theirs = floor
+        total = EXPOSED * _losses(needs, most) if needs else 0.0
+        if self.at_zero:
+            total += _shortfall(self.unblocked[blockers], most)
+        return adjust - total - theirs
+
+    def haste_floor(self, strongest: dict[int, int]) -> float:
+        """The opponent's value at its least once a card played threatens at once (0 life,
+        haste; `hasty` for each play): as if it reached all their rested Beings, kept all my
+        threats, and had the most power its type has among the cards played, of each type."""
+        m = self.m
+        spec = m.spec
+        other = 1 - self.seat
+        value, exposed, threats, blockers, defence = self.sides
+        mine = threats[self.seat]
+        theirs = exposed[other]
+        worst = {at: need for at, _, need in _needs(spec, theirs, mine)} if mine else {}
+        multiplier = spec.multiplier
+        margin = spec.defense_margin
+        double, resist = spec.double_multiplier, spec.resist_divisor
+        for at, (_, own, _, _, kind) in theirs:
+            most = worst.get(at, 0)
+            for attacker_kind, base in strongest.items():
+                factor = multiplier[attacker_kind][kind]
+                if factor == DOUBLE:
+                    base *= double
+                elif factor:
+                    base = -(-base // resist)
+                need = base + margin - own
+                if need > most:  # noqa: PLR1730 - as in `_needs`
+                    most = need
+            if most > 0:
+                worst[at] = most
+        merged = [(at, terms[1], worst[at]) for at, terms in theirs if at in worst]
+        floor = value[other] - EXPOSED * _losses(merged, defence[other])
+        if not m.lives[other]:
+            p = max(0, max(strongest.values()))
+            threat = (-1, (BEING_PP * p + SLOT_PP, p, p, 0, 0))  # `_danger` reads its power
+            floor -= _danger(spec, [*mine, threat], blockers[other], defence[other])
+        return floor
+
+    def tight(self, m: Match, index: int) -> float | None:
+        """The bound of option `index` of `m` (the match bounded) as `play` gives it, where
+        `loose` bounded it (else its bound is tight already: None); its exact difference joins
+        `exact`."""
+        if not self.pending.pop(index, False):
+            return None
+        option = m.options[index]
+        self.m = m  # only while it works (`option_bounds`)
+        pp = self.play(option[1], m.spec.loc_index[option[2]])
+        del self.m
+        assert pp is not None  # `loose` bounds only the plays `play` bounds
+        if self.evolution_now() == 0:
+            self.exact[index] = pp
+        return math.tanh((pp + SLACK) / SCALE)
+
+    def hasty_of(self, loc: int, p: int, kind: int) -> float:
+        """`hasty` of a card of power `p` and type `kind` at `loc`, worked out once."""
+        key = (loc, p, kind)
+        hasty = self.hasty_known.get(key)
+        if hasty is None:
+            hasty = self.hasty_known[key] = self.hasty(p, kind, loc)
+        return hasty
 
     def evolve(self, card: int, loc: int) -> float | None:
         """Evolve the Being at `loc` to `card` (no play skill): its new terms are exact; the hand
@@ -664,20 +800,17 @@ class _Bounds:
         adjust, needs, blockers, theirs = place
         if self.haste:  # the new Being may attack at once: one more threat
             spec = self.m.spec
-            key = (loc, spec.power[card], spec.type_of[card])  # all `hasty` reads of the card
-            hasty = self.hasty_known.get(key)
-            if hasty is None:
-                hasty = self.hasty_known[key] = self.hasty(card, loc)
-            theirs = hasty
+            theirs = self.hasty_of(loc, spec.power[card], spec.type_of[card])
         # the defence after the play is at most `held`: the terms it lowers are at their least
         total = EXPOSED * _losses(needs, held) if needs else 0.0
         if self.at_zero:
             total += _shortfall(self.unblocked[blockers], held)
         return mine + adjust - total - theirs
 
-    def hasty(self, card: int, loc: int) -> float:
-        """The opponent's value once `card` played at `loc` threatens at once (0 life, haste):
-        each of their rested Beings needs the most defence this threat or another asks."""
+    def hasty(self, printed: int, kind: int, loc: int) -> float:
+        """The opponent's value once a card of power `printed` and type `kind` played at `loc`
+        threatens at once (0 life, haste): each of their rested Beings needs the most defence
+        this threat or another asks."""
         known = self.without.get(loc)
         if known is None:
             known = self.without[loc] = self.threats_without(loc)
@@ -688,9 +821,8 @@ class _Bounds:
         if not in_reach and not at_zero:
             return self.theirs_once(loc)  # it threatens nothing the terms read
         spec = m.spec
-        power = spec.power
-        p = max(0, power[card])
-        threat = (loc, (BEING_PP * p + SLOT_PP, p, power[card], 0, spec.type_of[card]))
+        p = max(0, printed)
+        threat = (loc, (BEING_PP * p + SLOT_PP, p, printed, 0, kind))
         value, exposed, _, blockers, defence = self.sides
         if in_reach:
             worst = worst.copy()
