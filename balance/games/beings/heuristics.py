@@ -384,6 +384,7 @@ class _Bounds:
         self.hasty_known: dict[tuple[int, int, int], float] = {}  # see `hasty_of`
         self.exact: list[float | None] = []  # `all`'s exact differences, `tight` adds to them
         self.pending: dict[int, bool] = {}  # the options `loose` bounded, until `tight` asked
+        self.equipped_held = -1.0  # the hand's defence after an equip (-1: not known yet)
         self.skilled: set[int] = set()  # attacks whose skills' power is counted at its most
 
     def evolution_now(self) -> int:
@@ -662,7 +663,10 @@ class _Bounds:
         base = being.printed + spec.equip_power * equipped
         threat = any(placed[0] == loc for placed in self.sides[2][seat])
         gems = m.gems_active[seat] - 1
-        held = m.hand_defence[seat] + EVOLVE_PP * self.evolution_after(gems, -1, -1, -1, -1)
+        if self.equipped_held < 0:  # the same for every equip
+            best = self.evolution_after(gems, -1, -1, -1, -1)
+            self.equipped_held = m.hand_defence[seat] + EVOLVE_PP * best
+        held = self.equipped_held
         return self.changed(loc, base, being.stack[-1], equipped, threat, held, gems, -1, -GEM_PP)
 
     def changed(
