@@ -41,6 +41,9 @@ optional methods that change no choice, only its cost:
   two discards of the same worth: it takes that value unapplied.
 - `option_value(option)`: asked after `option_bounds(among)` of the same state, for a bounded option
   that must be scored: its value once applied where the bounds' work told it exactly, else None.
+- `option_bound(option)`: asked after `option_bounds(among)` of the same state, of a bounded option
+  when its bound comes first: a tighter bound where that one was loose (cheap to give for all
+  options), else None. The option then waits again with it; most are never asked.
 """
 
 from __future__ import annotations

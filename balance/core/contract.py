@@ -267,10 +267,10 @@ class State(Protocol):
         A determinized copy, for any seat, has the same summary (the contract test checks)."""
         ...
 
-    # A state may also offer `option_bounds(among)`, `option_twins()` and `option_value(option)`:
-    # what it can tell of the pending decision's options without applying them (an upper bound
-    # on each one's evaluation, an earlier option sure to score the same, a bound that is the
-    # value itself). They are optional, so not members of this protocol; greedy reads them when
+    # A state may also offer `option_bounds(among)`, `option_twins()`, `option_value(option)` and
+    # `option_bound(option)`: what it can tell of the pending decision's options without applying
+    # them (an upper bound on each one's evaluation, an earlier option sure to score the same, a
+    # bound that is the value itself, a tighter bound asked only when needed). They are optional, so not members of this protocol; greedy reads them when
     # present and makes the same choices, only cheaper (balance.bots.greedy says how; beings
     # has them).
 
