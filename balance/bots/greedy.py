@@ -29,7 +29,7 @@ actions then try about 3 swaps of 4.4, with the best action the same in all of 9
 Ties are broken by the bot's own stream. Long option lists are sampled (`max_options`) so that
 a decision's cost stays bounded.
 
-A game's state may tell some options' values without their being applied (beings does), by two
+X
 optional methods that change no choice, only its cost:
 - `option_bounds(among)`: per option of the pending decision, an upper bound on `evaluate(seat)`
   once it is applied, or None. The game gives one only for an option after which the seat does
@@ -41,6 +41,9 @@ optional methods that change no choice, only its cost:
   two discards of the same worth: it takes that value unapplied.
 - `option_value(option)`: asked after `option_bounds(among)` of the same state, for a bounded option
   that must be scored: its value once applied where the bounds' work told it exactly, else None.
+- `option_bound(option)`: asked after `option_bounds(among)` of the same state, of a bounded option
+  when its bound comes first: a tighter bound where that one was loose (cheap to give for all
+  options), else None. The option then waits again with it; most are never asked.
 - `option_best()`: None, or (option, value): an option whose value once applied is surely at
   least every other option's (clans: the payment giving up the card its hand counts least),
   and that value where the game knows it unapplied, the next decision then being surely
@@ -53,6 +56,7 @@ optional methods that change no choice, only its cost:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from heapq import heapify, heappop, heappush
 from random import Random
 from typing import Annotated, Any
 
@@ -142,12 +146,23 @@ class GreedyBot:
                 )[0]
         if waiting:
             # best bound first; from the first bound below the best value found on, none can be
-            # chosen (nor tie), so they are never applied
+            # chosen (nor tie), so they are never applied. A loose bound is tightened when it
+            # comes first, and waits again with its tight one.
             found = max(values)
             value_of = getattr(world, "option_value", None)
-            for bound, index, option in sorted(waiting, key=lambda item: -item[0]):
+            tighten = getattr(world, "option_bound", None)
+            heap = [(-bound, index, option, tighten is None) for bound, index, option in waiting]
+            heapify(heap)
+            while heap:
+                bound, index, option, tight = heappop(heap)
+                bound = -bound
                 if bound < found - BOUND_MARGIN:
                     break
+                if not tight:
+                    tighter = tighten(option)  # type: ignore[misc]
+                    if tighter is not None:
+                        heappush(heap, (-tighter, index, option, True))
+                        continue
                 if twins is not None and (twin := twins[option]) != option and twin in whole:
                     values[index] = whole[twin]
                     continue
@@ -242,11 +257,16 @@ class GreedyBot:
                 ]
                 order += [option for _, option in sorted(bounded, key=lambda item: item[0])]
             last = order[-1]
+            tighten = getattr(state, "option_bound", None) if bounds is not None else None
             for option in order:
                 # an option bounded below the best, or a twin of one tried, cannot be better
                 if bounds is not None and (bound := bounds[option]) is not None:
                     if bound < best_value:
                         break  # and so are those after it
+                    if tighten is not None and (tighter := tighten(option)) is not None:
+                        if tighter < best_value:
+                            continue  # the others' bounds are loose: they may be above it
+                        bound = tighter
                     if bound == best_value and at[option] > first:  # type: ignore[index]
                         continue  # it could at most tie, after the best
                 if twins is not None:

@@ -267,13 +267,13 @@ class State(Protocol):
         A determinized copy, for any seat, has the same summary (the contract test checks)."""
         ...
 
-    # A state may also offer `option_bounds(among)`, `option_twins()`, `option_value(option)`
-    # and `option_best()`: what it can tell of the pending decision's options without applying
-    # them (an upper bound on each one's evaluation, an earlier option sure to score the same, a
-    # bound that is the value itself, the option surely best with its value when known). They
-    # are optional, so not members of this protocol; greedy reads them when present and makes
-    # the same choices, only cheaper (balance.bots.greedy says how; beings has the first three,
-    # clans twins and best).
+    # A state may also offer `option_bounds(among)`, `option_twins()`, `option_value(option)`,
+    # `option_bound(option)` and `option_best()`: what it can tell of the pending decision's
+    # options without applying them (an upper bound on each one's evaluation, an earlier option
+    # sure to score the same, a bound that is the value itself, a tighter bound asked only when
+    # needed, the option surely best with its value when known). They are optional, so not
+    # members of this protocol; greedy reads them when present and makes the same choices, only
+    # cheaper (balance.bots.greedy says how; beings has the first four, clans twins and best).
 
 
 class Game(Protocol):

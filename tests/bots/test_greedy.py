@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from random import Random
+from typing import ClassVar
 
 from balance.bots import make_bot
 from balance.core.contract import Decision
@@ -155,6 +156,40 @@ def test_a_twin_takes_its_twins_value_unapplied() -> None:
         plain, _ = hinted_choice(values, None, None, seed)
         choice, applied = hinted_choice(values, None, twins, seed)
         assert choice == plain and applied == 2
+
+
+class Tightened(Hinted):
+    """`Hinted` whose option_bound hook tightens its bounds to `tight`; `asked` lists the asks."""
+
+    tight: ClassVar[list[float | None]] = []
+    asked: ClassVar[list[int]] = []
+
+    def clone(self) -> Tightened:
+        copy = Tightened(self.values, self.bounds, self.twins, self.applied, self.known)
+        copy.taken = self.taken
+        return copy
+
+    def option_bound(self, option: int) -> float | None:
+        self.asked.append(option)
+        return self.tight[option]
+
+
+def test_a_loose_bound_is_tightened_when_it_comes_first_and_the_rest_never() -> None:
+    values = [0.1, 0.5, -0.2, 0.4, 0.5, 0.0]
+    loose: list[float | None] = [None, 0.9, 0.9, 0.6, 0.9, 0.3]
+    Tightened.tight = [None, 0.5, -0.1, 0.45, 0.5, 0.3]  # each between value and loose bound
+    for seed in range(20):
+        plain, _ = hinted_choice(values, None, None, seed)
+        applied = [0]
+        Tightened.asked = []
+        state = Tightened(values, loose, None, applied)
+        decision = state.decision()
+        assert decision is not None
+        choice = make_bot("greedy").choose(state, decision, Random(seed))  # type: ignore[arg-type]
+        assert choice == plain
+        # option 0 (no bound) finds 0.1; 1, 2, 4 (0.9) and 3 (0.6) are tightened first, then 1
+        # and 4 (0.5) applied; 3 (0.45) is then below the best, and 5 (0.3) never asked
+        assert sorted(Tightened.asked) == [1, 2, 3, 4] and applied[0] == 3
 
 
 class Grouped(Scripted):

@@ -16,6 +16,8 @@ from balance.games.beings.effects import (
     GAIN_GEMS,
     ME,
     PLAY,
+    POWER,
+    SELF,
     TURN_END,
     TURN_START,
     UNTIL_ATTACK,
@@ -27,7 +29,7 @@ from balance.games.beings.spec import DOUBLE, RESIST
 from balance.games.beings.state import LIFE, Attack, Being, attack_power, base_power, power
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from balance.games.beings.spec import BeingsSpec
     from balance.games.beings.state import Match
@@ -303,19 +305,30 @@ FALLS_THROUGH = (0.0, 0.0, 0, False)  # `_Bounds.card`'s mark of a play it canno
 
 def option_bounds(
     m: Match, seat: int, among: Sequence[int] | None = None
-) -> tuple[list[float | None], list[float | None]]:
-    """For `seat`'s main-phase decision: per option (of those `among`, or all), an upper bound on `evaluate(seat)` once the
-    option is applied and the flow has run on to the next decision, or None where there is no
-    cheap one. Plays and attacks whose card has no skill to trigger get one: what the option
-    changes of `evaluate`'s terms is worked out from this position's, exactly but for the best
-    evolution the hand keeps after a play, counted at its most. A search bot need not apply an
-    option whose bound is below the best value it has found: most plays.
+) -> tuple[list[float | None], list[float | None], Callable[[Match, int], float | None]]:
+    """For `seat`'s main-phase decision: per option (of those `among`, or all), an upper bound
+    on `evaluate(seat)` once the option is applied and the flow has run on to the next
+    decision, or None where there is no cheap one. Plays, evolutions, equips, gem draws, the end
+    of the turn and attacks get one where no skill triggers that the terms do not follow: what
+    the option changes of `evaluate`'s terms is worked out from this position's. An attack
+    whose skills only add power to the attacker until the attack ends is bounded with that
+    power added. A search bot need not apply an option whose bound is below the best value it
+    has found: most plays.
 
     Also, per option, the difference `evaluate` squashes (pp) where the bound is its value but
-    for the slack: attacks and the end of the turn, and the rest where the hand has no
-    affordable evolution (none it keeps can be better, the new Being's are counted), else None
-    (`known_value`)."""
-    return _Bounds(m, seat).all(among)
+    for the slack: all those bounded but the attacks with skills (`known_value`), else None.
+
+    Plays, and attacks on a Being, are bounded loosely at first (a play: a term per card plus
+    one per location, the hand's defence after it at its most); the third answer, asked of
+    such an option, gives its bound as above and its difference (into the second answer's
+    list): a search bot asks it only of the options whose loose bound is not below the best
+    value already found, few of them."""
+    bounds = _Bounds(m, seat)
+    answer = bounds.all(among)
+    # the match keeps `tight`: were the bounds to keep the match, the two would be a cycle,
+    # which only the garbage collector frees (it then runs far more often, slowing everything)
+    del bounds.m
+    return *answer, bounds.tight
 
 
 def known_value(pp: float) -> float:
@@ -364,15 +377,51 @@ class _Bounds:
         ]
         self.cards: dict[int, tuple[float, float, int, bool]] = {}  # per card played, see `card`
         self.places: dict[int, tuple[float, list[Need], int, float]] = {}  # see `place`
-        self.attackers_known: dict[int, tuple[Being | None, float, bool]] = {}  # see `attacking`
+        self.attackers_known: dict[
+            int, tuple[Being | None, float, bool, int]
+        ] = {}  # see `attacking`
         self.without: dict[int, tuple[list[Placed], dict[int, int], list[Placed]]] = {}
-        self.hasty_known: dict[tuple[int, int, int], float] = {}  # see `play`
+        self.hasty_known: dict[tuple[int, int, int], float] = {}  # see `hasty_of`
+        self.exact: list[float | None] = []  # `all`'s exact differences, `tight` adds to them
+        self.pending: dict[int, bool] = {}  # the options `loose` bounded, until `tight` asked
+        self.equipped_held = -1.0  # the hand's defence after an equip (-1: not known yet)
+        self.skilled: set[int] = set()  # attacks whose skills' power is counted at its most
 
     def evolution_now(self) -> int:
         """`_best_evolution` of the position, worked out at the first call."""
         if self.best_evolution < 0:
             self.best_evolution = _best_evolution(self.m, self.seat)
         return self.best_evolution
+
+    def evolution_after(self, gems: int, spent: int, loc: int, top: int, drawn: int) -> int:
+        """`_best_evolution` once an action leaves `gems` active gems, takes card `spent` from
+        the hand (-1: none), puts `top` on top at `loc` (-1: nowhere) and draws `drawn` (-1:
+        none): what `evaluate` reads of the hand's evolutions after it, exactly."""
+        m = self.m
+        spec = m.spec
+        if gems < spec.cheapest_evolution:
+            return 0
+        hand = m.hands[self.seat]
+        power = spec.power
+        evolutions = spec.evolutions
+        best = 0
+        at = -1
+        for being in m.field[self.seat]:
+            at += 1
+            if at == loc:
+                now = top
+            elif being is not None:
+                now = being.stack[-1]
+            else:
+                continue
+            for new, price, _, _ in evolutions[now]:
+                if (
+                    price <= gems
+                    and power[new] > best
+                    and (new == drawn or (new in hand and (new != spent or hand.count(new) > 1)))
+                ):
+                    best = power[new]
+        return best
 
     def held_without(self, card: int, gems: int) -> float:
         """The hand's defence once `card` has left it with `gems` active gems left: it keeps its
@@ -422,15 +471,16 @@ class _Bounds:
         options = m.options
         bounds: list[float | None] = [None] * len(options)
         exact: list[float | None] = [None] * len(options)
-        plain: bool | None = None  # the hand has no affordable evolution (None: not known yet)
+        plays: list[int] = []  # bounded loosely below
         for index in range(len(options)) if among is None else among:
             option = options[index]
             what = option[0]
             if what == "play":
-                pp = self.play(option[1], loc_index[option[2]])
-            elif what == "attack":
+                plays.append(index)
+                continue
+            if what == "attack":
                 target = LIFE if option[2] == "life" else loc_index[option[2]]
-                pp = self.attack(loc_index[option[1]], target)
+                pp = self.attack_loosely(index, loc_index[option[1]], target)
             elif what == "gem_draw":
                 pp = self.gem_draw()
             elif what == "end_turn":
@@ -444,13 +494,139 @@ class _Bounds:
             if pp is None:
                 continue
             bounds[index] = math.tanh((pp + SLACK) / SCALE)
-            if what != "attack" and what != "end_turn":
-                if plain is None:
-                    plain = self.evolution_now() == 0
-                if not plain:
-                    continue
+            if index in self.pending or index in self.skilled:
+                continue  # a loose bound (`tight` works out the difference), or not the value
             exact[index] = pp
+        self.exact = exact
+        if plays:
+            self.loose(plays, bounds)
         return bounds, exact
+
+    def loose(self, plays: list[int], bounds: list[float | None]) -> None:
+        """Bound the plays at these options loosely, as the sum of a term per card and one per
+        location (`tight` bounds one exactly, when asked): the hand after any of them holds at
+        most the most defence any leaves it, and at 0 life with haste the new Being threatens
+        at most as the strongest card of its type would (the terms it raises are monotone in
+        its power)."""
+        m = self.m
+        spec = m.spec
+        options = m.options
+        loc_index = spec.loc_index
+        power = spec.power
+        type_of = spec.type_of
+        cards = self.cards
+        most = -math.inf  # the most defence the hand may hold after a play
+        strongest: dict[int, int] = {}  # per type of a card played: its most power
+        for index in plays:
+            card = options[index][1]
+            known = cards.get(card)
+            if known is None:
+                known = cards[card] = self.card(card)
+            if known is FALLS_THROUGH:
+                continue
+            if known[0] > most:  # noqa: PLR1730 - max() is a call per play
+                most = known[0]
+            if power[card] > strongest.get(type_of[card], -1):
+                strongest[type_of[card]] = power[card]
+        if most == -math.inf:
+            return
+        floor = self.haste_floor(strongest) if self.haste else None
+        at_loc: dict[int, float] = {}  # per location: its term
+        for index in plays:
+            option = options[index]
+            card = option[1]
+            known = cards[card]
+            if known is FALLS_THROUGH:
+                continue
+            _, mine, gems, more = known
+            loc = loc_index[option[2]]
+            if not more and not self.more_to_do(gems, card, loc, True):
+                continue  # the turn would end at once (`play` gives None)
+            term = at_loc.get(loc)
+            if term is None:
+                term = at_loc[loc] = self.location_term(loc, most, floor)
+            bounds[index] = math.tanh((mine + term + SLACK) / SCALE)
+            self.pending[index] = True
+
+    def location_term(self, loc: int, most: float, floor: float | None) -> float:
+        """A play's bound less its card's term (`loose`): what the location changes, my
+        penalty at the most defence, and the opponent's value at its least (`floor` with
+        haste)."""
+        place = self.places.get(loc)
+        if place is None:
+            place = self.places[loc] = self.place(loc)
+        adjust, needs, blockers, theirs = place
+        if floor is not None:
+            theirs = floor
+        total = EXPOSED * _losses(needs, most) if needs else 0.0
+        if self.at_zero:
+            total += _shortfall(self.unblocked[blockers], most)
+        return adjust - total - theirs
+
+    def haste_floor(self, strongest: dict[int, int]) -> float:
+        """The opponent's value at its least once a card played threatens at once (0 life,
+        haste; `hasty` for each play): as if it reached all their rested Beings, kept all my
+        threats, and had the most power its type has among the cards played, of each type."""
+        m = self.m
+        spec = m.spec
+        other = 1 - self.seat
+        value, exposed, threats, blockers, defence = self.sides
+        mine = threats[self.seat]
+        theirs = exposed[other]
+        worst = {at: need for at, _, need in _needs(spec, theirs, mine)} if mine else {}
+        multiplier = spec.multiplier
+        margin = spec.defense_margin
+        double, resist = spec.double_multiplier, spec.resist_divisor
+        for at, (_, own, _, _, kind) in theirs:
+            most = worst.get(at, 0)
+            for attacker_kind, base in strongest.items():
+                factor = multiplier[attacker_kind][kind]
+                if factor == DOUBLE:
+                    base *= double
+                elif factor:
+                    base = -(-base // resist)
+                need = base + margin - own
+                if need > most:  # noqa: PLR1730 - as in `_needs`
+                    most = need
+            if most > 0:
+                worst[at] = most
+        merged = [(at, terms[1], worst[at]) for at, terms in theirs if at in worst]
+        floor = value[other] - EXPOSED * _losses(merged, defence[other])
+        if not m.lives[other]:
+            p = max(0, max(strongest.values()))
+            threat = (-1, (BEING_PP * p + SLOT_PP, p, p, 0, 0))  # `_danger` reads its power
+            floor -= _danger(spec, [*mine, threat], blockers[other], defence[other])
+        return floor
+
+    def tight(self, m: Match, index: int) -> float | None:
+        """The bound of option `index` of `m` (the match bounded) as `play` gives it, where
+        `loose` bounded it (else its bound is tight already: None); its exact difference joins
+        `exact`."""
+        if not self.pending.pop(index, False):
+            return None
+        option = m.options[index]
+        loc_index = m.spec.loc_index
+        self.m = m  # only while it works (`option_bounds`)
+        if option[0] == "attack":
+            target = LIFE if option[2] == "life" else loc_index[option[2]]
+            pp = self.attack(loc_index[option[1]], target)
+            exact = index not in self.skilled
+        else:
+            pp = self.play(option[1], loc_index[option[2]])
+            exact = True
+        del self.m
+        assert pp is not None  # `loose` and `attack_loosely` bound only what these bound
+        if exact:
+            self.exact[index] = pp
+        return math.tanh((pp + SLACK) / SCALE)
+
+    def hasty_of(self, loc: int, p: int, kind: int) -> float:
+        """`hasty` of a card of power `p` and type `kind` at `loc`, worked out once."""
+        key = (loc, p, kind)
+        hasty = self.hasty_known.get(key)
+        if hasty is None:
+            hasty = self.hasty_known[key] = self.hasty(p, kind, loc)
+        return hasty
 
     def evolve(self, card: int, loc: int) -> float | None:
         """Evolve the Being at `loc` to `card` (no play skill): its new terms are exact; the hand
@@ -468,7 +644,8 @@ class _Bounds:
         else:
             return None
         gems = m.gems_active[seat] - price
-        held = self.held_without(card, gems)
+        best = self.evolution_after(gems, card, loc, card, -1)
+        held = m.hand_defence[seat] - spec.discard_gain[card] + EVOLVE_PP * best
         base = being.printed + spec.power[card] + spec.equip_power * being.equipped
         # a just-evolved Being attacks this turn only with haste (R22)
         threat = not being.rested and self.haste
@@ -485,8 +662,11 @@ class _Bounds:
         equipped = being.equipped + 1
         base = being.printed + spec.equip_power * equipped
         threat = any(placed[0] == loc for placed in self.sides[2][seat])
-        held = self.sides[4][seat]  # one active gem fewer: the best evolution is no better
         gems = m.gems_active[seat] - 1
+        if self.equipped_held < 0:  # the same for every equip
+            best = self.evolution_after(gems, -1, -1, -1, -1)
+            self.equipped_held = m.hand_defence[seat] + EVOLVE_PP * best
+        held = self.equipped_held
         return self.changed(loc, base, being.stack[-1], equipped, threat, held, gems, -1, -GEM_PP)
 
     def changed(
@@ -609,13 +789,7 @@ class _Bounds:
         if not self.more_to_do(gems, -1, -1, False):
             return None
         card = deck[-1]
-        best = self.evolution_now()
-        power = spec.power
-        for being in m.field[seat]:
-            if being is not None and power[card] > best:
-                for new, price, _, _ in spec.evolutions[being.stack[-1]]:
-                    if new == card and price <= gems:
-                        best = power[card]
+        best = self.evolution_after(gems, -1, -1, -1, card)
         value, _, _, blockers, defence = self.sides
         held = m.hand_defence[seat] + spec.discard_gain[card] + EVOLVE_PP * best
         mine = value[seat] + HAND_PP * (held - defence[seat])
@@ -662,22 +836,23 @@ class _Bounds:
         if place is None:
             place = self.places[loc] = self.place(loc)
         adjust, needs, blockers, theirs = place
+        spec = self.m.spec
         if self.haste:  # the new Being may attack at once: one more threat
-            spec = self.m.spec
-            key = (loc, spec.power[card], spec.type_of[card])  # all `hasty` reads of the card
-            hasty = self.hasty_known.get(key)
-            if hasty is None:
-                hasty = self.hasty_known[key] = self.hasty(card, loc)
-            theirs = hasty
-        # the defence after the play is at most `held`: the terms it lowers are at their least
+            theirs = self.hasty_of(loc, spec.power[card], spec.type_of[card])
+        # the defence after the play: `card` counted it at its most (`loose` reads that)
+        best = self.evolution_after(gems, card, loc, card, -1)
+        exact = self.m.hand_defence[self.seat] - spec.discard_gain[card] + EVOLVE_PP * best
+        mine += HAND_PP * (exact - held)
+        held = exact
         total = EXPOSED * _losses(needs, held) if needs else 0.0
         if self.at_zero:
             total += _shortfall(self.unblocked[blockers], held)
         return mine + adjust - total - theirs
 
-    def hasty(self, card: int, loc: int) -> float:
-        """The opponent's value once `card` played at `loc` threatens at once (0 life, haste):
-        each of their rested Beings needs the most defence this threat or another asks."""
+    def hasty(self, printed: int, kind: int, loc: int) -> float:
+        """The opponent's value once a card of power `printed` and type `kind` played at `loc`
+        threatens at once (0 life, haste): each of their rested Beings needs the most defence
+        this threat or another asks."""
         known = self.without.get(loc)
         if known is None:
             known = self.without[loc] = self.threats_without(loc)
@@ -688,9 +863,8 @@ class _Bounds:
         if not in_reach and not at_zero:
             return self.theirs_once(loc)  # it threatens nothing the terms read
         spec = m.spec
-        power = spec.power
-        p = max(0, power[card])
-        threat = (loc, (BEING_PP * p + SLOT_PP, p, power[card], 0, spec.type_of[card]))
+        p = max(0, printed)
+        threat = (loc, (BEING_PP * p + SLOT_PP, p, printed, 0, kind))
         value, exposed, _, blockers, defence = self.sides
         if in_reach:
             worst = worst.copy()
@@ -770,29 +944,65 @@ class _Bounds:
                 known = (adjust, self.needs, blockers - 1, self.theirs_once(loc))
         return known
 
-    def attacking(self, loc: int) -> tuple[Being | None, float, bool]:
-        """The Being at `loc` attacks, whatever its target: the Being (None if it has an attack
-        skill: no bound), my value once it rests (pp), and whether the opponent has a Being to
-        block it."""
+    def attacking(self, loc: int) -> tuple[Being | None, float, bool, int]:
+        """The Being at `loc` attacks, whatever its target: the Being (None if an attack skill
+        may resolve that the terms do not follow: no bound), my value once it rests (pp),
+        whether the opponent has a Being to block it, and the power its attack skills may add
+        to it until the attack ends (their conditions taken as met: a bound)."""
         m = self.m
         spec = m.spec
         seat = self.seat
         attacker = m.field[seat][loc]
         assert attacker is not None  # main_options offers only occupied locations
-        if spec.triggers[attacker.stack[-1]][ATTACK]:
-            return None, 0.0, False
+        bonus = 0
+        for skill in spec.triggers[attacker.stack[-1]][ATTACK]:
+            if (
+                skill.op != POWER
+                or skill.target != SELF
+                or skill.until != UNTIL_ATTACK
+                or skill.optional
+                or skill.cost
+            ):
+                return None, 0.0, False, 0
+            bonus += max(0, skill.n)  # less power: a lower value (a bound still)
+        terms = being_terms(spec, attacker)
         value, _, _, blockers, defence = self.sides
+        mine = value[seat]
+        if bonus:  # more power: more worth, less exposure, more lost by the defender
+            p = max(0, terms[2] + terms[3] + bonus)
+            worth = BEING_PP * p + SLOT_PP + GEM_PP * attacker.equipped
+            mine += worth - terms[0]
+            terms = (worth, p, terms[2], terms[3] + bonus, terms[4])
         needs = self.needs
         if self.against:
-            needs = needs + _needs(spec, [(loc, being_terms(spec, attacker))], self.against)
-        mine = value[seat] - self.mine(needs, blockers[seat] - 1, defence[seat])
+            needs = needs + _needs(spec, [(loc, terms)], self.against)
+        mine -= self.mine(needs, blockers[seat] - 1, defence[seat])
         side = m.field[1 - seat]
         block = False
         for at in spec.blockers[loc]:
             being = side[at]
             if being is not None and not being.rested:
                 block = True
-        return attacker, mine, block
+        return attacker, mine, block, bonus
+
+    def attack_loosely(self, index: int, loc: int, target: int) -> float | None:
+        """`attack`'s bound, or one above it where the attack is scored under way at a Being
+        (option `index`, then tightened by `tight`): the defender loses at most that Being."""
+        m = self.m
+        known = self.attackers_known.get(loc)
+        if known is None:
+            known = self.attackers_known[loc] = self.attacking(loc)
+        attacker, mine, block, bonus = known
+        if attacker is None:
+            return None  # an attack skill resolves
+        if bonus:
+            self.skilled.add(index)  # a bound, not the value
+        if target == LIFE or not (block or m.hands[1 - self.seat]):
+            return self.attack(loc, target)
+        aimed = m.field[1 - self.seat][target]
+        assert aimed is not None  # main_options offers only occupied targets
+        self.pending[index] = True
+        return mine - self.theirs_once(loc) + BEING_PP * power(m.spec, aimed) + SLOT_PP
 
     def attack(self, loc: int, target: int) -> float | None:
         """The Being at `loc` attacks `target` (a location or LIFE; no attack skill): exact. It
@@ -803,7 +1013,7 @@ class _Bounds:
         known = self.attackers_known.get(loc)
         if known is None:
             known = self.attackers_known[loc] = self.attacking(loc)
-        attacker, mine, block = known
+        attacker, mine, block, bonus = known
         if attacker is None:
             return None  # an attack skill resolves
         spec = m.spec
@@ -820,6 +1030,7 @@ class _Bounds:
                 seat, loc, attacker.uid, attacker.stack[-1], target,
                 -1 if aimed is None else aimed.uid,
             )  # fmt: skip
+            attack.counter = -bonus  # the need at its most with the skills' power
             lost = _attack_outcome(m, attack, defence)
             if lost >= WIN:
                 return math.inf

@@ -134,7 +134,7 @@ class BeingsMatch(Match):
         return self.pending
 
     def apply(self, option: int) -> None:
-        self.known = None
+        self.known = self.tighten = None
         choose(self, self.options[option])
         advance(self)
 
@@ -179,9 +179,10 @@ class BeingsMatch(Match):
         defend_bounds: the defend step's discards). What they work out exactly is kept for
         `option_value`."""
         if self.phase == MAIN:
-            bounds, self.known = heuristics.option_bounds(self, self.decider, among)
+            bounds, self.known, self.tighten = heuristics.option_bounds(self, self.decider, among)
         elif self.phase == DEFEND:
             bounds, self.known = heuristics.defend_bounds(self, self.decider)
+            self.tighten = None
         else:
             return None
         return bounds
@@ -192,8 +193,16 @@ class BeingsMatch(Match):
         known = self.known
         if known is None:
             return None
+        if self.tighten is not None:
+            self.tighten(self, option)  # a play bounded loosely: its difference is worked out now
         pp = known[option]
         return None if pp is None else heuristics.known_value(pp)
+
+    def option_bound(self, option: int) -> float | None:
+        """A bound tighter than `option_bounds` gave for the option (asked first, in this
+        position), where that was a loose one (heuristics.option_bounds: the main phase's
+        plays), else None."""
+        return None if self.tighten is None else self.tighten(self, option)
 
     def option_twins(self) -> list[int] | None:
         """Per option of the pending decision, the first option that `evaluate` scores the same
@@ -317,6 +326,7 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         hand_defence=[0, 0],
         hidden_defence=[0, 0],
         known=None,
+        tighten=None,
     )
     m.totals[G_FIRST_SEAT] = first
     for seat in (first, 1 - first):

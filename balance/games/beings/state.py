@@ -16,6 +16,8 @@ from balance.core.eventchain import Chain, unchain
 from balance.games.beings.spec import DOUBLE, RESIST
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from balance.games.beings.spec import BeingsSpec
 
 # -- the flow ---------------------------------------------------------------------------------
@@ -254,6 +256,9 @@ class Match:
     # Per option of the pending decision, what `option_bounds` worked out of `evaluate` exactly
     # (rules.BeingsMatch.option_value); None until it is asked, and again once a move is made.
     known: list[float | None] | None
+    # Where `option_bounds` bounded some options loosely: per option, its tighter bound (None if
+    # it has none), its exact value joining `known` (rules.BeingsMatch.option_bound).
+    tighten: Callable[[Match, int], float | None] | None
 
     @property
     def events(self) -> list[Event]:
@@ -316,7 +321,7 @@ class Match:
         new.totals = self.totals[:]
         new.hand_defence = self.hand_defence[:]
         new.hidden_defence = self.hidden_defence[:]
-        new.known = None
+        new.known = new.tighten = None
         return new
 
     def recount(self) -> None:
