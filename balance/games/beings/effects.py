@@ -27,7 +27,6 @@ from balance.games.beings.state import (
     from_hand,
     from_hand_at,
     gain_gems,
-    game_rng,
     leave_play,
     own_being,
     power,
@@ -396,7 +395,7 @@ def _perform(m: Match, task: list, skill: Skill) -> None:
             for _ in range(skill.n):
                 if not hand:
                     break
-                m.abysses[who].append(from_hand_at(m, who, game_rng(m).randrange(len(hand))))
+                m.abysses[who].append(from_hand_at(m, who, m.rng.stream().randrange(len(hand))))
         else:  # DISCARD picked by its owner, RECOVER: `who` picks n cards one at a time
             _count(m, task, skill)
             task[PICKED] = who

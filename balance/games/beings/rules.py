@@ -13,6 +13,8 @@ from random import Random
 
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
+from balance.core.eventchain import EventLog
+from balance.core.gamerng import GameRng, fast_shuffle
 from balance.games.beings import heuristics
 from balance.games.beings.effects import (
     ATTACK,
@@ -104,7 +106,6 @@ from balance.games.beings.state import (
     draw,
     from_hand,
     gain_gems,
-    game_rng,
     leave_play,
     own_being,
     pay,
@@ -149,16 +150,14 @@ class BeingsMatch(Match):
         else (the field, both Abysses, gems, sizes, the mulligan count) is public.
         """
         copy = self.clone()
-        copy.rng = None  # made from this seed on its first draw (most copies never draw)
-        copy.rng_seed = rng.getrandbits(64)
-        copy.rng_shared = False
+        copy.rng = GameRng(rng.getrandbits(64))  # its Random made only if the world draws
         own = copy.decks[seat] + copy.lives[seat]
-        quick_shuffle(rng, own)
+        fast_shuffle(own, rng)  # the kit's shuffle for search worlds
         n = len(copy.decks[seat])
         copy.decks[seat], copy.lives[seat] = own[:n], own[n:]
         other = 1 - seat
         pool = copy.hands[other] + copy.lives[other] + copy.decks[other]
-        quick_shuffle(rng, pool)
+        fast_shuffle(pool, rng)
         h, life = len(copy.hands[other]), len(copy.lives[other])
         copy.hands[other] = pool[:h]
         copy.lives[other] = pool[h : h + life]
@@ -245,16 +244,6 @@ def public_line(m: Match) -> str:
     return f"seat {m.active} to act; " + "; ".join(parts)
 
 
-def quick_shuffle(rng: Random, cards: list[int]) -> None:
-    """Shuffle in place (Fisher-Yates on `rng.random()`): a fraction of `Random.shuffle`'s cost,
-    whose integer draws run in Python. Its bias, for lists of a few dozen cards, is below 2^-46.
-    For search bots' worlds only: the game's own shuffles keep `Random.shuffle` (seeds replay)."""
-    draw = rng.random
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(draw() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
-
-
 # -- setup (R3-R6, G16) ---------------------------------------------------------------------------
 
 
@@ -275,10 +264,10 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
                 f"unknown beings deck '{name}'",
                 did_you_mean(name, list(spec.catalog.decks)),
             )
-    rng = Random(seed)
+    rng = GameRng(seed)
     first = {"seat0": 0, "seat1": 1}.get(spec.first_player)
     if first is None:
-        first = rng.randrange(SEATS)
+        first = rng.stream().randrange(SEATS)
     decks = []
     for name in lineup:
         deck = [card for card, copies in spec.catalog.decks[name].items() for _ in range(copies)]
@@ -287,8 +276,6 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
     m = BeingsMatch(
         spec=spec,
         rng=rng,
-        rng_seed=seed,
-        rng_shared=False,
         token=object(),
         seed=seed,
         first=first,
@@ -319,8 +306,7 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         winner=NOBODY,
         end_reason="",
         capped=False,
-        log=[],
-        frozen=None,
+        log=EventLog(),
         tally=[[0] * len(SEAT_STATS) for _ in range(SEATS)],
         totals=[0] * len(GAME_STATS),
         hand_defence=[0, 0],
@@ -338,7 +324,7 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         m.phase = MULLIGAN
     else:
         for seat in (first, 1 - first):
-            game_rng(m).shuffle(m.decks[seat])  # R4's shuffle happens with or without a mulligan
+            m.rng.shuffle(m.decks[seat])  # R4's shuffle happens with or without a mulligan
     advance(m)  # the flow goes on to finish_setup (AFTER_SETUP) once the mulligans are done
     return m
 
@@ -362,7 +348,7 @@ def mulligan(m: Match, option: tuple) -> None:
     deck[0:0] = back  # to the bottom: the top is the end of the list
     for _ in back:
         m.hands[seat].append(deck.pop())
-    game_rng(m).shuffle(deck)
+    m.rng.shuffle(deck)
     for card in back:
         m.log.append((0, seat, card, K_MULLIGAN_RETURNED, 1))
     m.recount()  # the hand changed under the running sums
@@ -375,7 +361,7 @@ def mulligan(m: Match, option: tuple) -> None:
         m.mulligan_seat = other
         return
     if seat == m.first:
-        game_rng(m).shuffle(m.decks[other])
+        m.rng.shuffle(m.decks[other])
     m.phase = RUN  # on to finish_setup
 
 

@@ -7,12 +7,12 @@ play, gain gems, pay) live here as plain functions; what may happen when lives i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from random import Random
 from typing import TYPE_CHECKING, Self
 
 from balance.core.codes import Names
 from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
-from balance.core.eventchain import Chain, unchain
+from balance.core.eventchain import EventLog
+from balance.core.gamerng import GameRng
 from balance.games.beings.spec import DOUBLE, RESIST
 
 if TYPE_CHECKING:
@@ -206,14 +206,12 @@ class Match:
     built by effects.py. The pending decision is (`kind`, `decider`, `options`).
 
     Cloning is cheap because clones share what they have not changed yet: Beings (copied by the
-    first match that changes one, see `own_being`), the RNG (copied by the first that draws, see
-    `game_rng`) and the events logged before the clone (frozen chunks, see `events`).
+    first match that changes one, see `own_being`), the RNG (the kit's GameRng, copied by the
+    first that draws) and the events logged before the clone (the kit's EventLog).
     """
 
     spec: BeingsSpec
-    rng: Random | None  # None: not made yet, `game_rng` seeds it from `rng_seed` on first draw
-    rng_seed: int
-    rng_shared: bool  # another match holds the same Random: copy it before drawing
+    rng: GameRng  # every draw of the game: `rng.shuffle(cards)`, `rng.stream()` for the others
     token: object  # this match's mark on the Beings it may change in place
     seed: int
     first: int
@@ -244,10 +242,8 @@ class Match:
     winner: int
     end_reason: str
     capped: bool
-    # The events: `log` holds this match's own since its last clone; `frozen`, the earlier ones
-    # as a chain of chunks `(earlier chain, (event, ...))` that clones share.
-    log: list[Event]
-    frozen: Chain | None
+    # The events (the kit's EventLog: log with `log.append`; a clone shares the earlier ones)
+    log: EventLog
     tally: list[list[int]]  # per seat, SEAT_STATS order
     totals: list[int]  # GAME_STATS order
     # Running sums for the evaluation (kept by `to_hand` / `from_hand`, checked by `recount`):
@@ -264,24 +260,22 @@ class Match:
     def events(self) -> list[Event]:
         """Every event so far, oldest first (a new list: read it at the end of a game, not in a
         loop)."""
-        return unchain(self.frozen, self.log)
+        return self.log.every()
 
     @events.setter
     def events(self, events: list[Event]) -> None:
-        self.frozen = None
-        self.log = list(events)
+        self.log = EventLog()
+        self.log += events
 
     def clone(self) -> Self:
         """An exact copy, the RNG state and hidden zones included. What the copy shares with
         this match (Beings, the RNG) is copied by whichever changes it first; the events so far
         become a frozen chunk both keep."""
         new = Match.__new__(type(self))
-        self.rng_shared = new.rng_shared = self.rng is not None
         self.token = object()  # the Beings now belong to neither match
         new.token = object()
         new.spec = self.spec
-        new.rng = self.rng
-        new.rng_seed = self.rng_seed
+        new.rng = self.rng.fork()
         new.seed = self.seed
         new.first = self.first
         new.turn = self.turn
@@ -312,11 +306,7 @@ class Match:
         new.winner = self.winner
         new.end_reason = self.end_reason
         new.capped = self.capped
-        if self.log:  # this match's events so far join the frozen chain both now share
-            self.frozen = (self.frozen, tuple(self.log))
-            self.log = []
-        new.frozen = self.frozen
-        new.log = []
+        new.log = self.log.fork()  # this match's events so far join the chain both now share
         new.tally = [self.tally[0][:], self.tally[1][:]]
         new.totals = self.totals[:]
         new.hand_defence = self.hand_defence[:]
@@ -332,23 +322,6 @@ class Match:
             sum(map(gain, self.decks[s])) + sum(map(gain, self.lives[s])) + self.hand_defence[s]
             for s in (0, 1)
         ]
-
-
-def game_rng(m: Match) -> Random:
-    """The match's own RNG stream, the one door every draw goes through. A clone shares its
-    original's Random until one of them draws: that one first takes a private copy, so neither
-    ever moves the other's stream (and a copy that never draws never pays for the copy)."""
-    rng = m.rng
-    if rng is None:
-        rng = m.rng = Random(m.rng_seed)
-        m.rng_shared = False
-    elif m.rng_shared:
-        shared = rng
-        rng = Random.__new__(Random)  # unseeded: setstate overwrites it all
-        rng.setstate(shared.getstate())
-        m.rng = rng
-        m.rng_shared = False
-    return rng
 
 
 def own_being(m: Match, seat: int, loc: int) -> Being:

@@ -8,7 +8,6 @@ from random import Random
 
 from balance.core.registry import load_game
 from balance.games.beings.rules import BeingsMatch
-from balance.games.beings.state import game_rng
 
 GAME = load_game("beings")
 SPEC = GAME.load(GAME.config_dir)
@@ -40,7 +39,7 @@ def snapshot(m: BeingsMatch) -> tuple:
     )
     a = m.attack
     attack = None if a is None else tuple(getattr(a, name) for name in a.__slots__)
-    rng = m.rng.getstate() if m.rng is not None else m.rng_seed
+    rng = m.rng.fork().stream().getstate()  # the stream's state, read on a fork of it
     return (
         m.turn,
         m.active,
@@ -65,21 +64,23 @@ def snapshot(m: BeingsMatch) -> tuple:
 def test_a_clone_and_its_original_draw_the_same_numbers_independently() -> None:
     m = GAME.new_game(SPEC, DECKS[:2], 3)
     twin = m.clone()
-    first = [game_rng(m).random() for _ in range(5)]
-    assert [game_rng(twin).random() for _ in range(5)] == first  # m's draws did not move twin
+    first = [m.rng.stream().random() for _ in range(5)]
+    assert [twin.rng.stream().random() for _ in range(5)] == first  # m's draws did not move twin
     again = m.clone()
-    assert [game_rng(again).random() for _ in range(3)] == [game_rng(m).random() for _ in range(3)]
+    assert [again.rng.stream().random() for _ in range(3)] == [
+        m.rng.stream().random() for _ in range(3)
+    ]
 
 
 def test_a_determinized_copy_and_its_clones_draw_the_same_numbers() -> None:
     m = GAME.new_game(SPEC, DECKS[:2], 4)
     world = m.determinize(0, Random(1))
     twin = world.clone()
-    assert [game_rng(world).random() for _ in range(4)] == [
-        game_rng(twin).random() for _ in range(4)
+    assert [world.rng.stream().random() for _ in range(4)] == [
+        twin.rng.stream().random() for _ in range(4)
     ]
     other = m.determinize(0, Random(2))
-    assert game_rng(other).random() != game_rng(world.clone()).random()
+    assert other.rng.stream().random() != world.clone().rng.stream().random()
 
 
 def test_playing_every_option_on_clones_never_changes_the_original() -> None:
