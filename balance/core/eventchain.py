@@ -3,9 +3,8 @@
 Search bots copy a state many times per decision; copying its whole event list each time would
 cost the game's length. So a state keeps its events since it was last copied in a list of its
 own (`log`), and the earlier ones as a chain `(earlier chain, (event, ...))` of tuples that never
-change, shared by every copy. `EventLog` is that log, whole: arrows, clans, possession, zynalith
-and the template keep their events in one; beings still keeps the two halves in fields of its own
-and reads them with `unchain`.
+change, shared by every copy. `EventLog` is that log, whole: every game (and the template) keeps
+its events in one.
 """
 
 from __future__ import annotations
