@@ -15,6 +15,8 @@ The two shuffles:
 - `fast_shuffle` is declared for search worlds only (determinize, with the bot's stream): random
   keys sorted at C speed. Uniform but for ties among its 53-bit keys (chance about n^2/2^54
   for n cards: 2^-42 for 60); a different order from `exact_shuffle`'s for the same stream.
+  `fast_deal` is its partial form for a world that deals only a hidden hand (clans): k random
+  cards to the front, the rest's order left to be drawn at random.
 """
 
 from __future__ import annotations
@@ -44,6 +46,17 @@ def exact_shuffle(cards: list[int], rng: Random) -> None:
         while r >= n:  # rejection, as Random._randbelow: every index equally likely
             r = getrandbits(k)
         cards[i], cards[r] = cards[r], cards[i]
+
+
+def fast_deal(cards: list[int], k: int, rng: Random) -> None:
+    """Move a uniformly random `k` of `cards` to its front, in random order, leaving the rest in
+    an undecided order (the first `k` steps of a Fisher-Yates shuffle on `rng.random()`): for
+    search worlds that deal a hidden hand and leave the deck's order to be drawn at random."""
+    last = len(cards) - 1
+    draw = rng.random
+    for i in range(k):
+        j = i + int(draw() * (last - i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def fast_shuffle(cards: list[int], rng: Random) -> None:

@@ -8,7 +8,7 @@ from random import Random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from balance.core.gamerng import GameRng, below, exact_shuffle, fast_shuffle
+from balance.core.gamerng import GameRng, below, exact_shuffle, fast_deal, fast_shuffle
 
 
 @given(seed=st.integers(0, 2**64 - 1), size=st.integers(0, 80))
@@ -66,3 +66,15 @@ def test_a_fork_of_an_unmade_stream_makes_its_own() -> None:
     rng = GameRng(9)
     copy = rng.fork()
     assert copy.stream().random() == rng.stream().random() == Random(9).random()
+
+
+def test_the_fast_deal_puts_every_card_in_front_alike() -> None:
+    rng = Random(5)
+    front: Counter[tuple[int, ...]] = Counter()
+    for _ in range(6000):
+        cards = [0, 1, 2, 3]
+        fast_deal(cards, 2, rng)
+        assert sorted(cards) == [0, 1, 2, 3]
+        front[tuple(cards[:2])] += 1
+    assert len(front) == 12  # every ordered pair of the four
+    assert all(400 <= n <= 600 for n in front.values())  # 500 each expected

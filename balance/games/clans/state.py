@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Self
 from balance.core.codes import Names
 from balance.core.contract import DRAWN, Decision, Event
 from balance.core.eventchain import EventLog
-from balance.core.gamerng import GameRng
+from balance.core.gamerng import GameRng, fast_deal
 
 if TYPE_CHECKING:
     from balance.games.clans.spec import ClansSpec
@@ -289,10 +289,7 @@ class Table:
             unseen += copy.deck[other]
             # a uniformly random hand of `size` unseen cards (the first steps of a shuffle);
             # the rest is the deck, its order undecided
-            last = len(unseen) - 1
-            for i in range(size):
-                j = i + int(rng.random() * (last - i + 1))
-                unseen[i], unseen[j] = unseen[j], unseen[i]
+            fast_deal(unseen, size, rng)
             copy.hand = replaced(copy.hand, other, (*known, *unseen[:size]))
             copy.deck = replaced(copy.deck, other, tuple(unseen[size:]))
         return copy  # Clans.determinize computes a pending decision again from the new hand
