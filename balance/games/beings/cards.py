@@ -236,7 +236,9 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
 # -- checks a schema cannot make ------------------------------------------------------------------
 
 
-def _field(rules: Rules, raw: Any) -> tuple[tuple[str, ...], dict[str, int], tuple, tuple]:
+def _field(
+    rules: Rules, raw: Any
+) -> tuple[tuple[str, ...], dict[str, int], tuple[Any, ...], tuple[Any, ...]]:
     locations = tuple(rules.locations)
     loc_index = no_duplicates(locations, "location", raw, ("locations",))
     for name, targets in rules.reach.items():
@@ -259,7 +261,9 @@ def _field(rules: Rules, raw: Any) -> tuple[tuple[str, ...], dict[str, int], tup
     return locations, loc_index, reach, blockers
 
 
-def _type_chart(rules: Rules, raw: Any, notes: list[Note]) -> tuple[tuple[str, ...], tuple, tuple]:
+def _type_chart(
+    rules: Rules, raw: Any, notes: list[Note]
+) -> tuple[tuple[str, ...], tuple[Any, ...], tuple[Any, ...]]:
     types = tuple(rules.type_chart)
     if not types:
         raise fail(raw, ("type_chart",), "type_chart names no type", "list the 12 types")
@@ -490,7 +494,7 @@ def _decks(
     cards: list[CardText],
     ids: tuple[str, ...],
     by_being_level: Mapping[tuple[str, int], int],
-) -> tuple[dict, dict, tuple]:
+) -> tuple[dict[Any, Any], dict[Any, Any], tuple[Any, ...]]:
     deck_file = validate(DeckFile, raw)
     id_index = {card_id: i for i, card_id in enumerate(ids)}
     beings = list(dict.fromkeys(card.being for card in cards))

@@ -299,7 +299,7 @@ def resolve_next(m: Match) -> None:
         _ask(m, seat, "revive_loc", tuple(("revive_at", names[loc]) for loc in empty))
 
 
-def answer(m: Match, option: tuple) -> None:
+def answer(m: Match, option: tuple[Any, ...]) -> None:
     """Apply the answer to the decision the top task asked for, then let the flow run on."""
     task = m.work[-1]
     m.phase = RUN
@@ -342,18 +342,18 @@ def answer(m: Match, option: tuple) -> None:
         revive(m, task[SEAT], task[COUNT], m.spec.loc_index[option[1]])
 
 
-def _ask(m: Match, seat: int, kind: str, options: tuple) -> None:
+def _ask(m: Match, seat: int, kind: str, options: tuple[Any, ...]) -> None:
     m.phase = EFFECT
     m.kind = kind
     m.decider = seat
     m.options = options
 
 
-def _count(m: Match, task: list, skill: Skill) -> None:
+def _count(m: Match, task: list[Any], skill: Skill) -> None:
     m.log.append((m.turn, task[SEAT], skill.card, K_SKILLS, 1))
 
 
-def _order_next(m: Match, task: list) -> None:
+def _order_next(m: Match, task: list[Any]) -> None:
     seat = task[SEAT]
     sources = [
         (loc, uid) for loc, uid in task[3] if (b := m.field[seat][loc]) is not None and b.uid == uid
@@ -368,7 +368,7 @@ def _order_next(m: Match, task: list) -> None:
     _ask(m, seat, "order_triggers", tuple(("first", names[loc]) for loc, _ in sources))
 
 
-def _perform(m: Match, task: list, skill: Skill) -> None:
+def _perform(m: Match, task: list[Any], skill: Skill) -> None:
     """Resolve the skill's op now, or ask for the choice it needs first."""
     op = skill.op
     seat = task[SEAT]
@@ -436,7 +436,7 @@ def _perform(m: Match, task: list, skill: Skill) -> None:
             _apply_to_being(m, task, skill, side, loc)
 
 
-def _chosen_targets(m: Match, task: list, skill: Skill) -> list[tuple[int, int]]:
+def _chosen_targets(m: Match, task: list[Any], skill: Skill) -> list[tuple[int, int]]:
     """The Beings a fixed selector names, filtered (a single target failing it: nothing)."""
     seat, here, target = task[SEAT], task[LOC], skill.target
     field = m.field
@@ -472,7 +472,7 @@ def _chosen_targets(m: Match, task: list, skill: Skill) -> list[tuple[int, int]]
     return kept
 
 
-def _apply_to_being(m: Match, task: list, skill: Skill, side: int, loc: int) -> None:
+def _apply_to_being(m: Match, task: list[Any], skill: Skill, side: int, loc: int) -> None:
     being = m.field[side][loc]
     if being is None:
         return
@@ -492,7 +492,7 @@ def _apply_to_being(m: Match, task: list, skill: Skill, side: int, loc: int) -> 
         leave_play(m, side, loc)
 
 
-def _pick_next(m: Match, task: list, skill: Skill) -> None:
+def _pick_next(m: Match, task: list[Any], skill: Skill) -> None:
     who = task[PICKED]
     if task[COUNT] <= 0:
         m.work.pop()
@@ -526,7 +526,7 @@ def _empty_locations(m: Match, seat: int) -> list[int]:
 # -- conditions and filters ----------------------------------------------------------------------
 
 
-def conditions_hold(m: Match, task: list, being: Being) -> bool:
+def conditions_hold(m: Match, task: list[Any], being: Being) -> bool:
     """`if:` checked as the entry resolves: every condition must hold."""
     seat = task[SEAT]
     for code, value in task[SKILL].conditions:
@@ -567,7 +567,7 @@ def type_advantage(m: Match) -> bool:
     return spec.type_of[defending.stack[-1]] in spec.strong[spec.type_of[attacker.stack[-1]]]
 
 
-def being_matches(m: Match, flt: tuple, being: Being, loc: int, here: int) -> bool:
+def being_matches(m: Match, flt: tuple[Any, ...], being: Being, loc: int, here: int) -> bool:
     spec = m.spec
     top = being.stack[-1]
     for code, value in flt:
@@ -590,7 +590,7 @@ def being_matches(m: Match, flt: tuple, being: Being, loc: int, here: int) -> bo
     return True
 
 
-def card_matches(spec: BeingsSpec, flt: tuple, card: int) -> bool:
+def card_matches(spec: BeingsSpec, flt: tuple[Any, ...], card: int) -> bool:
     for code, value in flt:
         if code == F_LEVEL:
             ok = spec.level[card] == value

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
+from typing import Any
 
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
@@ -329,12 +330,12 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
     return m
 
 
-def mulligan_options(m: Match) -> tuple:
+def mulligan_options(m: Match) -> tuple[Any, ...]:
     card = m.hands[m.mulligan_seat][m.mulligan_index]
     return (("keep", card), ("return", card))
 
 
-def mulligan(m: Match, option: tuple) -> None:
+def mulligan(m: Match, option: tuple[Any, ...]) -> None:
     """G16: one keep/return decision per opening card, P1 then P2; R4 settles each hand."""
     seat = m.mulligan_seat
     m.mulligan_marks.append(option[0] == "return")
@@ -440,7 +441,7 @@ def expire_mods(m: Match, until: int, controller: int) -> None:
 # -- the main phase (R9-R12, R18-R19, G10-G11) -----------------------------------------------------
 
 
-def main_options(m: Match) -> tuple:
+def main_options(m: Match) -> tuple[Any, ...]:
     """Every legal main-phase action of the active player (spec §4's `main` row), in the order
     plays, evolutions, attacks, gem draw, equips, activations, end turn."""
     spec = m.spec
@@ -458,9 +459,9 @@ def main_options(m: Match) -> tuple:
         options = [plays[c][loc] for c in hand if cost[c] <= gems for loc in open_locs]
     else:
         options = [option for c in hand if cost[c] <= gems for option in plays[c]]
-    attacks: list[tuple] = []
-    equips: list[tuple] = []
-    activations: list[tuple] = []
+    attacks: list[tuple[Any, ...]] = []
+    equips: list[tuple[Any, ...]] = []
+    activations: list[tuple[Any, ...]] = []
     can_attack = turn > 1 or spec.first_turn_attack
     haste = spec.zero_life_haste and not m.lives[seat]
     deck_empty = not m.decks[seat]
@@ -511,7 +512,7 @@ def main_options(m: Match) -> tuple:
     return tuple(options)
 
 
-def take_action(m: Match, option: tuple) -> None:
+def take_action(m: Match, option: tuple[Any, ...]) -> None:
     what = option[0]
     m.phase = RUN
     if what == "end_turn":
@@ -653,7 +654,7 @@ def after_attack_skills(m: Match) -> None:
     m.phase = BLOCK_STEP
 
 
-def block_options(m: Match) -> tuple:
+def block_options(m: Match) -> tuple[Any, ...]:
     a = m.attack
     assert a is not None  # set by declare_attack until end_attack
     spec = m.spec
@@ -666,7 +667,7 @@ def block_options(m: Match) -> tuple:
     return tuple(options)
 
 
-def block(m: Match, option: tuple) -> None:
+def block(m: Match, option: tuple[Any, ...]) -> None:
     """Step 4 (R26, G5): the blocker becomes the defending Being, rests, its skills resolve."""
     m.phase = RUN
     m.after = AFTER_BLOCK
@@ -706,7 +707,7 @@ def after_block(m: Match) -> None:
         resolve_attack(m)
 
 
-def defend_options(m: Match) -> tuple:
+def defend_options(m: Match) -> tuple[Any, ...]:
     """R27, G6: discard any hand card; evolve the defending Being (any own Being if none)."""
     spec = m.spec
     a = m.attack
@@ -735,7 +736,7 @@ def defend_options(m: Match) -> tuple:
     return tuple(options)
 
 
-def defend(m: Match, option: tuple) -> None:
+def defend(m: Match, option: tuple[Any, ...]) -> None:
     what = option[0]
     a = m.attack
     assert a is not None  # set by declare_attack until end_attack
@@ -893,7 +894,7 @@ FLOW = {
 }
 
 
-def choose(m: Match, option: tuple) -> None:
+def choose(m: Match, option: tuple[Any, ...]) -> None:
     """Apply one option of the pending decision."""
     phase = m.phase
     if phase == MAIN:
@@ -960,7 +961,7 @@ def advance(m: Match) -> None:
 # -- words -----------------------------------------------------------------------------------------
 
 
-def describe_option(m: Match, option: tuple) -> str:
+def describe_option(m: Match, option: tuple[Any, ...]) -> str:
     """An option in the game's words, e.g. `attack life with storm_herald_2 at C`."""
     spec = m.spec
     ids = spec.catalog.cards

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from balance.core.contract import Catalog
 
@@ -130,17 +131,19 @@ class BeingsSpec:
     skills: tuple[tuple[Skill, ...], ...]  # every entry, in listed order
     triggers: tuple[tuple[tuple[Skill, ...], ...], ...]  # [card][trigger] -> entries
     main_skills: tuple[tuple[Skill, ...], ...]  # [card] -> its `turn/main` entries
-    evolutions: tuple[tuple[tuple[int, int, bool, tuple], ...], ...]  # [top] -> (new, cost,
+    evolutions: tuple[
+        tuple[tuple[int, int, bool, tuple[Any, ...]], ...], ...
+    ]  # [top] -> (new, cost,
     # skips a level, the option per location)
     cheapest_evolution: int  # the least price of any evolution: with fewer gems, none is affordable
     discard_gain: tuple[int, ...]  # G6: defence a discarded card adds
     # option tuples built once (the engine's encoding of choices)
-    play_options: tuple[tuple[tuple, ...], ...]  # [card][loc]
-    discard_options: tuple[tuple, ...]  # [card]
-    attack_life: tuple[tuple, ...]  # [loc]
-    attack_being: tuple[tuple[tuple, ...], ...]  # [loc][target loc]
-    block_options: tuple[tuple, ...]  # [loc]
-    equip_options: tuple[tuple, ...]  # [loc]
+    play_options: tuple[tuple[tuple[Any, ...], ...], ...]  # [card][loc]
+    discard_options: tuple[tuple[Any, ...], ...]  # [card]
+    attack_life: tuple[tuple[Any, ...], ...]  # [loc]
+    attack_being: tuple[tuple[tuple[Any, ...], ...], ...]  # [loc][target loc]
+    block_options: tuple[tuple[Any, ...], ...]  # [loc]
+    equip_options: tuple[tuple[Any, ...], ...]  # [loc]
     # decks
     deck_beings: Mapping[str, tuple[str, ...]]
     matchups: tuple[tuple[str, str], ...]

@@ -7,7 +7,7 @@ play, gain gems, pay) live here as plain functions; what may happen when lives i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from balance.core.codes import Names
 from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
@@ -132,7 +132,7 @@ class Being:
         self.equipped = 0
         self.mods: list[tuple[int, int, int]] = []
         self.owner = owner
-        self.terms: tuple | None = None
+        self.terms: tuple[Any, ...] | None = None
 
     def copy(self, owner: object) -> Being:
         twin = Being.__new__(Being)
@@ -221,9 +221,9 @@ class Match:
     after: int
     kind: str
     decider: int
-    options: tuple
+    options: tuple[Any, ...]
     pending: Decision | None
-    work: list[list]
+    work: list[list[Any]]
     attack: Attack | None
     actions: int  # main-phase actions this turn
     next_uid: int

@@ -38,18 +38,23 @@ from balance.games.clans import effects as fx
 from balance.games.clans.effects import (
     VOCABULARY,
     CardFilterText,
-    Entry,
     SelectorText,
     WinIfText,
     compile_filter,
     compile_selector,
 )
 from balance.games.clans.spec import (
+    ANY,
+    BOTH,
+    OPP,
     RULE_MOD_PARAMS,
+    SELF,
     ZONE_DECK,
     ZONE_DISCARD,
+    CardFilter,
     Clan,
     ClansSpec,
+    Entry,
     TokenDraw,
     derive,
 )
@@ -660,7 +665,7 @@ def _compile_entry(
             raise bad(
                 "discard takes exactly one of n or down_to", "e.g. n: 1, or down_to: your_hand"
             )
-        kw["who"] = fx.SELF if p.who == "self" else fx.OPP
+        kw["who"] = SELF if p.who == "self" else OPP
         kw["n"] = p.n or 0
         kw["down_to"] = (
             -1
@@ -674,7 +679,7 @@ def _compile_entry(
         kw["n"] = p.n
         kw["filter"] = _filter(p.filter, data, loc, clan_index, names, context)
     elif op == fx.DRAIN_TOKEN:
-        kw["who"] = fx.SELF if p.who == "self" else fx.OPP
+        kw["who"] = SELF if p.who == "self" else OPP
         kw["n"] = p.n
     elif op == fx.FLIP:
         kw["face_up"] = p.face == "up"
@@ -690,7 +695,7 @@ def _compile_entry(
         kw["ignore_requirements"] = p.ignore_requirements
     elif op == fx.ADD_MILITARY:
         kw["n"] = p.n
-        kw["who"] = fx.SELF if p.who == "self" else fx.OPP
+        kw["who"] = SELF if p.who == "self" else OPP
         if p.per is not None:
             _check_selector_clan(p.per, data, loc + ("per",), clan_index, context)
             kw["per"] = compile_selector(p.per, op, clan_index)
@@ -698,7 +703,7 @@ def _compile_entry(
         if (p.add is None) == (p.set is None):
             raise bad("rule_mod takes exactly one of add or set", "e.g. add: 1")
         kw["param"] = RULE_MOD_PARAMS.index(p.param)
-        kw["who"] = {"self": fx.SELF, "opp": fx.OPP, "both": fx.BOTH}[p.who]
+        kw["who"] = {"self": SELF, "opp": OPP, "both": BOTH}[p.who]
         kw["n"] = p.add or 0
         kw["set_value"] = p.set
     return Entry(
@@ -709,7 +714,8 @@ def _compile_entry(
 def _selector_text(target: Any, data: Any, loc: tuple[Any, ...]) -> SelectorText:
     """A parsed target as one SelectorText (`{side: opp}` parses as the single selector `side`)."""
     if target.selector == "":
-        return target.params
+        params: SelectorText = target.params
+        return params
     try:
         return SelectorText.model_validate({target.selector: target.params})
     except ValidationError as e:
@@ -734,7 +740,7 @@ def _filter(
     clan_index: dict[str, int],
     names: dict[str, int],
     context: str,
-) -> fx.CardFilter:
+) -> CardFilter:
     _check_selector_clan(text, data, loc + ("filter",), clan_index, context)
     if text.name is not None:
         lookup(names, text.name, "card name", data, loc + ("filter",), context)
@@ -743,21 +749,21 @@ def _filter(
 
 def _compile_condition(
     name: str, value: Any, data: Any, loc: tuple[Any, ...], clan_index: dict[str, int], context: str
-) -> tuple:
+) -> tuple[Any, ...]:
     if name == "count":
         _check_selector_clan(value.selector, data, loc, clan_index, context)
         return (fx.C_COUNT, compile_selector(value.selector, -1, clan_index), value.min, value.max)
     if name == "hand":
         return (
             fx.C_HAND,
-            fx.SELF if value.who == "self" else fx.OPP,
+            SELF if value.who == "self" else OPP,
             fx.CMP[value.cmp],
             None if value.value == "opp" else value.value,
         )
     if name == "military":
         return (fx.C_MILITARY, fx.STANDING[value])
     if name == "wonder":
-        return (fx.C_WONDER, {"self": fx.SELF, "opp": fx.OPP, "supply": fx.ANY}[value])
+        return (fx.C_WONDER, {"self": SELF, "opp": OPP, "supply": ANY}[value])
     if name == "supremacy":
         return (fx.C_SUPREMACY, fx.STANDING[value])
     if name == "opp_passed":

@@ -13,7 +13,7 @@ kept up to date by every army move) and the active special cards; nothing else i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -457,7 +457,10 @@ def _fits(
 
 
 def holds(
-    g: Table, conditions: tuple[tuple, ...], controller: int, src: tuple[int, int, int, int]
+    g: Table,
+    conditions: tuple[tuple[Any, ...], ...],
+    controller: int,
+    src: tuple[int, int, int, int],
 ) -> bool:
     """Whether every condition of an entry holds now, for its controller."""
     opp = 1 - controller
@@ -574,7 +577,7 @@ def fits_filter(spec: ClansSpec, flt: CardFilter, card: int, src_card: int) -> b
 # -- resolving ------------------------------------------------------------------------------
 
 
-def resolve_next(g: Table, frame: list) -> None:
+def resolve_next(g: Table, frame: list[Any]) -> None:
     """Resolve the next entry of an ENTRIES frame (popping it when done).
 
     An entry whose condition is false, or whose op finds no target, does nothing (G20). Ops
@@ -633,7 +636,7 @@ def resolve_next(g: Table, frame: list) -> None:
         g.wonder = controller
 
 
-def target_options(g: Table, frame: list) -> tuple[int, tuple]:
+def target_options(g: Table, frame: list[Any]) -> tuple[int, tuple[Any, ...]]:
     """The chooser and the (seat, slot) options of a TARGET frame (no `none` added here)."""
     _, controller, seat, slot, serial, card, entry, _left = frame
     sel: Selector = entry.target
@@ -647,7 +650,7 @@ def target_options(g: Table, frame: list) -> tuple[int, tuple]:
     return chooser, tuple(found)
 
 
-def hit(g: Table, frame: list, seat: int, slot: int) -> None:
+def hit(g: Table, frame: list[Any], seat: int, slot: int) -> None:
     """Apply a TARGET frame's op to the chosen card (one of `count`, one at a time)."""
     controller, entry = frame[1], frame[6]
     frame[7] -= 1
@@ -695,7 +698,7 @@ def activate_entries(g: Table, seat: int, slot: int) -> None:
         g.stack.append([ENTRIES, seat, seat, slot, g.serial[seat][slot], card, entries, 0])
 
 
-def push_entries(g: Table, seat: int, slot: int, entries: tuple) -> None:
+def push_entries(g: Table, seat: int, slot: int, entries: tuple[Any, ...]) -> None:
     if entries:
         card = g.grid[seat][slot]
         g.stack.append([ENTRIES, seat, seat, slot, g.serial[seat][slot], card, entries, 0])

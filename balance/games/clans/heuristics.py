@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from balance.games.clans import effects as fx
 from balance.games.clans.effects import military
+from balance.games.clans.spec import SELF
 from balance.games.clans.state import (
     ACTIVE_N,
     BATTLE,
@@ -52,7 +53,7 @@ def projected_veteran(g: Table, seat: int) -> int:
             continue
         src = (seat, slot, g.serial[seat][slot], card)
         for entry in spec.on_veteran[card]:
-            if entry.op != fx.ADD_MILITARY or entry.who != fx.SELF:
+            if entry.op != fx.ADD_MILITARY or entry.who != SELF:
                 continue
             if entry.conditions and not fx.holds(g, entry.conditions, seat, src):
                 continue
@@ -407,9 +408,9 @@ def _special_military(
         if entry.conditions and not fx.holds(g, entry.conditions, owner, src):
             continue
         n = entry.n * (fx.count_matching(g, entry.per, owner, src) if entry.per else 1)
-        mil[owner if entry.who == fx.SELF else 1 - owner] += n
+        mil[owner if entry.who == SELF else 1 - owner] += n
     for entry in spec.veteran_military[card]:
-        if entry.who != fx.SELF:
+        if entry.who != SELF:
             continue
         if entry.conditions and not fx.holds(g, entry.conditions, owner, src):
             continue

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from functools import cache
 from math import ceil, floor
 from random import Random
-from typing import Self
+from typing import Any, Self
 
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError
@@ -357,7 +357,7 @@ def refresh_decision(g: Table) -> None:
         g.pending = decision
 
 
-def choose(g: Table, option: tuple) -> None:
+def choose(g: Table, option: tuple[Any, ...]) -> None:
     frame = g.stack[-1]
     APPLY[frame[0]](g, frame, option)
     g.decisions += 1
@@ -367,7 +367,7 @@ def choose(g: Table, option: tuple) -> None:
 # -- D1: the draft ---------------------------------------------------------------------------
 
 
-def draft_step(g: Table, frame: list) -> Decision | None:
+def draft_step(g: Table, frame: list[Any]) -> Decision | None:
     spec = g.spec
     pick = frame[1]
     if pick >= len(spec.draft_seats):
@@ -385,7 +385,7 @@ def draft_step(g: Table, frame: list) -> Decision | None:
     return Decision(spec.draft_seats[pick], "draft_pick", options)
 
 
-def draft_pick(g: Table, frame: list, option: tuple) -> None:
+def draft_pick(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
     g.picks += ((option[1], g.spec.draft_seats[frame[1]]),)
     frame[1] += 1
 
@@ -393,7 +393,7 @@ def draft_pick(g: Table, frame: list, option: tuple) -> None:
 # -- D2: mulligans ---------------------------------------------------------------------------
 
 
-def mulligan_step(g: Table, frame: list) -> Decision | None:
+def mulligan_step(g: Table, frame: list[Any]) -> Decision | None:
     seat = frame[1]
     spec = g.spec
     if (
@@ -405,7 +405,7 @@ def mulligan_step(g: Table, frame: list) -> Decision | None:
     return None
 
 
-def mulligan(g: Table, frame: list, option: tuple) -> None:
+def mulligan(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
     seat = frame[1]
     if option[0] == KEEP:
         keep_hand(g, seat)
@@ -427,7 +427,7 @@ def keep_hand(g: Table, seat: int) -> None:
 # -- turns -----------------------------------------------------------------------------------
 
 
-def start_round(g: Table, frame: list) -> None:
+def start_round(g: Table, frame: list[Any]) -> None:
     g.stack.pop()
     g.passed = (False, False)
     g.first_passer = NOBODY
@@ -449,7 +449,7 @@ def begin_turn(g: Table, seat: int) -> None:
     g.stack.append([ACTION, seat])
 
 
-def action_step(g: Table, frame: list) -> Decision:
+def action_step(g: Table, frame: list[Any]) -> Decision:
     """D3, worked out once per position and shared by a search's copies (`Table.memo`): a
     determinized world (its decks loose) is cloned once per move tried, and most moves leave
     the next player's options as they were.
@@ -464,7 +464,16 @@ def action_step(g: Table, frame: list) -> Decision:
     board, stride = g.board, spec.board_stride
     hand, grid, up = g.hand[seat], g.grid[seat], g.face_up[seat]
     captor, tokens = g.captor[seat], g.tokens[seat]
-    key: tuple = (seat, id(hand), id(grid), id(up), id(captor), id(tokens), g.held[seat], id(spec))
+    key: tuple[Any, ...] = (
+        seat,
+        id(hand),
+        id(grid),
+        id(up),
+        id(captor),
+        id(tokens),
+        g.held[seat],
+        id(spec),
+    )
     if board[MODDERS] or board[stride + MODDERS]:
         key += (player_rule(g, seat, OFFCLAN_TROOP_COST), player_rule(g, seat, SHIFT_DISCOUNT))
     memo = g.memo
@@ -476,10 +485,11 @@ def action_step(g: Table, frame: list) -> Decision:
         decision = Decision(seat, "action", options)
         known = memo[key] = (decision, stuck, hand, grid, up, captor, tokens, spec)
     g.stuck |= known[1]
-    return known[0]
+    action: Decision = known[0]
+    return action
 
 
-def action_options(g: Table, seat: int) -> tuple:
+def action_options(g: Table, seat: int) -> tuple[Any, ...]:
     """D3: every legal Play a Card (R10-R14, G6), Shift (R16, G10), token spend (R17) and pass
     (R18). A hand card that appears in no play or shift is noted as having no legal play."""
     options, stuck = _action_options(g, seat)
@@ -487,7 +497,7 @@ def action_options(g: Table, seat: int) -> tuple:
     return options
 
 
-def _action_options(g: Table, seat: int) -> tuple[tuple, int]:
+def _action_options(g: Table, seat: int) -> tuple[tuple[Any, ...], int]:
     """`action_options` and the bits of the hand cards with no legal play (`Table.stuck`).
 
     The army summary (`Table.board`) answers which clans have active Troops and Heroes and
@@ -504,7 +514,7 @@ def _action_options(g: Table, seat: int) -> tuple[tuple, int]:
     troop_slot = grid.index(EMPTY, 0, width) if board[base + TROOP_FREE] else -1
     any_troop = board[base + ROW_N] > 0
     open_slots: list[list[int] | None] = [None, None, None]  # per row, found when needed
-    options: list[tuple] = []
+    options: list[tuple[Any, ...]] = []
     n = len(hand)
     distinct = dict.fromkeys(hand)
     used: set[int] = set()
@@ -589,7 +599,7 @@ def _action_options(g: Table, seat: int) -> tuple[tuple, int]:
     return tuple(options), stuck
 
 
-def act(g: Table, frame: list, option: tuple) -> None:
+def act(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
     """Carry out the turn's one action (R7)."""
     g.stack.pop()
     seat = frame[1]
@@ -674,7 +684,7 @@ def pass_turn(g: Table, seat: int) -> None:
     g.passed = replaced(g.passed, seat, True)
 
 
-def end_turn_step(g: Table, frame: list) -> None:
+def end_turn_step(g: Table, frame: list[Any]) -> None:
     """The end of a turn: 1. discard down to the hand limit (D6), the active player, then the
     other (§4 as amended: R8 binds every player at every turn end, and an opponent's effect can
     push a hand above its limit); 2. the Justice check (G18); 3. the next turn, the next
@@ -720,7 +730,7 @@ def next_turn(g: Table, seat: int, passed: bool) -> None:
 # -- D4, D6: paying and discarding -----------------------------------------------------------
 
 
-def pay_step(g: Table, frame: list) -> Decision | None:
+def pay_step(g: Table, frame: list[Any]) -> Decision | None:
     seat = frame[1]
     hand = g.hand[seat]
     if frame[2] <= 0 or not hand:
@@ -731,7 +741,7 @@ def pay_step(g: Table, frame: list) -> Decision | None:
     return Decision.lazy(seat, "pay", hand_options, PAY_CARD, hand)
 
 
-def pay(g: Table, frame: list, option: tuple) -> None:
+def pay(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
     seat, card = frame[1], option[1]
     take_from_hand(g, seat, card)
     to_discard(g, seat, card)
@@ -739,7 +749,7 @@ def pay(g: Table, frame: list, option: tuple) -> None:
     g.tally[(OFFCLAN_PAID if frame[3] == OFFCLAN_REASON else SHIFT_PAID) * 2 + seat] += 1
 
 
-def discard_step(g: Table, frame: list) -> Decision | None:
+def discard_step(g: Table, frame: list[Any]) -> Decision | None:
     seat = frame[1]
     hand = g.hand[seat]
     if frame[2] <= 0 or not hand:
@@ -851,7 +861,7 @@ def giving_up(g: Table) -> int:
     return seat
 
 
-def turn_passes_on(g: Table, frame: list, seat: int) -> bool:
+def turn_passes_on(g: Table, frame: list[Any], seat: int) -> bool:
     """Whether the turn's end (`frame`, END_TURN) surely hands the next turn to the seat other
     than `seat`, with no Great Battle (as `next_turn` decides, on what the discards leave)."""
     turn, passed = frame[1], frame[3]
@@ -869,12 +879,12 @@ def turn_passes_on(g: Table, frame: list, seat: int) -> bool:
     return following == 1 - seat
 
 
-def hand_options(kind: int, hand: tuple[int, ...]) -> tuple:
+def hand_options(kind: int, hand: tuple[int, ...]) -> tuple[Any, ...]:
     """One option of `kind` per card of `hand`, copies once, in hand order."""
     return tuple((kind, card) for card in dict.fromkeys(hand))
 
 
-def discard_card(g: Table, frame: list, option: tuple) -> None:
+def discard_card(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
     seat, card = frame[1], option[1]
     take_from_hand(g, seat, card)
     to_discard(g, seat, card)
@@ -887,12 +897,12 @@ def discard_card(g: Table, frame: list, option: tuple) -> None:
 # -- effects: D5, D8, D9 ---------------------------------------------------------------------
 
 
-def entries_step(g: Table, frame: list) -> None:
+def entries_step(g: Table, frame: list[Any]) -> None:
     resolve_next(g, frame)
     check_instant(g)
 
 
-def target_step(g: Table, frame: list) -> Decision | None:
+def target_step(g: Table, frame: list[Any]) -> Decision | None:
     chooser, found = target_options(g, frame)
     if not found:
         g.stack.pop()  # no legal target: the entry does nothing (G20)
@@ -904,7 +914,7 @@ def target_step(g: Table, frame: list) -> Decision | None:
     return Decision(chooser, "target", options)
 
 
-def target(g: Table, frame: list, option: tuple) -> None:
+def target(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
     if option[0] == NONE:
         g.stack.pop()
         return
@@ -912,7 +922,7 @@ def target(g: Table, frame: list, option: tuple) -> None:
     check_instant(g)
 
 
-def free_play_step(g: Table, frame: list) -> Decision:
+def free_play_step(g: Table, frame: list[Any]) -> Decision:
     controller, card, entry = frame[1], frame[5], frame[6]
     options: list[tuple[int, ...]] = [
         (FREE_PLAY_CARD, c, slot) for c, slot in free_plays(g, controller, entry, card)
@@ -954,7 +964,7 @@ def free_plays(g: Table, seat: int, entry: object, src_card: int) -> list[tuple[
     return found
 
 
-def free_play(g: Table, frame: list, option: tuple) -> None:
+def free_play(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
     g.stack.pop()
     if option[0] == NONE:
         return
@@ -967,7 +977,7 @@ def free_play(g: Table, frame: list, option: tuple) -> None:
     check_instant(g)
 
 
-def fetch_step(g: Table, frame: list) -> Decision | None:
+def fetch_step(g: Table, frame: list[Any]) -> Decision | None:
     controller, card, entry, left = frame[1], frame[5], frame[6], frame[7]
     zone = g.deck[controller] if entry.zone == ZONE_DECK else g.discard[controller]
     options: tuple[tuple[int, int], ...] = ()
@@ -984,7 +994,7 @@ def fetch_step(g: Table, frame: list) -> Decision | None:
     return Decision(controller, "fetch", options + (NONE_OPTION,))
 
 
-def fetch(g: Table, frame: list, option: tuple) -> None:
+def fetch(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
     if option[0] == NONE:
         finish_fetch(g, frame)
         return
@@ -1003,7 +1013,7 @@ def fetch(g: Table, frame: list, option: tuple) -> None:
     frame[7] -= 1
 
 
-def finish_fetch(g: Table, frame: list) -> None:
+def finish_fetch(g: Table, frame: list[Any]) -> None:
     g.stack.pop()
     if frame[6].zone == ZONE_DECK:
         shuffle_deck(g, frame[1])
@@ -1028,7 +1038,7 @@ def start_battle(g: Table) -> None:
     g.stack.append([BATTLE, tuple(order), 0])
 
 
-def battle_step(g: Table, frame: list) -> None:
+def battle_step(g: Table, frame: list[Any]) -> None:
     order, index = frame[1], frame[2]
     if index < len(order):
         frame[2] = index + 1
@@ -1094,7 +1104,7 @@ def great_battle(g: Table) -> None:
 # -- Song for the Dead -----------------------------------------------------------------------
 
 
-def song_step(g: Table, frame: list) -> None:
+def song_step(g: Table, frame: list[Any]) -> None:
     """R21 with G3, G14, G16, G17a: 1. release every captured card (no play entries), then the
     instant checks; 2. each player sacrifices, the battle winner first (D7); 3. both draw up to
     song_draw_to in that order; 4. held = owned, tokens leave the cards; 5. the Wonder Token to
@@ -1147,7 +1157,7 @@ def sacrifice_count(spec: ClansSpec, in_play: int) -> int:
     return min(in_play, count + spec.sacrifice_bonus)
 
 
-def sacrifice_step(g: Table, frame: list) -> Decision | None:
+def sacrifice_step(g: Table, frame: list[Any]) -> Decision | None:
     seat = frame[1]
     if frame[2] > 0:
         grid = g.grid[seat]
@@ -1162,7 +1172,7 @@ def sacrifice_step(g: Table, frame: list) -> Decision | None:
     return None
 
 
-def sacrifice(g: Table, frame: list, option: tuple) -> None:
+def sacrifice(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
     seat, slot = frame[1], option[1]
     card = leave_play(g, seat, slot)
     to_discard(g, seat, card)
@@ -1339,7 +1349,7 @@ def where(spec: ClansSpec, slot: int) -> str:
     return f"{ROWS[row]} column {column + 1}"
 
 
-def describe_option(g: Table, option: tuple) -> str:
+def describe_option(g: Table, option: tuple[Any, ...]) -> str:
     """An option in the game's words, e.g. `play Chain Warden in troop column 1`."""
     spec = g.spec
     name = spec.card_name

@@ -61,7 +61,7 @@ class Entry:
     set_value: int | None = None  # rule_mod
     per: Selector | None = None  # add_military
     target: Selector | None = None
-    conditions: tuple[tuple, ...] = ()
+    conditions: tuple[tuple[Any, ...], ...] = ()
     optional: bool = False
 
 

@@ -163,7 +163,7 @@ class Table:
     log: EventLog
     # D3 decisions already worked out (rules.action_step): a pure cache, shared by a game and
     # all its copies
-    memo: dict[tuple, tuple]
+    memo: dict[tuple[Any, ...], tuple[Any, ...]]
     # Decks whose order is not yet decided (a bit per seat): a determinized copy leaves them
     # unshuffled, never shuffles them, and draws a uniformly random card instead of the top
     # one, picked by `loose_pick` from `loose_seed` (a splitmix64 state: cheaper than seeding
@@ -177,7 +177,7 @@ class Table:
     valued: int = -1
 
     @property
-    def events(self) -> list[Event]:  # type: ignore[override]
+    def events(self) -> list[Event]:
         """Every event so far, oldest first (a new list: read it at the end of a game, not in a
         loop)."""
         return self.log.every()
@@ -394,7 +394,7 @@ def reveal(g: Table, seat: int, card: int) -> None:
     g.known = replaced(g.known, seat, (*g.known[seat], card))
 
 
-def replaced(pair: tuple, seat: int, value: object) -> tuple:
+def replaced(pair: tuple[Any, ...], seat: int, value: object) -> tuple[Any, ...]:
     """`pair` (a value per seat) with `seat`'s value replaced."""
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
@@ -550,7 +550,7 @@ def _toggled(slots: tuple[int, ...], slot: int, sign: int) -> tuple[int, ...]:
     return tuple(s for s in slots if s != slot)
 
 
-def recount(g: Table) -> tuple:
+def recount(g: Table) -> tuple[Any, ...]:
     """The army summary from scratch (after a test or a setup writes the grid directly): sets
     `g.board`, `g.actives` and `g.special_slots` and returns them."""
     spec = g.spec

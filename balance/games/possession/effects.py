@@ -347,7 +347,7 @@ for _name, _doc in CREATURE_WORDS:
     VOCABULARY.selectors.add(_name, _doc)
 VOCABULARY.selectors.add(
     "choose", "{choose: <group>}: one member, picked by the controller", Literal[POOLS]
-)  # type: ignore[valid-type]
+)
 _players = VOCABULARY.kind("player")
 for _name, _doc in PLAYER_WORDS:
     _players.add(_name, _doc)

@@ -1211,7 +1211,7 @@ def position_name(t: Table, pos: int) -> str:
 def describe_option(t: Table, option: tuple[Any, ...]) -> str:
     """An option in the game's words: `attack`, `soothe W3`, `play ember_imp on S`, ..."""
     names = t.spec.catalog.cards
-    verb = option[0]
+    verb: str = option[0]
     if verb == "play":
         return f"play {names[option[2]]} on {position_name(t, option[1])}"
     if verb == "command":
