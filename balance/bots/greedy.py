@@ -230,12 +230,12 @@ class GreedyBot:
             bounds, twins = _hints(state, among)
             tried: set[int] = set()
             seen: dict[float, int] | None = None  # value -> the first option that gave it
-            # sharing groups by the values of the options tried, so not where hints skip some
-            hinted = bounds is not None or twins is not None
+            # sharing groups by the values of the options tried, so not where bounds skip some;
+            # a twin skipped has the value of its twin, tried before it: the groups are the same
             if (
                 alike is not None
                 and not step
-                and not hinted
+                and bounds is None
                 and len(decision.options) >= self.share_width
             ):
                 key = (decision.kind, decision.options)

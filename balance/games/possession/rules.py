@@ -197,6 +197,12 @@ class Possession(Table):
     def public_summary(self) -> str:
         return public_line(self)
 
+    def option_twins(self) -> list[int] | None:
+        """Per option of the pending decision, an earlier option sure to score the same once
+        applied, else itself; None where none has a twin (soothe_twins: an action's Soothes
+        of unhurt creatures). A hint for the bots (balance/bots/greedy.py)."""
+        return soothe_twins(self)
+
     def preview(self, option: int) -> Possession:
         """A copy after `option`, with the nested choices that follow in this turn answered by
         the default policy (heuristics.default_option), up to the next turn decision."""
@@ -668,6 +674,51 @@ def soothe(t: Table, pos: int, target: int) -> None:
     heal(t, target, nurture(t, t.occ[pos]), pos)
     defender = t.defender
     heal(t, defender, nurture(t, t.occ[defender]), defender)
+
+
+def soothe_twins(t: Table) -> list[int] | None:
+    """For an action decision: each Soothe of an unhurt creature as the twin of the first one.
+
+    The target heals nothing (`heal` logs nothing either), and the Defender's own heal is the
+    same whichever the target, so the tables after two such Soothes differ only in the SOOTHE
+    event naming the target; that event is read only by a creature whose effect triggers on
+    Soothes (scan binds each effect to events of its own trigger). With none of them in the
+    scan order, the game goes on identically, and the seat's values once applied are equal.
+    None elsewhere, and where fewer than two Soothes are of unhurt creatures."""
+    asking = t.asking
+    if asking is None or asking.kind != "action":
+        return None
+    options = asking.options
+    occ, damage = t.occ, t.damage
+    first = -1
+    twins: list[int] | None = None
+    for k, option in enumerate(options):
+        if option[0] != "soothe":
+            continue
+        c = occ[option[1]]
+        if c == EMPTY or damage[c]:
+            continue
+        if first < 0:
+            first = k
+            continue
+        if twins is None:
+            if soothes_watched(t):
+                return None
+            twins = list(range(len(options)))
+        twins[k] = first
+    return twins
+
+
+def soothes_watched(t: Table) -> bool:
+    """Whether a creature in the scan order has an effect that triggers on Soothes."""
+    kind, occ, pos_effects = t.kind, t.occ, t.pos_effects
+    for pos in scan_positions(t):
+        c = occ[pos]
+        if c != EMPTY:
+            effect = pos_effects[pos][kind[c]]
+            if effect is not None and effect.trigger == SOOTHE:
+                return True
+    return False
 
 
 # --------------------------------------------------------------------------------------------

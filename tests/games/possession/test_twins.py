@@ -1,0 +1,67 @@
+"""possession's option_twins (rules.soothe_twins): an action's Soothe said to be another's twin has,
+for greedy, that option's value, checked by applying both on positions of seeded greedy games;
+where a creature watches Soothes, none are told (and such positions are met)."""
+
+from __future__ import annotations
+
+from random import Random
+
+from balance.bots.greedy import GreedyBot
+from balance.core.registry import load_game
+from balance.games.possession import rules
+
+GAME = load_game("possession")
+SPEC = GAME.load(GAME.config_dir)
+LINEUPS = [("starter", "starter"), ("no_vanilla", "no_vanilla")]
+
+
+def greedy_value(g: rules.Possession, option: int, bot: GreedyBot) -> float:
+    """`option`'s value as greedy scores it unhinted: evaluate once applied, through the same
+    seat's follow-up decisions of other kinds."""
+    decision = g.decision()
+    assert decision is not None
+    copy = g.clone()
+    copy.apply(option)
+    after = copy.decision()
+    if after is None or after.seat != decision.seat or after.kind == decision.kind:
+        return copy.evaluate(decision.seat)
+    state, seat, kinds = copy, decision.seat, (decision.kind,)
+    return bot._follow_through(state, seat, kinds, bot.follow, False, Random(1))[0]
+
+
+def unhurt_soothes(g: rules.Possession) -> list[int]:
+    decision = g.decision()
+    assert decision is not None
+    return [
+        k
+        for k, option in enumerate(decision.options)
+        if option[0] == "soothe" and (c := g.occ[option[1]]) != rules.EMPTY and g.damage[c] == 0
+    ]
+
+
+def test_twins_have_their_twins_value_and_none_are_told_where_soothes_are_watched() -> None:
+    bot = GreedyBot(share_width=1)  # the game's bot default
+    twins_checked = watched = 0
+    for seed in range(30):
+        g = rules.new_game(SPEC, LINEUPS[seed % len(LINEUPS)], seed)
+        chooser = Random(seed)
+        while (decision := g.decision()) is not None:
+            twins = g.option_twins()
+            if decision.kind != "action":
+                assert twins is None
+            elif twins is not None:
+                unhurt = unhurt_soothes(g)
+                assert [k for k, twin in enumerate(twins) if twin != k] == unhurt[1:]
+                for option, twin in enumerate(twins):
+                    if twin != option:
+                        assert twin == unhurt[0]
+                        mine = greedy_value(g, option, bot)
+                        assert mine == greedy_value(g, twin, bot)
+                        twins_checked += 1
+            elif len(unhurt := unhurt_soothes(g)) > 1:
+                assert rules.soothes_watched(g)
+                watched += 1
+            option = 0 if len(decision.options) == 1 else bot.choose(g, decision, chooser)
+            g.apply(option)
+    assert twins_checked >= 100, twins_checked
+    assert watched >= 5, watched
