@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
+from balance.core.codes import Names
 from balance.core.contract import Decision
 
 Task = tuple[Any, ...]  # (code, *arguments)
@@ -43,16 +44,21 @@ class Tasks(Generic[S]):
 
     def __init__(self, game: str) -> None:
         self.game = game
-        self.names: list[str] = []
+        self.kinds = Names()  # the task kinds' names, numbered as declared
         self.handlers: list[Handler[S]] = []
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.kinds.names
 
     def declare(self, name: str) -> int:
         """A new task kind's code: the next number."""
-        if name in self.names:
-            raise ValueError(f"{self.game}: task '{name}' declared twice")
-        self.names.append(name)
+        try:
+            code = self.kinds.add(name)
+        except ValueError:
+            raise ValueError(f"{self.game}: task '{name}' declared twice") from None
         self.handlers.append(_unbound)
-        return len(self.names) - 1
+        return code
 
     def bind(self, code: int, handler: Handler[S]) -> None:
         """`handler(state, task)` runs the tasks of kind `code`."""

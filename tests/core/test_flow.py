@@ -50,7 +50,7 @@ TASKS.check()
 
 def test_codes_number_themselves_in_declaration_order() -> None:
     assert (STEP, ADD) == (0, 1)
-    assert TASKS.names == ["step", "add"]
+    assert TASKS.names == ("step", "add")
 
 
 def test_tasks_run_in_stack_order_until_a_decision_then_resume_with_the_answer_once() -> None:

@@ -11,6 +11,7 @@ The turn flow and the contract class (`rules.Arrows`) live in rules.py.
 from __future__ import annotations
 
 import itertools
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, NamedTuple, Self
@@ -173,7 +174,7 @@ _GENERATIONS = itertools.count(1)
 
 
 @dataclass(slots=True)
-class ArrowsState:
+class ArrowsState(ABC):
     """The whole game. `clone()` is cheap because it shares what it can:
 
     - Pieces are copy-on-write. A clone copies the grid and the uid map but not the pieces in
@@ -241,10 +242,10 @@ class ArrowsState:
     def decision(self) -> Decision | None:
         return self.pending
 
+    @abstractmethod
     def apply(self, option: int) -> None:
-        """Declared here for the previews of heuristics.py, which apply options to a clone:
-        rules.Arrows, the class every game is made of, runs the rules."""
-        raise NotImplementedError
+        """Runs the rules: rules.Arrows, the class every game is made of, defines it. Declared
+        here for the previews of heuristics.py, which apply options to a clone."""
 
     def clone(self) -> Self:
         self.gen = next(_GENERATIONS)  # the pieces are shared from now on: see `own`

@@ -379,7 +379,7 @@ class _Bounds:
         self.places: dict[int, tuple[float, list[Need], int, float]] = {}  # see `place`
         self.attackers_known: dict[
             int, tuple[Being | None, float, bool, int]
-        ] = {}  # see `attacking`
+        ] = {}  # see `attacker_at`
         self.without: dict[int, tuple[list[Placed], dict[int, int], list[Placed]]] = {}
         self.hasty_known: dict[tuple[int, int, int], float] = {}  # see `hasty_of`
         self.exact: list[float | None] = []  # `all`'s exact differences, `tight` adds to them
@@ -944,6 +944,13 @@ class _Bounds:
                 known = (adjust, self.needs, blockers - 1, self.theirs_once(loc))
         return known
 
+    def attacker_at(self, loc: int) -> tuple[Being | None, float, bool, int]:
+        """`attacking(loc)`, worked out once per location for all its targets."""
+        known = self.attackers_known.get(loc)
+        if known is None:
+            known = self.attackers_known[loc] = self.attacking(loc)
+        return known
+
     def attacking(self, loc: int) -> tuple[Being | None, float, bool, int]:
         """The Being at `loc` attacks, whatever its target: the Being (None if an attack skill
         may resolve that the terms do not follow: no bound), my value once it rests (pp),
@@ -989,10 +996,7 @@ class _Bounds:
         """`attack`'s bound, or one above it where the attack is scored under way at a Being
         (option `index`, then tightened by `tight`): the defender loses at most that Being."""
         m = self.m
-        known = self.attackers_known.get(loc)
-        if known is None:
-            known = self.attackers_known[loc] = self.attacking(loc)
-        attacker, mine, block, bonus = known
+        attacker, mine, block, bonus = self.attacker_at(loc)
         if attacker is None:
             return None  # an attack skill resolves
         if bonus:
@@ -1010,10 +1014,7 @@ class _Bounds:
         scores it under way, at the opponent's block or defend step; a life attack that neither
         can meet takes the life card at once and the turn goes on."""
         m = self.m
-        known = self.attackers_known.get(loc)
-        if known is None:
-            known = self.attackers_known[loc] = self.attacking(loc)
-        attacker, mine, block, bonus = known
+        attacker, mine, block, bonus = self.attacker_at(loc)
         if attacker is None:
             return None  # an attack skill resolves
         spec = m.spec

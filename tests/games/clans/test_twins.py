@@ -10,25 +10,13 @@ from balance.bots.greedy import GreedyBot
 from balance.core.registry import load_game
 from balance.games.clans import heuristics, rules
 from balance.games.clans.cards import ClansSpec
+from tests.bots.greedy_values import greedy_value
 
 GAME = load_game("clans")
 SPEC: ClansSpec = GAME.load(GAME.config_dir)
 LINEUPS = sorted(
     (a, b) for a in SPEC.armies for b in SPEC.armies if SPEC.catalog.clash((a, b)) is None
 )
-
-
-def greedy_value(g: rules.Clans, option: int, bot: GreedyBot, rng: Random) -> float:
-    """`option`'s value as greedy scores it unhinted: evaluate once applied, through the same
-    seat's follow-up decisions of other kinds."""
-    decision = g.decision()
-    assert decision is not None
-    copy = g.clone()
-    copy.apply(option)
-    after = copy.decision()
-    if after is None or after.seat != decision.seat or after.kind == decision.kind:
-        return copy.evaluate(decision.seat)
-    return bot._follow_through(copy, decision.seat, (decision.kind,), bot.follow, False, rng)[0]
 
 
 def test_twins_have_their_twins_value() -> None:

@@ -9,24 +9,11 @@ from random import Random
 from balance.bots.greedy import GreedyBot
 from balance.core.registry import load_game
 from balance.games.possession import rules
+from tests.bots.greedy_values import greedy_value
 
 GAME = load_game("possession")
 SPEC = GAME.load(GAME.config_dir)
 LINEUPS = [("starter", "starter"), ("no_vanilla", "no_vanilla")]
-
-
-def greedy_value(g: rules.Possession, option: int, bot: GreedyBot) -> float:
-    """`option`'s value as greedy scores it unhinted: evaluate once applied, through the same
-    seat's follow-up decisions of other kinds."""
-    decision = g.decision()
-    assert decision is not None
-    copy = g.clone()
-    copy.apply(option)
-    after = copy.decision()
-    if after is None or after.seat != decision.seat or after.kind == decision.kind:
-        return copy.evaluate(decision.seat)
-    state, seat, kinds = copy, decision.seat, (decision.kind,)
-    return bot._follow_through(state, seat, kinds, bot.follow, False, Random(1))[0]
 
 
 def unhurt_soothes(g: rules.Possession) -> list[int]:
@@ -55,8 +42,8 @@ def test_twins_have_their_twins_value_and_none_are_told_where_soothes_are_watche
                 for option, twin in enumerate(twins):
                     if twin != option:
                         assert twin == unhurt[0]
-                        mine = greedy_value(g, option, bot)
-                        assert mine == greedy_value(g, twin, bot)
+                        mine = greedy_value(g, option, bot, Random(1))
+                        assert mine == greedy_value(g, twin, bot, Random(1))
                         twins_checked += 1
             elif len(unhurt := unhurt_soothes(g)) > 1:
                 assert rules.soothes_watched(g)
