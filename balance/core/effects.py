@@ -137,7 +137,9 @@ class Vocabulary:
 
     `entry_fields` is a pydantic model of the keys an entry may carry besides `on`, `do`,
     `target`, `if` and the op's parameters (e.g. `timing`, `cost`, `optional`). A game whose
-    targets are one structured mapping rather than named selectors passes `target_fields`.
+    targets are one structured mapping rather than named selectors passes `target_fields`. A
+    game whose compiled spec declares the trigger words (their codes are what its compiled
+    effects hold, read by modules below the vocabulary) passes that section as `triggers`.
     """
 
     def __init__(
@@ -145,12 +147,13 @@ class Vocabulary:
         game: str,
         entry_fields: type[BaseModel] | None = None,
         target_fields: type[BaseModel] | None = None,
+        triggers: Section | None = None,
     ) -> None:
         self.game = game
         self.entry_fields = entry_fields
         self.target_fields = target_fields
         self._target_adapter = TypeAdapter(target_fields) if target_fields is not None else None
-        self.triggers = Section("trigger")
+        self.triggers = Section("trigger") if triggers is None else triggers
         self.ops = Section("op")
         self.selectors = Section("selector")
         self.conditions = Section("condition")

@@ -16,21 +16,25 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from typing_extensions import TypeAliasType
 
 from balance.core import flow
+from balance.core.codes import Names
 from balance.core.config import fail, validate_value
-from balance.core.contract import DRAWN, FIRST_COUNTER, Decision
+from balance.core.contract import Decision
 from balance.core.effects import Effect, Target, Vocabulary, compare
 from balance.core.errors import did_you_mean
 from balance.core.yamlio import LineList, LineMap, key_line, line_map
 from balance.games.possession.spec import (
+    DAMAGED,
     DESTINATIONS,
+    HEALED,
     TO_DECK_BOTTOM,
     TO_HAND,
+    TRIGGER_SHAPE,
+    TRIGGER_WORDS,
     CardEffect,
     Step,
 )
 from balance.games.possession.state import (
     EMPTY,
-    G_EMPTY_DECK_TURN,
     K_EFFECT_DAMAGE,
     K_EFFECT_HEALING,
     NO_CREATURE,
@@ -41,201 +45,24 @@ from balance.games.possession.state import (
     T_ESCAPE_CHECK,
     WILD,
     Table,
+    counter,
+    draw_cards,
+    draw_top,
+    enter,
+    flip,
+    leave,
+    log,
+    ref,
+    take,
+    to_deck_bottom,
+    to_discard,
+    to_hand,
+    trade,
 )
 
 # --------------------------------------------------------------------------------------------
-# The words (spec §6). Codes are indexes into these tuples.
-
-ROLES = ("possessed", "wild", "defender")
-EFFECT_ROLE = (0, 1, 2, 2)  # position role (P, W, D, S) -> the role of the effect it runs
-
-# name, doc, has an actor, number of subjects, has a player, has an amount
-TRIGGER_WORDS = (
-    ("turn_start", "a turn begins (player: the Turn Player)", False, 0, True, False),
-    ("turn_end", "after Swap (player: the Turn Player)", False, 0, True, False),
-    (
-        "drew",
-        "a player draws 1 or more cards (player: drawer, amount: count)",
-        False,
-        0,
-        True,
-        True,
-    ),
-    ("played", "a Play (subject: the played card, player: who played)", False, 1, True, False),
-    ("discarded", "a hand card is discarded by Swap or `discard` (player)", False, 0, True, False),
-    ("attack", "an Attack (actor: attacker, subject: the Defender)", True, 1, False, False),
-    ("command", "a Command (actor: commander, subjects: both Wilds)", True, 2, False, False),
-    ("soothe", "a Soothe (actor: soother, subject: its target)", True, 1, False, False),
-    (
-        "damaged",
-        "more than 0 damage lands after ward (actor: source, amount)",
-        True,
-        1,
-        False,
-        True,
-    ),
-    ("healed", "more than 0 damage is removed (actor: healer, amount)", True, 1, False, True),
-    ("escaped", "a creature escapes (subject: it)", False, 1, False, False),
-    ("replaced", "a card enters a position (subject: the new card)", False, 1, False, False),
-    ("traded", "two creatures trade places (subjects: both)", False, 2, False, False),
-    ("turned_face_down", "a Wild turns face down (subject: it)", False, 1, False, False),
-    ("turned_face_up", "the face-down Wild turns face up (subject: it)", False, 1, False, False),
-    (
-        "glory",
-        "a player gains Glory (subject: the escaped Defender, player)",
-        False,
-        1,
-        True,
-        False,
-    ),
-    ("removed", "a player is removed from the game (player)", False, 0, True, False),
-)
-TRIGGERS = tuple(word[0] for word in TRIGGER_WORDS)
-TRIGGER_SHAPE = {word[0]: word[2:] for word in TRIGGER_WORDS}
-(
-    TURN_START,
-    TURN_END,
-    DREW,
-    PLAYED,
-    DISCARDED,
-    ATTACK,
-    COMMAND,
-    SOOTHE,
-    DAMAGED,
-    HEALED,
-    ESCAPED,
-    REPLACED,
-    TRADED,
-    TURNED_FACE_DOWN,
-    TURNED_FACE_UP,
-    GLORY,
-    REMOVED,
-) = range(len(TRIGGERS))
-
-OPS = (
-    "damage",
-    "heal",
-    "ward",
-    "modify",
-    "draw",
-    "discard",
-    "use_action",
-    "trade_places",
-    "turn_face_down",
-    "replace",
-    "escape",
-)
-(
-    DAMAGE,
-    HEAL,
-    WARD,
-    MODIFY,
-    DRAW,
-    DISCARD,
-    USE_ACTION,
-    TRADE_PLACES,
-    TURN_FACE_DOWN,
-    REPLACE,
-    ESCAPE,
-) = range(len(OPS))
-TARGETED = {DAMAGE, HEAL, WARD, MODIFY, USE_ACTION, TURN_FACE_DOWN, REPLACE, ESCAPE}
-SINGLE_TARGET = {USE_ACTION, TURN_FACE_DOWN, REPLACE}
-FACE_DOWN_OK = {DAMAGE, HEAL, REPLACE, ESCAPE}
-
-CREATURE_WORDS = (
-    ("self", "this card, wherever it now is"),
-    ("actor", "the bound event's actor"),
-    ("subject", "the bound event's subject (both subjects of a two-subject event)"),
-    ("defender", "the Defender"),
-    ("support", "the Defender Support (nothing while it is empty)"),
-    ("own_possessed", "the controller's Possessed"),
-    ("turn_possessed", "the Turn Player's Possessed"),
-    ("each_possessed", "every Possessed, from the Turn Player in turn order"),
-    ("each_other_possessed", "every Possessed but this card"),
-    ("each_opponent_possessed", "every Possessed of another player than the controller"),
-    ("each_wild", "every face-up Wild, clockwise from the face-down Wild"),
-    ("adjacent_wilds", "the face-up ring neighbours of this card"),
-    ("each_creature", "every face-up creature: Possessed, Wilds, Defender, Support"),
-    ("face_down_wild", "the face-down Wild: only for damage, heal, replace and escape (R5)"),
-)
-CREATURES = tuple(word[0] for word in CREATURE_WORDS)
-(
-    SELF,
-    ACTOR,
-    SUBJECT,
-    DEFENDER_SEL,
-    SUPPORT_SEL,
-    OWN_POSSESSED,
-    TURN_POSSESSED,
-    EACH_POSSESSED,
-    EACH_OTHER_POSSESSED,
-    EACH_OPPONENT_POSSESSED,
-    EACH_WILD,
-    ADJACENT_WILDS,
-    EACH_CREATURE,
-    FACE_DOWN_WILD,
-) = range(len(CREATURES))
-GROUP_ONLY = {
-    EACH_POSSESSED,
-    EACH_OTHER_POSSESSED,
-    EACH_OPPONENT_POSSESSED,
-    EACH_WILD,
-    ADJACENT_WILDS,
-    EACH_CREATURE,
-}
-POOLS = tuple(name for name in CREATURES if name != "face_down_wild")  # what `choose` picks from
-
-PLAYER_WORDS = (
-    ("controller", "the effect's controller: the owner of a Possessed, else the Turn Player"),
-    ("turn_player", "the Turn Player"),
-    ("each_player", "every remaining player, from the Turn Player in turn order"),
-    ("each_opponent", "every remaining player but the controller"),
-    ("owner", "the owner of the subject Possessed"),
-)
-PLAYERS = tuple(word[0] for word in PLAYER_WORDS)
-CONTROLLER, TURN_PLAYER, EACH_PLAYER, EACH_OPPONENT, OWNER = range(len(PLAYERS))
-SINGLE_PLAYERS = {CONTROLLER, TURN_PLAYER, OWNER}
-
-MATCH_WORDS = (
-    ("self", "this card"),
-    ("other", "any creature but this card"),
-    ("possessed", "a Possessed"),
-    ("own_possessed", "the controller's Possessed"),
-    ("opponent_possessed", "another player's Possessed"),
-    ("wild", "a Wild"),
-    ("adjacent_wild", "a Wild next to this card in the ring"),
-    ("defender", "the Defender"),
-    ("support", "the Defender Support"),
-    ("any", "any creature"),
-)
-MATCHES = tuple(word[0] for word in MATCH_WORDS)
-(
-    M_SELF,
-    M_OTHER,
-    M_POSSESSED,
-    M_OWN_POSSESSED,
-    M_OPPONENT_POSSESSED,
-    M_WILD,
-    M_ADJACENT_WILD,
-    M_DEFENDER,
-    M_SUPPORT,
-    M_ANY,
-) = range(len(MATCHES))
-
-STATS = ("might", "endure", "nurture", "damage", "remaining", "hand", "deck", "glory")
-MIGHT, ENDURE, NURTURE, DAMAGE_STAT, REMAINING, HAND, DECK, GLORY_STAT = range(len(STATS))
-CREATURE_STATS = {MIGHT, ENDURE, NURTURE, DAMAGE_STAT, REMAINING}
-COMPARISONS = ("<", "<=", "==", ">=", ">")  # indexes: core.effects.compare's LT ... GT
-
-ACTIONS = ("attack", "command", "soothe", "any")
-ACT_ATTACK, ACT_COMMAND, ACT_SOOTHE, ACT_ANY = range(len(ACTIONS))
-
-# Condition kinds (compiled `if:`)
-C_ACTOR, C_SUBJECT, C_PLAYER, C_TURN, C_AMOUNT, C_COMPARE = range(6)
-
-
-# --------------------------------------------------------------------------------------------
-# Parameter models
+# The words (spec §6): each word's code is its place in its section's declaration order (the
+# triggers, whose codes the compiled spec holds, are declared in spec.py).
 
 
 class EntryFields(BaseModel):
@@ -247,6 +74,98 @@ class EntryFields(BaseModel):
     then: list[Any] = []
     value: float | None = None
     text: str = ""
+
+
+VOCABULARY = Vocabulary("possession", entry_fields=EntryFields, triggers=TRIGGER_WORDS)
+TRIGGER_CODES = TRIGGER_WORDS.codes()
+
+# creature selectors; `choose` (declared with the ops' models below) picks one of a group
+_s = VOCABULARY.selectors
+SELF = _s.add("self", "this card, wherever it now is")
+ACTOR = _s.add("actor", "the bound event's actor")
+SUBJECT = _s.add("subject", "the bound event's subject (both subjects of a two-subject event)")
+DEFENDER_SEL = _s.add("defender", "the Defender")
+SUPPORT_SEL = _s.add("support", "the Defender Support (nothing while it is empty)")
+OWN_POSSESSED = _s.add("own_possessed", "the controller's Possessed")
+TURN_POSSESSED = _s.add("turn_possessed", "the Turn Player's Possessed")
+EACH_POSSESSED = _s.add("each_possessed", "every Possessed, from the Turn Player in turn order")
+EACH_OTHER_POSSESSED = _s.add("each_other_possessed", "every Possessed but this card")
+EACH_OPPONENT_POSSESSED = _s.add(
+    "each_opponent_possessed", "every Possessed of another player than the controller"
+)
+EACH_WILD = _s.add("each_wild", "every face-up Wild, clockwise from the face-down Wild")
+ADJACENT_WILDS = _s.add("adjacent_wilds", "the face-up ring neighbours of this card")
+EACH_CREATURE = _s.add(
+    "each_creature", "every face-up creature: Possessed, Wilds, Defender, Support"
+)
+FACE_DOWN_WILD = _s.add(
+    "face_down_wild", "the face-down Wild: only for damage, heal, replace and escape (R5)"
+)
+CREATURES = tuple(word.name for word in _s)
+GROUP_ONLY = {
+    EACH_POSSESSED,
+    EACH_OTHER_POSSESSED,
+    EACH_OPPONENT_POSSESSED,
+    EACH_WILD,
+    ADJACENT_WILDS,
+    EACH_CREATURE,
+}
+POOLS = tuple(name for name in CREATURES if name != "face_down_wild")  # what `choose` picks from
+
+_players = VOCABULARY.kind("player")
+CONTROLLER = _players.add(
+    "controller", "the effect's controller: the owner of a Possessed, else the Turn Player"
+)
+TURN_PLAYER = _players.add("turn_player", "the Turn Player")
+EACH_PLAYER = _players.add(
+    "each_player", "every remaining player, from the Turn Player in turn order"
+)
+EACH_OPPONENT = _players.add("each_opponent", "every remaining player but the controller")
+OWNER = _players.add("owner", "the owner of the subject Possessed")
+PLAYERS = tuple(word.name for word in _players)
+SINGLE_PLAYERS = {CONTROLLER, TURN_PLAYER, OWNER}
+
+_match_words = VOCABULARY.kind("match (for actor: and subject:)")
+M_SELF = _match_words.add("self", "this card")
+M_OTHER = _match_words.add("other", "any creature but this card")
+M_POSSESSED = _match_words.add("possessed", "a Possessed")
+M_OWN_POSSESSED = _match_words.add("own_possessed", "the controller's Possessed")
+M_OPPONENT_POSSESSED = _match_words.add("opponent_possessed", "another player's Possessed")
+M_WILD = _match_words.add("wild", "a Wild")
+M_ADJACENT_WILD = _match_words.add("adjacent_wild", "a Wild next to this card in the ring")
+M_DEFENDER = _match_words.add("defender", "the Defender")
+M_SUPPORT = _match_words.add("support", "the Defender Support")
+M_ANY = _match_words.add("any", "any creature")
+MATCHES = tuple(word.name for word in _match_words)
+
+_roles = VOCABULARY.kind("role")
+_roles.add("possessed", "active while the card is a Possessed; controller: its owner")
+_roles.add("wild", "active while the card is a face-up Wild; controller: the Turn Player")
+_roles.add(
+    "defender", "active while the card is the Defender or the Support; controller: the Turn Player"
+)
+ROLES = tuple(word.name for word in _roles)
+EFFECT_ROLE = (0, 1, 2, 2)  # position role (P, W, D, S) -> the role of the effect it runs
+
+_stats = Names()  # what `modify`, `{stat, of}` amounts and `compare` conditions read
+MIGHT = _stats.add("might")
+ENDURE = _stats.add("endure")
+NURTURE = _stats.add("nurture")
+DAMAGE_STAT = _stats.add("damage")
+REMAINING = _stats.add("remaining")
+HAND = _stats.add("hand")
+DECK = _stats.add("deck")
+GLORY_STAT = _stats.add("glory")
+STATS = _stats.names
+CREATURE_STATS = {MIGHT, ENDURE, NURTURE, DAMAGE_STAT, REMAINING}
+COMPARISONS = ("<", "<=", "==", ">=", ">")  # indexes: core.effects.compare's LT ... GT
+
+_actions = Names()  # what `use_action` lets a creature do
+ACT_ATTACK = _actions.add("attack")
+ACT_COMMAND = _actions.add("command")
+ACT_SOOTHE = _actions.add("soothe")
+ACT_ANY = _actions.add("any")
+ACTIONS = _actions.names
 
 
 # Parameters checked by this module (with file:line errors of their own) rather than by pydantic;
@@ -288,7 +207,7 @@ class Draw(BaseModel):
 
 class UseAction(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    action: Literal["attack", "command", "soothe", "any"]
+    action: Literal[ACTIONS]  # type: ignore[valid-type]
 
 
 class TradePlaces(BaseModel):
@@ -300,80 +219,64 @@ class TradePlaces(BaseModel):
 class Replace(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
     source: Literal["deck", "hand"] = Field("deck", alias="from")
-    to: Literal["discard", "hand", "deck_bottom"] = "discard"
+    to: Literal[DESTINATIONS] = "discard"  # type: ignore[valid-type]
 
 
 class Compare(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    stat: Literal["might", "endure", "nurture", "damage", "remaining", "hand", "deck", "glory"]
+    stat: Literal[STATS]  # type: ignore[valid-type]
     of: str | None = None
-    op: Literal["<", "<=", "==", ">=", ">"]
+    op: Literal[COMPARISONS]  # type: ignore[valid-type]
     value: int
 
 
 Match = Literal[MATCHES]  # type: ignore[valid-type]
 
-VOCABULARY = Vocabulary("possession", entry_fields=EntryFields)
-for _name, _doc, *_ in TRIGGER_WORDS:
-    VOCABULARY.triggers.add(_name, _doc)
-VOCABULARY.ops.add("damage", "ward absorbs first, then the damage is added: logs damaged", Amounted)
-VOCABULARY.ops.add("heal", "removes min(amount, damage): logs healed", Amounted)
-VOCABULARY.ops.add(
-    "ward", "prevents the next `amount` damage, until it leaves or turns down", Amounted
-)
-VOCABULARY.ops.add(
+_s.add("choose", "{choose: <group>}: one member, picked by the controller", Literal[POOLS])
+
+_o = VOCABULARY.ops
+DAMAGE = _o.add("damage", "ward absorbs first, then the damage is added: logs damaged", Amounted)
+HEAL = _o.add("heal", "removes min(amount, damage): logs healed", Amounted)
+WARD = _o.add("ward", "prevents the next `amount` damage, until it leaves or turns down", Amounted)
+MODIFY = _o.add(
     "modify", "± a stat; floors might/nurture 0, endure 1; for the turn or to stay", Modify
 )
-VOCABULARY.ops.add(
-    "draw", "the player draws, deck to hand one at a time, ignoring draw_below", Draw
-)
-VOCABULARY.ops.add(
+DRAW = _o.add("draw", "the player draws, deck to hand one at a time, ignoring draw_below", Draw)
+DISCARD = _o.add(
     "discard", "the player discards `count` cards of their choice (fewer if short)", Draw
 )
-VOCABULARY.ops.add(
+USE_ACTION = _o.add(
     "use_action", "the target (a Possessed or face-up Wild) acts; its controller picks", UseAction
 )
-VOCABULARY.ops.add(
+TRADE_PLACES = _o.add(
     "trade_places", "a and b trade positions; damage, ward and modifiers travel", TradePlaces
 )
-VOCABULARY.ops.add(
+TURN_FACE_DOWN = _o.add(
     "turn_face_down", "the target Wild turns face down and the face-down Wild turns up"
 )
-VOCABULARY.ops.add(
+REPLACE = _o.add(
     "replace", "a new card enters the target's position at 0 damage; the old goes `to`", Replace
 )
-VOCABULARY.ops.add("escape", "the target escapes now and is replaced (§4.3-4.4)")
-for _name, _doc in CREATURE_WORDS:
-    VOCABULARY.selectors.add(_name, _doc)
-VOCABULARY.selectors.add(
-    "choose", "{choose: <group>}: one member, picked by the controller", Literal[POOLS]
-)
-_players = VOCABULARY.kind("player")
-for _name, _doc in PLAYER_WORDS:
-    _players.add(_name, _doc)
-_match_kind = VOCABULARY.kind("match (for actor: and subject:)")
-for _name, _doc in MATCH_WORDS:
-    _match_kind.add(_name, _doc)
-VOCABULARY.conditions.add("actor", "the event's actor matches (a match word)", Match)
-VOCABULARY.conditions.add("subject", "a subject of the event matches (a match word)", Match)
-VOCABULARY.conditions.add(
+ESCAPE = _o.add("escape", "the target escapes now and is replaced (§4.3-4.4)")
+OPS = tuple(word.name for word in _o)
+TARGETED = {DAMAGE, HEAL, WARD, MODIFY, USE_ACTION, TURN_FACE_DOWN, REPLACE, ESCAPE}
+SINGLE_TARGET = {USE_ACTION, TURN_FACE_DOWN, REPLACE}
+FACE_DOWN_OK = {DAMAGE, HEAL, REPLACE, ESCAPE}
+
+# the compiled conditions' kinds are the condition words' codes
+_c = VOCABULARY.conditions
+C_ACTOR = _c.add("actor", "the event's actor matches (a match word)", Match)
+C_SUBJECT = _c.add("subject", "a subject of the event matches (a match word)", Match)
+C_PLAYER = _c.add(
     "player",
     "the event's player: controller | opponent | any",
     Literal["controller", "opponent", "any"],
 )
-VOCABULARY.conditions.add(
+C_TURN = _c.add(
     "turn", "whose turn: mine | not_mine (the controller's)", Literal["mine", "not_mine"]
 )
-VOCABULARY.conditions.add("amount_at_least", "the event's amount is at least n", int)
-VOCABULARY.conditions.add(
-    "compare", "{stat, of, op, value}: a stat of a creature or player", Compare
-)
-_roles = VOCABULARY.kind("role")
-_roles.add("possessed", "active while the card is a Possessed; controller: its owner")
-_roles.add("wild", "active while the card is a face-up Wild; controller: the Turn Player")
-_roles.add(
-    "defender", "active while the card is the Defender or the Support; controller: the Turn Player"
-)
+C_AMOUNT = _c.add("amount_at_least", "the event's amount is at least n", int)
+C_COMPARE = _c.add("compare", "{stat, of, op, value}: a stat of a creature or player", Compare)
 
 
 # --------------------------------------------------------------------------------------------
@@ -393,7 +296,8 @@ def compile_effect(
         raise fail(
             entry, (), f"{context}: the effect has no role", "add role: possessed | wild | defender"
         )
-    shape = TRIGGER_SHAPE[parsed.trigger]
+    trigger = TRIGGER_CODES[parsed.trigger]
+    shape = TRIGGER_SHAPE[trigger]
     conditions = _conditions(parsed.conditions, entry, context, parsed.trigger, shape)
     steps = [_step(parsed, entry, context, parsed.trigger, shape)]
     then = entry.get("then")
@@ -417,7 +321,7 @@ def compile_effect(
     return CardEffect(
         card=card,
         role=ROLES.index(fields.role),
-        trigger=TRIGGERS.index(parsed.trigger),
+        trigger=trigger,
         conditions=conditions,
         optional=fields.optional,
         steps=tuple(steps),
@@ -657,7 +561,7 @@ def _amount(
 
 
 def _lacking(trigger: str) -> str:
-    has_actor, subjects, has_player, has_amount = TRIGGER_SHAPE[trigger]
+    has_actor, subjects, has_player, has_amount = TRIGGER_SHAPE[TRIGGER_CODES[trigger]]
     parts = [
         name
         for name, has in (
@@ -698,26 +602,6 @@ def endure(t: Table, c: int) -> int:
 def nurture(t: Table, c: int) -> int:
     value = t.spec.nurture[t.kind[c]] + t.mod_nurture[c]
     return max(0, value)
-
-
-def ref(t: Table, pos: int) -> tuple[int, int, int, int]:
-    """The creature at `pos` as an event records it: (copy, epoch, role, owner)."""
-    c = t.occ[pos]
-    return (c, t.epoch[c], t.role_of[pos], pos if pos < t.seats else -1)
-
-
-def log(
-    t: Table,
-    trigger: int,
-    player: int = -1,
-    amount: int = 0,
-    actor: tuple[int, int, int, int] = NO_CREATURE,
-    subject: tuple[int, int, int, int] = NO_CREATURE,
-    subject2: tuple[int, int, int, int] = NO_CREATURE,
-) -> None:
-    """Record an event of the current step (spec §6.1): triggers read these after the step."""
-    t.log.append((trigger, player, amount, actor, subject, subject2))
-    t.log_mask |= 1 << trigger
 
 
 def live(t: Table, c: int, epoch: int) -> int:
@@ -935,10 +819,6 @@ def holds(
 # The creature verbs every op and action is made of
 
 
-def counter(t: Table, seat: int, card: int, k: int, value: int = 1) -> None:
-    t.card_events.append((t.turn, seat, card, FIRST_COUNTER + k, value))
-
-
 def deal_damage(t: Table, pos: int, amount: int, source: int) -> int:
     """`amount` damage to the creature at `pos` from the creature at `source` (or EMPTY):
     ward absorbs first (§6.4); logs `damaged` when more than 0 lands. Returns what landed."""
@@ -971,98 +851,6 @@ def heal(t: Table, pos: int, amount: int, healer: int) -> int:
     t.damage[c] -= removed
     log(t, HEALED, -1, removed, ref(t, healer) if healer != EMPTY else NO_CREATURE, ref(t, pos))
     return removed
-
-
-def clear(t: Table, c: int) -> None:
-    """A creature leaves play or turns down: a new epoch, no damage, ward or modifiers (G8)."""
-    t.epoch[c] += 1
-    t.last_hit[c] = -1
-    t.damage[c] = 0
-    if t.ward[c] or t.mod_might[c] or t.mod_endure[c] or t.mod_nurture[c]:
-        t.own_rare()
-        t.ward[c] = 0
-        t.mod_might[c] = 0
-        t.mod_endure[c] = 0
-        t.mod_nurture[c] = 0
-
-
-def leave(t: Table, pos: int) -> int:
-    c = t.occ[pos]
-    t.occ[pos] = EMPTY
-    clear(t, c)
-    if pos == t.defender and any(t.work):  # the next Defender's work starts at 0 (G16)
-        t.work = (0,) * t.seats
-    return c
-
-
-def enter(t: Table, pos: int, c: int) -> None:
-    """Card `c` enters `pos` at 0 damage and logs `replaced`; face down in the face-down slot
-    (where nobody learns what it is, unless they knew it already)."""
-    t.occ[pos] = c
-    if pos != t.ring_base + t.face_down:
-        t.known[c] = t.every_seat
-    log(t, REPLACED, -1, 0, NO_CREATURE, ref(t, pos))
-
-
-def trade(t: Table, a: int, b: int) -> None:
-    occ = t.occ
-    occ[a], occ[b] = occ[b], occ[a]
-    log(t, TRADED, -1, 0, NO_CREATURE, ref(t, a), ref(t, b))
-
-
-def flip(t: Table, i: int) -> None:
-    """R6 / G10: the face-up Wild at ring index `i` turns face down as the face-down one turns
-    up."""
-    base = t.ring_base
-    down = base + i
-    up = base + t.face_down
-    c = t.occ[down]
-    if t.spec.face_down_clears_damage:
-        clear(t, c)
-    else:
-        t.epoch[c] += 1
-    t.face_down = i
-    revealed = t.occ[up]
-    t.known[revealed] = t.every_seat
-    if t.damage[revealed]:
-        t.dirty = True
-    log(t, TURNED_FACE_DOWN, -1, 0, NO_CREATURE, ref(t, down))
-    log(t, TURNED_FACE_UP, -1, 0, NO_CREATURE, ref(t, up))
-
-
-def to_hand(t: Table, seat: int, c: int) -> None:
-    t.hands[seat].append(c)
-    t.known[c] |= 1 << seat
-    t.card_events.append((t.turn, seat, t.kind[c], DRAWN, 1))
-
-
-def draw_cards(t: Table, seat: int, count: int) -> int:
-    """Deck to hand one at a time, stopping on an empty deck (R2); logs `drew` if any."""
-    drawn = 0
-    deck = t.deck
-    while drawn < count and deck:
-        to_hand(t, seat, deck.pop())
-        drawn += 1
-    if drawn:
-        deck_drawn(t)
-        log(t, DREW, seat, drawn)
-    return drawn
-
-
-def deck_drawn(t: Table) -> None:
-    if not t.deck and t.game_stats[G_EMPTY_DECK_TURN] == 0:
-        t.game_stats[G_EMPTY_DECK_TURN] = t.turn
-
-
-def take(t: Table, seat: int, card: int) -> int:
-    """Remove the first copy of card id `card` from `seat`'s hand."""
-    hand = t.hands[seat]
-    kind = t.kind
-    for k, c in enumerate(hand):
-        if kind[c] == card:
-            del hand[k]
-            return c
-    raise ValueError(f"seat {seat} holds no card {card}")
 
 
 def hand_cards(t: Table, seat: int) -> tuple[int, ...]:
@@ -1239,18 +1027,16 @@ def do_step(t: Table, index: int, chosen: tuple[int, ...]) -> None:
     else:
         if not t.deck:
             return
-        new = t.deck.pop()
-        deck_drawn(t)
+        new = draw_top(t)
         if pos == t.ring_base + t.face_down:
             t.known[new] = 0  # enters face down, unseen (§3)
     old = leave(t, pos)
     if step.to == TO_HAND:
         to_hand(t, ctrl, old)
     elif step.to == TO_DECK_BOTTOM:
-        t.deck.insert(0, old)
+        to_deck_bottom(t, old)
     else:
-        t.known[old] = t.every_seat
-        t.discard.append(old)
+        to_discard(t, old)
     enter(t, pos, new)
 
 

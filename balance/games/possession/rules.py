@@ -20,46 +20,39 @@ from balance.core.eventchain import EventLog
 from balance.core.gamerng import GameRng
 from balance.games.possession import heuristics
 from balance.games.possession.effects import (
+    EFFECT_ROLE,
+    action_options,
+    ask,
+    deal_damage,
+    do_step,
+    endure,
+    hand_cards,
+    heal,
+    holds,
+    live,
+    might,
+    nurture,
+    scan_positions,
+    turn_order,
+)
+from balance.games.possession.spec import (
     ATTACK,
     COMMAND,
     DISCARDED,
-    EFFECT_ROLE,
     ESCAPED,
     GLORY,
+    MAX_SEATS,
+    MIN_SEATS,
     REMOVED,
     REPLACED,
     SOOTHE,
     TURN_END,
     TURN_START,
-    action_options,
-    ask,
-    counter,
-    deal_damage,
-    deck_drawn,
-    do_step,
-    draw_cards,
-    endure,
-    enter,
-    flip,
-    hand_cards,
-    heal,
-    holds,
-    leave,
-    live,
-    log,
-    might,
-    nurture,
-    ref,
-    scan_positions,
-    take,
-    to_hand,
-    trade,
-    turn_order,
+    PossessionSpec,
 )
-from balance.games.possession.effects import (
+from balance.games.possession.spec import (
     PLAYED as PLAYED_TRIGGER,
 )
-from balance.games.possession.spec import MAX_SEATS, MIN_SEATS, PossessionSpec
 from balance.games.possession.state import (
     CHECK,
     DEFENDER,
@@ -142,6 +135,18 @@ from balance.games.possession.state import (
     TASKS,
     WILD,
     Table,
+    counter,
+    draw_cards,
+    draw_top,
+    enter,
+    flip,
+    leave,
+    log,
+    ref,
+    take,
+    to_discard,
+    to_hand,
+    trade,
 )
 
 # The decisions of the turn itself (§4.6); every other kind is nested inside a step.
@@ -480,8 +485,7 @@ def play(t: Table, seat: int, pos: int, card: int) -> None:
         if t.spec.replaced_card_to == "hand":
             to_hand(t, seat, old)
         else:
-            t.known[old] = t.every_seat
-            t.discard.append(old)
+            to_discard(t, old)
     t.occ[pos] = c
     t.known[c] = t.every_seat
     t.card_events.append((t.turn, seat, t.kind[c], PLAYED, 1))
@@ -551,9 +555,7 @@ def swap_do(t: Table, task: tuple[Any, ...]) -> None:
     seat = t.turn_player
     begin_chain(t)
     if option[0] == "discard":
-        c = take(t, seat, option[1])
-        t.known[c] = t.every_seat
-        t.discard.append(c)
+        to_discard(t, take(t, seat, option[1]))
         t.seat_stats[seat * NS + S_DISCARDS] += 1
         log(t, DISCARDED, seat)
     else:
@@ -824,12 +826,12 @@ def escape(t: Table, collected: list[int]) -> None:
         if pos == defender:
             glory_seat, glory_card, glory_ref = credited(t, c), c, who
         leave(t, pos)
-        t.known[c] = t.every_seat
         if pos == defender:
             t.own_rare()
+            t.known[c] = t.every_seat
             t.glory[glory_seat].append(c)
         else:
-            t.discard.append(c)
+            to_discard(t, c)
     if glory_seat >= 0:
         gs[G_DEFENDER_ESCAPES] += 1
         counter(t, glory_seat, t.kind[glory_card], K_GLORY_YIELDED)
@@ -891,8 +893,7 @@ def refill_possessed(t: Table, task: tuple[Any, ...]) -> None:
 def enter_possessed(t: Table, task: tuple[Any, ...]) -> None:
     seat, option = task[1], task[2]
     if option[0] == "deck":
-        c = t.deck.pop()
-        deck_drawn(t)
+        c = draw_top(t)
     else:
         c = take(t, seat, option[1])
         t.seat_stats[seat * NS + S_REFILL_CARDS] += 1
@@ -907,8 +908,7 @@ def refill_wild(t: Table, task: tuple[Any, ...]) -> None:
     if t.occ[pos] != EMPTY:
         return
     if t.deck:
-        c = t.deck.pop()
-        deck_drawn(t)
+        c = draw_top(t)
         if i == t.face_down:
             t.known[c] = 0
         enter(t, pos, c)
@@ -957,8 +957,7 @@ def refill_defender(t: Table, task: tuple[Any, ...]) -> None:
         c, t.limbo = t.limbo, EMPTY
         enter(t, defender, c)
     elif t.deck:
-        enter(t, defender, t.deck.pop())
-        deck_drawn(t)
+        enter(t, defender, draw_top(t))
     else:
         raise RuntimeError("no card is left to become the Defender")
 
@@ -966,8 +965,7 @@ def refill_defender(t: Table, task: tuple[Any, ...]) -> None:
 def refill_support(t: Table, task: tuple[Any, ...]) -> None:
     """The deck top, or S stays empty until a Play fills it (G2)."""
     if t.occ[t.support] == EMPTY and t.deck:
-        enter(t, t.support, t.deck.pop())
-        deck_drawn(t)
+        enter(t, t.support, draw_top(t))
 
 
 def remove(t: Table, seat: int) -> None:
@@ -979,16 +977,12 @@ def remove(t: Table, seat: int) -> None:
     t.game_stats[G_REMOVALS] += 1
     t.seat_stats[seat * NS + S_REMOVED_TURN] = t.turn
     log(t, REMOVED, seat)
-    every = t.every_seat
     hand = t.hands[seat]
     for c in hand:
-        t.known[c] = every
-    t.discard += hand
+        to_discard(t, c)
     hand.clear()
     if t.occ[seat] != EMPTY:
-        c = leave(t, seat)
-        t.known[c] = every
-        t.discard.append(c)
+        to_discard(t, leave(t, seat))
     remaining = [s for s in range(t.seats) if not t.removed[s]]
     if len(remaining) == 1:
         finish(t, (remaining[0],), "elimination")
@@ -1161,9 +1155,7 @@ def discard_ask(t: Table, task: tuple[Any, ...]) -> None:
 
 def discard_pick(t: Table, task: tuple[Any, ...]) -> None:
     seat, count, option = task[1], task[2], task[3]
-    c = take(t, seat, option[1])
-    t.known[c] = t.every_seat
-    t.discard.append(c)
+    to_discard(t, take(t, seat, option[1]))
     log(t, DISCARDED, seat)
     t.todo.append((T_DISCARD, seat, count - 1))
 

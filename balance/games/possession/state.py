@@ -21,10 +21,17 @@ from random import Random
 from typing import TYPE_CHECKING, Any, Self
 
 from balance.core.codes import Names
-from balance.core.contract import Decision, Event
+from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
 from balance.core.eventchain import EventLog
 from balance.core.flow import Tasks
 from balance.core.gamerng import GameRng, fast_shuffle
+from balance.games.possession.spec import (
+    DREW,
+    REPLACED,
+    TRADED,
+    TURNED_FACE_DOWN,
+    TURNED_FACE_UP,
+)
 
 if TYPE_CHECKING:
     from balance.games.possession.spec import PossessionSpec
@@ -341,3 +348,141 @@ class Table:
         for c, card in zip(hidden, cards, strict=True):
             kind[c] = card
         return copy
+
+
+# --------------------------------------------------------------------------------------------
+# The zone verbs: cards move between deck, hands and positions here and only here, each move
+# recorded as the event its triggers read (spec §6.1), and the events' recording itself.
+
+
+def ref(t: Table, pos: int) -> tuple[int, int, int, int]:
+    """The creature at `pos` as an event records it: (copy, epoch, role, owner)."""
+    c = t.occ[pos]
+    return (c, t.epoch[c], t.role_of[pos], pos if pos < t.seats else -1)
+
+
+def log(
+    t: Table,
+    trigger: int,
+    player: int = -1,
+    amount: int = 0,
+    actor: tuple[int, int, int, int] = NO_CREATURE,
+    subject: tuple[int, int, int, int] = NO_CREATURE,
+    subject2: tuple[int, int, int, int] = NO_CREATURE,
+) -> None:
+    """Record an event of the current step (spec §6.1): triggers read these after the step."""
+    t.log.append((trigger, player, amount, actor, subject, subject2))
+    t.log_mask |= 1 << trigger
+
+
+def counter(t: Table, seat: int, card: int, k: int, value: int = 1) -> None:
+    t.card_events.append((t.turn, seat, card, FIRST_COUNTER + k, value))
+
+
+def clear(t: Table, c: int) -> None:
+    """A creature leaves play or turns down: a new epoch, no damage, ward or modifiers (G8)."""
+    t.epoch[c] += 1
+    t.last_hit[c] = -1
+    t.damage[c] = 0
+    if t.ward[c] or t.mod_might[c] or t.mod_endure[c] or t.mod_nurture[c]:
+        t.own_rare()
+        t.ward[c] = 0
+        t.mod_might[c] = 0
+        t.mod_endure[c] = 0
+        t.mod_nurture[c] = 0
+
+
+def leave(t: Table, pos: int) -> int:
+    c = t.occ[pos]
+    t.occ[pos] = EMPTY
+    clear(t, c)
+    if pos == t.defender and any(t.work):  # the next Defender's work starts at 0 (G16)
+        t.work = (0,) * t.seats
+    return c
+
+
+def enter(t: Table, pos: int, c: int) -> None:
+    """Card `c` enters `pos` at 0 damage and logs `replaced`; face down in the face-down slot
+    (where nobody learns what it is, unless they knew it already)."""
+    t.occ[pos] = c
+    if pos != t.ring_base + t.face_down:
+        t.known[c] = t.every_seat
+    log(t, REPLACED, -1, 0, NO_CREATURE, ref(t, pos))
+
+
+def trade(t: Table, a: int, b: int) -> None:
+    occ = t.occ
+    occ[a], occ[b] = occ[b], occ[a]
+    log(t, TRADED, -1, 0, NO_CREATURE, ref(t, a), ref(t, b))
+
+
+def flip(t: Table, i: int) -> None:
+    """R6 / G10: the face-up Wild at ring index `i` turns face down as the face-down one turns
+    up."""
+    base = t.ring_base
+    down = base + i
+    up = base + t.face_down
+    c = t.occ[down]
+    if t.spec.face_down_clears_damage:
+        clear(t, c)
+    else:
+        t.epoch[c] += 1
+    t.face_down = i
+    revealed = t.occ[up]
+    t.known[revealed] = t.every_seat
+    if t.damage[revealed]:
+        t.dirty = True
+    log(t, TURNED_FACE_DOWN, -1, 0, NO_CREATURE, ref(t, down))
+    log(t, TURNED_FACE_UP, -1, 0, NO_CREATURE, ref(t, up))
+
+
+def to_hand(t: Table, seat: int, c: int) -> None:
+    t.hands[seat].append(c)
+    t.known[c] |= 1 << seat
+    t.card_events.append((t.turn, seat, t.kind[c], DRAWN, 1))
+
+
+def draw_cards(t: Table, seat: int, count: int) -> int:
+    """Deck to hand one at a time, stopping on an empty deck (R2); logs `drew` if any."""
+    drawn = 0
+    deck = t.deck
+    while drawn < count and deck:
+        to_hand(t, seat, deck.pop())
+        drawn += 1
+    if drawn:
+        deck_drawn(t)
+        log(t, DREW, seat, drawn)
+    return drawn
+
+
+def draw_top(t: Table) -> int:
+    """Take the deck's top card (the caller knows the deck is not empty)."""
+    c = t.deck.pop()
+    deck_drawn(t)
+    return c
+
+
+def to_discard(t: Table, c: int) -> None:
+    """Card `c` onto the discard pile, which is public: every seat now knows it."""
+    t.known[c] = t.every_seat
+    t.discard.append(c)
+
+
+def to_deck_bottom(t: Table, c: int) -> None:
+    t.deck.insert(0, c)
+
+
+def deck_drawn(t: Table) -> None:
+    if not t.deck and t.game_stats[G_EMPTY_DECK_TURN] == 0:
+        t.game_stats[G_EMPTY_DECK_TURN] = t.turn
+
+
+def take(t: Table, seat: int, card: int) -> int:
+    """Remove the first copy of card id `card` from `seat`'s hand."""
+    hand = t.hands[seat]
+    kind = t.kind
+    for k, c in enumerate(hand):
+        if kind[c] == card:
+            del hand[k]
+            return c
+    raise ValueError(f"seat {seat} holds no card {card}")

@@ -14,8 +14,8 @@ from typing import Any
 
 from balance.core.registry import load_game
 from balance.games.possession.cards import PossessionSpec, load_spec
-from balance.games.possession.effects import TRIGGERS
 from balance.games.possession.rules import Possession, begin, deal, position_name
+from balance.games.possession.spec import TRIGGERS
 from balance.games.possession.state import EMPTY
 
 SHIPPED = load_game("possession").config_dir

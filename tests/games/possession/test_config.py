@@ -19,9 +19,9 @@ from balance.games.possession.effects import (
     C_TURN,
     FACE_DOWN_WILD,
     OPS,
-    TRIGGERS,
     VOCABULARY,
 )
+from balance.games.possession.spec import TRIGGERS
 
 GAME = load_game("possession")
 ATTACKER = (
