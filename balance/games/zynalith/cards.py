@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -18,6 +18,8 @@ from balance.core.config import fail, lookup, no_duplicates, read_config, spec_f
 from balance.core.contract import Catalog
 from balance.core.errors import ConfigError
 from balance.games.zynalith.effects import (
+    K_CREATURE,
+    K_EVENT,
     KINDS,
     O_COPY,
     O_NEGATE,
@@ -50,6 +52,8 @@ from balance.games.zynalith.spec import (
 from balance.games.zynalith.state import CAPS, CARD_COUNTERS, GAME_TALLIES, SEAT_TALLIES
 
 # -- rules.yaml --------------------------------------------------------------------------------
+
+Kind = Literal["creature", "spell", "property", "equipment", "event"]  # effects.KINDS
 
 
 # Named, typed default factories: mypy reads a lambda's list of strings as list[str]
@@ -127,9 +131,7 @@ class Stats(BaseModel):
 class CounterText(BaseModel):
     model_config = ConfigDict(extra="forbid")
     windows: list[Literal["play", "event", "combat"]] = Field(min_length=1)
-    subjects: list[Literal["creature", "spell", "property", "equipment", "event"]] = Field(
-        default_factory=lambda: list(KINDS)
-    )
+    subjects: list[Kind] = Field(default_factory=lambda: cast(list[Kind], list(KINDS)))
 
 
 class CardText(BaseModel):
@@ -354,7 +356,7 @@ def _compile_card(text: CardText, data: Any, index: int, rules: Rules) -> CardDe
                 "raise hp",
             )
     cost = text.cost or Cost()
-    kind = 0 if is_creature else 4 if is_event else KINDS.index(text.kind or "spell")
+    kind = K_CREATURE if is_creature else K_EVENT if is_event else KINDS.index(text.kind or "spell")
     on = tuple(tuple(fx for fx in effects if fx.trigger == t) for t in range(len(TRIGGER_IDS)))
     windows = sum(1 << WINDOWS[w] for w in set(text.counter.windows)) if text.counter else 0
     subjects = sum(1 << KINDS.index(k) for k in set(text.counter.subjects)) if text.counter else 0

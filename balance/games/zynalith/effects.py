@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from balance.core import flow
+from balance.core.codes import Names
 from balance.core.contract import Decision
 from balance.core.effects import Effect, Vocabulary
 from balance.core.errors import ConfigError
@@ -33,21 +34,7 @@ from balance.games.zynalith.spec import (
     ROW_CHOICE,
     ROW_CREATURE,
     ROW_EXTRA,
-    SEL_ALL,
-    SEL_CHOOSE,
-    SEL_CONTROLLER,
-    SEL_EACH_OPPONENT,
-    SEL_EACH_PLAYER,
-    SEL_HOST_OWNER,
-    SEL_LEFT,
-    SEL_LINE_ENEMIES,
     SEL_NONE,
-    SEL_OPPONENT,
-    SEL_RANDOM,
-    SEL_RIGHT,
-    SEL_SELF,
-    SEL_SUBJECT,
-    SEL_SUBJECT_PLAYER,
     SIDE_ANY,
     SIDE_ENEMY,
     SIDE_OWN,
@@ -82,50 +69,6 @@ STAT_NAMES = ("init", "atk", "def", "hp")
 
 # -- the words ---------------------------------------------------------------------------------
 
-TRIGGERS = (
-    (
-        "instant",
-        "Sofort",
-        "the card is played (creature entered, extra card attached), or an event is drawn",
-    ),
-    (
-        "combat",
-        "Kampf",
-        "its creature starts a contested combat round in attack position (Sturmangriff too)",
-    ),
-    ("game_end", "Spielende", "after round 5 (its combat and round end), before scoring"),
-    ("death", "Tod", "its creature died (last known stats and line)"),
-    ("mourning", "Trauer", "another creature died (subject = the dead creature)"),
-    ("event", "Event", "an event finished executing (not when negated)"),
-    ("spell", "Zauber", "a spell finished its play (subject = its host, if any)"),
-    ("equipment", "Ausrüstung", "an equipment finished its play (subject = its host)"),
-    ("property", "Eigenschaft", "a property finished its play (subject = its host)"),
-    (
-        "greed",
-        "Gier",
-        "a card costing at least greed_silver s or greed_zynalith Z was played, this one included",
-    ),
-    (
-        "defence",
-        "Verteidigung",
-        "its creature defended its player against combat damage (not Durchschlag)",
-    ),
-)
-(
-    T_INSTANT,
-    T_COMBAT,
-    T_GAME_END,
-    T_DEATH,
-    T_MOURNING,
-    T_EVENT,
-    T_SPELL,
-    T_EQUIPMENT,
-    T_PROPERTY,
-    T_GREED,
-    T_DEFENCE,
-) = range(len(TRIGGERS))
-TRIGGER_IDS = tuple(t[0] for t in TRIGGERS)
-
 KEYWORDS = (
     (
         "charge",
@@ -139,14 +82,13 @@ CHARGE, LIFESTEAL, PIERCE = 1, 2, 4
 KEYWORD_BITS = {"charge": CHARGE, "lifesteal": LIFESTEAL, "pierce": PIERCE}
 
 # Subject kinds (a card's kind for `kind:` conditions and counter subjects).
-KINDS: tuple[Literal["creature", "spell", "property", "equipment", "event"], ...] = (
-    "creature",
-    "spell",
-    "property",
-    "equipment",
-    "event",
-)
-K_CREATURE, K_SPELL, K_PROPERTY, K_EQUIPMENT, K_EVENT = range(5)
+_kinds = Names()
+K_CREATURE = _kinds.add("creature")
+K_SPELL = _kinds.add("spell")
+K_PROPERTY = _kinds.add("property")
+K_EQUIPMENT = _kinds.add("equipment")
+K_EVENT = _kinds.add("event")
+KINDS = _kinds.names
 
 
 class DamageParams(BaseModel):
@@ -238,80 +180,140 @@ class AttachmentsCondition(BaseModel):
 
 
 VOCABULARY = Vocabulary("zynalith")
-for _name, _alias, _doc in TRIGGERS:
-    _aliases: tuple[str, ...] = (_alias,) if _alias != _name else ()
-    if _name == "equipment":
-        _aliases = ("Ausrüstung", "Ausruestung")
-    VOCABULARY.triggers.add(_name, _doc, aliases=_aliases)
+_TRIGGERS = VOCABULARY.triggers  # each with its German name (the seed's) as an alias
+T_INSTANT = _TRIGGERS.add(
+    "instant",
+    "the card is played (creature entered, extra card attached), or an event is drawn",
+    aliases=("Sofort",),
+)
+T_COMBAT = _TRIGGERS.add(
+    "combat",
+    "its creature starts a contested combat round in attack position (Sturmangriff too)",
+    aliases=("Kampf",),
+)
+T_GAME_END = _TRIGGERS.add(
+    "game_end", "after round 5 (its combat and round end), before scoring", aliases=("Spielende",)
+)
+T_DEATH = _TRIGGERS.add("death", "its creature died (last known stats and line)", aliases=("Tod",))
+T_MOURNING = _TRIGGERS.add(
+    "mourning", "another creature died (subject = the dead creature)", aliases=("Trauer",)
+)
+T_EVENT = _TRIGGERS.add(
+    "event", "an event finished executing (not when negated)", aliases=("Event",)
+)
+T_SPELL = _TRIGGERS.add(
+    "spell", "a spell finished its play (subject = its host, if any)", aliases=("Zauber",)
+)
+T_EQUIPMENT = _TRIGGERS.add(
+    "equipment",
+    "an equipment finished its play (subject = its host)",
+    aliases=("Ausrüstung", "Ausruestung"),
+)
+T_PROPERTY = _TRIGGERS.add(
+    "property", "a property finished its play (subject = its host)", aliases=("Eigenschaft",)
+)
+T_GREED = _TRIGGERS.add(
+    "greed",
+    "a card costing at least greed_silver s or greed_zynalith Z was played, this one included",
+    aliases=("Gier",),
+)
+T_DEFENCE = _TRIGGERS.add(
+    "defence",
+    "its creature defended its player against combat damage (not Durchschlag)",
+    aliases=("Verteidigung",),
+)
+TRIGGER_IDS = tuple(word.name for word in _TRIGGERS)
 
 _OPS = VOCABULARY.ops
-_OPS.add(
+O_DAMAGE = _OPS.add(
     "damage",
     "creature: loses HP, DEF ignored; player: reduced by defence unless pierce",
     DamageParams,
 )
-_OPS.add("heal", "remove damage, at most up to max HP unless overheal", HealParams)
-_OPS.add(
+O_HEAL = _OPS.add("heal", "remove damage, at most up to max HP unless overheal", HealParams)
+O_MODIFY = _OPS.add(
     "modify",
     "change a stat; hp moves max and current HP together; INIT re-sorts the front",
     ModifyParams,
 )
-_OPS.add("gain", "the target player gains a resource (negative = lose, floored at 0)", GainParams)
-_OPS.add(
+O_GAIN = _OPS.add(
+    "gain", "the target player gains a resource (negative = lose, floored at 0)", GainParams
+)
+O_DRAW = _OPS.add(
     "draw",
     "top cards of a pile into the target player's hand (choice: the controller picks)",
     DrawParams,
 )
-_OPS.add("destroy", "the target creature dies (death, mourning, refund)")
-_OPS.add(
+O_DESTROY = _OPS.add("destroy", "the target creature dies (death, mourning, refund)")
+O_GRANT = _OPS.add(
     "grant_keyword",
     "the target creature gains a keyword; charge in attack fights at once",
     GrantParams,
 )
-_OPS.add(
+O_SET_POSITION = _OPS.add(
     "set_position", "put the target creature in attack or defence (or toggle it)", PositionParams
 )
-_OPS.add("line_combat", "the target creature's line fights one combat round now")
-_OPS.add("negate", "counters only: cancel the window's subject (card, event or combat round)")
-_OPS.add(
+O_LINE_COMBAT = _OPS.add("line_combat", "the target creature's line fights one combat round now")
+O_NEGATE = _OPS.add(
+    "negate", "counters only: cancel the window's subject (card, event or combat round)"
+)
+O_COPY = _OPS.add(
     "copy_stats",
     "self's base values := the left neighbour's without extra cards; damage cleared",
     CopyParams,
 )
-_OPS.add("refresh_market", "discard the market row(s) and draw them full", RefreshParams)
+O_REFRESH = _OPS.add(
+    "refresh_market", "discard the market row(s) and draw them full", RefreshParams
+)
+
+OP_IDS = tuple(word.name for word in _OPS)
 
 _SEL = VOCABULARY.selectors
-_SEL.add("self", "the creature this card is or is attached to", aliases=("host",))
-_SEL.add("left_neighbour", "the creature left of self in its front (any position)")
-_SEL.add("right_neighbour", "the creature right of self in its front (any position)")
-_SEL.add("line_enemies", "the other players' members of self's line")
-_SEL.add("subject", "the creature the trigger is about (the host of a played card, the dead one)")
-_SEL.add("choose", "a creature the controller chooses (a target decision)", Pick | None)
-_SEL.add("random", "a random creature (the state's RNG)", Pick | None)
-_SEL.add("all", "every creature that matches", Pick | None)
-_SEL.add("controller", "the player who played the card (for an event: the event player)")
-_SEL.add("opponent", "an opponent (chosen by the controller with 3+ players)")
-_SEL.add("each_opponent", "every living opponent")
-_SEL.add("each_player", "every living player")
-_SEL.add("subject_player", "the player the trigger is about (buyer, caster, event player, owner)")
-_SEL.add("host_owner", "the owner of the creature this card is or is attached to")
+SEL_SELF = _SEL.add("self", "the creature this card is or is attached to", aliases=("host",))
+SEL_LEFT = _SEL.add("left_neighbour", "the creature left of self in its front (any position)")
+SEL_RIGHT = _SEL.add("right_neighbour", "the creature right of self in its front (any position)")
+SEL_LINE_ENEMIES = _SEL.add("line_enemies", "the other players' members of self's line")
+SEL_SUBJECT = _SEL.add(
+    "subject", "the creature the trigger is about (the host of a played card, the dead one)"
+)
+SEL_CHOOSE = _SEL.add(
+    "choose", "a creature the controller chooses (a target decision)", Pick | None
+)
+SEL_RANDOM = _SEL.add("random", "a random creature (the state's RNG)", Pick | None)
+SEL_ALL = _SEL.add("all", "every creature that matches", Pick | None)
+SEL_CONTROLLER = _SEL.add(
+    "controller", "the player who played the card (for an event: the event player)"
+)
+SEL_OPPONENT = _SEL.add("opponent", "an opponent (chosen by the controller with 3+ players)")
+SEL_EACH_OPPONENT = _SEL.add("each_opponent", "every living opponent")
+SEL_EACH_PLAYER = _SEL.add("each_player", "every living player")
+SEL_SUBJECT_PLAYER = _SEL.add(
+    "subject_player", "the player the trigger is about (buyer, caster, event player, owner)"
+)
+SEL_HOST_OWNER = _SEL.add("host_owner", "the owner of the creature this card is or is attached to")
 
+# compiled conditions (besides `by`, which compiles into Fx.by): (code, a, b, lo, hi), the code
+# being the condition word's
 _COND = VOCABULARY.conditions
 _COND.add(
     "by",
     "the subject is this card or its host (self), own, enemy, or any",
     Literal["self", "own", "enemy", "any"],
 )
-_COND.add("position", "self is in attack or defence position", Literal["attack", "defence"])
-_COND.add("stat", "a stat of self or of the subject lies in [min, max]", StatCondition)
-_COND.add(
+C_POSITION = _COND.add(
+    "position", "self is in attack or defence position", Literal["attack", "defence"]
+)
+C_STAT = _COND.add("stat", "a stat of self or of the subject lies in [min, max]", StatCondition)
+C_RESOURCE = _COND.add(
     "resource",
     "the controller's (or an opponent's) hp / silver / zynalith lies in [min, max]",
     ResourceCondition,
 )
-_COND.add("round", "the round lies in [min, max]", RoundCondition)
-_COND.add("attachments", "self carries at least min extra cards", AttachmentsCondition)
-_COND.add(
+C_ROUND = _COND.add("round", "the round lies in [min, max]", RoundCondition)
+C_ATTACHMENTS = _COND.add(
+    "attachments", "self carries at least min extra cards", AttachmentsCondition
+)
+C_KIND = _COND.add(
     "kind",
     "the subject card's kind is one of the list",
     list[Literal["creature", "spell", "property", "equipment", "event"]],
@@ -323,51 +325,8 @@ for _name, _alias, _doc in KEYWORDS:
 
 # -- compiled form -----------------------------------------------------------------------------
 
-(
-    O_DAMAGE,
-    O_HEAL,
-    O_MODIFY,
-    O_GAIN,
-    O_DRAW,
-    O_DESTROY,
-    O_GRANT,
-    O_SET_POSITION,
-    O_LINE_COMBAT,
-    O_NEGATE,
-    O_COPY,
-    O_REFRESH,
-) = range(12)
-OP_IDS = (
-    "damage",
-    "heal",
-    "modify",
-    "gain",
-    "draw",
-    "destroy",
-    "grant_keyword",
-    "set_position",
-    "line_combat",
-    "negate",
-    "copy_stats",
-    "refresh_market",
-)
 
-SELECTOR_CODES = {
-    "self": SEL_SELF,
-    "left_neighbour": SEL_LEFT,
-    "right_neighbour": SEL_RIGHT,
-    "line_enemies": SEL_LINE_ENEMIES,
-    "subject": SEL_SUBJECT,
-    "choose": SEL_CHOOSE,
-    "random": SEL_RANDOM,
-    "all": SEL_ALL,
-    "controller": SEL_CONTROLLER,
-    "opponent": SEL_OPPONENT,
-    "each_opponent": SEL_EACH_OPPONENT,
-    "each_player": SEL_EACH_PLAYER,
-    "subject_player": SEL_SUBJECT_PLAYER,
-    "host_owner": SEL_HOST_OWNER,
-}
+SELECTOR_CODES = _SEL.codes()
 PLAYER_SELECTORS = frozenset(
     {
         SEL_CONTROLLER,
@@ -392,8 +351,6 @@ BYS = {"any": BY_ANY, "self": BY_SELF, "own": BY_OWN, "enemy": BY_ENEMY}
 RESOURCES = {"silver": 0, "zynalith": 1, "vp": 2, "hp": 3}
 ROWS = {"creature": ROW_CREATURE, "extra": ROW_EXTRA, "both": ROW_BOTH, "choice": ROW_CHOICE}
 
-# Compiled conditions (besides `by`): (code, a, b, lo, hi)
-C_POSITION, C_STAT, C_RESOURCE, C_ROUND, C_ATTACHMENTS, C_KIND = range(6)
 NO_MIN, NO_MAX = -(10**9), 10**9
 
 

@@ -12,24 +12,9 @@ MAX_SEATS = 5
 
 # -- compiled effect entries ---------------------------------------------------------------------
 
-# Selectors, sides, positions, `by` and rows of an effect entry (effects.py names their words)
-(
-    SEL_NONE,
-    SEL_SELF,
-    SEL_LEFT,
-    SEL_RIGHT,
-    SEL_LINE_ENEMIES,
-    SEL_SUBJECT,
-    SEL_CHOOSE,
-    SEL_RANDOM,
-    SEL_ALL,
-    SEL_CONTROLLER,
-    SEL_OPPONENT,
-    SEL_EACH_OPPONENT,
-    SEL_EACH_PLAYER,
-    SEL_SUBJECT_PLAYER,
-    SEL_HOST_OWNER,
-) = range(15)
+# An effect entry's sides, positions, `by` and rows (effects.py names their words and numbers the
+# selectors: an entry without a target has SEL_NONE, the op's default)
+SEL_NONE = -1
 
 SIDE_ANY, SIDE_OWN, SIDE_ENEMY = 0, 1, 2
 POS_ANY, POS_ATTACK, POS_DEFENCE, POS_TOGGLE = 0, 1, 2, 3
