@@ -2,8 +2,8 @@
 
 A skill is a YAML entry `{on: <trigger>, timing?, cost?, do: <op>, target?, filter?, if?,
 optional?, <op params>}`. `VOCABULARY` declares every word; cards.py compiles each entry once into
-a `Skill`. Resolution is a small state machine on the match's `work` stack, so that a skill that
-needs a choice (a target, yes/no, a card to pick, a location) waits as a pending decision.
+a `Skill`. A skill resolves as tasks on the kit's flow stack (the match's `todo`), so that a skill
+that needs a choice (a target, yes/no, a card to pick, a location) waits as a pending decision.
 """
 
 from __future__ import annotations
@@ -14,13 +14,23 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from balance.core.contract import DRAWN
 from balance.core.effects import Vocabulary
+from balance.core.flow import Task
 from balance.games.beings.spec import Skill
 from balance.games.beings.state import (
+    A_OPTIONAL,
+    A_ORDER,
+    A_PICK,
+    A_REVIVE_LOC,
+    A_TARGET,
     EFFECT,
     K_SKILLS,
     K_TIMES_DEFEATED,
-    RUN,
     S_LOST,
+    T_EFFECT,
+    T_ORDER,
+    T_PICK,
+    T_REVIVE_LOC,
+    TASKS,
     Being,
     Match,
     draw,
@@ -28,6 +38,7 @@ from balance.games.beings.state import (
     from_hand_at,
     gain_gems,
     leave_play,
+    offer,
     own_being,
     power,
     to_hand,
@@ -220,12 +231,9 @@ VIA_NONE, VIA_SUMMON, VIA_EVOLVE = -1, 0, 1
 KIND_LIFE, KIND_BEING = 0, 1
 
 
-# -- the work stack --------------------------------------------------------------------------------
-# A task is a list: [tag, seat, loc, uid, skill-or-trigger, via, stage, count, picked] for an
-# effect; [ORDER, seat, trigger, [(loc, uid), ...]] for simultaneous triggers the owner orders.
-EFFECT_TASK, ORDER_TASK = 0, 1
-TAG, SEAT, LOC, UID, SKILL, VIA, STAGE, COUNT, PICKED = range(9)
-ST_START, ST_GO, ST_ASKED_OPTIONAL, ST_ASKED_TARGET, ST_PICK, ST_REVIVE_LOC = range(6)
+# -- the card effects on the flow's stack -----------------------------------------------------------
+# A skill to resolve is a task (T_EFFECT, seat, loc, uid, skill, via); the choices it needs are
+# asked with the task that takes the answer (state.A_*), which carries what the skill needs next.
 YES_NO = (("yes",), ("no",))
 
 
@@ -234,15 +242,17 @@ def push_skills(m: Match, seat: int, loc: int, trigger: int, via: int = VIA_NONE
     being = m.field[seat][loc]
     assert being is not None  # callers name the Being whose trigger fired
     skills = m.spec.triggers[being.stack[-1]][trigger]
+    uid = being.uid
+    todo = m.todo
     for skill in reversed(skills):
-        m.work.append([EFFECT_TASK, seat, loc, being.uid, skill, via, ST_START, 0, -1])
+        todo.append((T_EFFECT, seat, loc, uid, skill, via))
 
 
 def push_activation(m: Match, seat: int, loc: int, skill: Skill) -> None:
     """Queue one activated `turn/main` skill of the Being at (seat, loc)."""
     being = m.field[seat][loc]
     assert being is not None  # an activation comes from a Being in play
-    m.work.append([EFFECT_TASK, seat, loc, being.uid, skill, VIA_NONE, ST_START, 0, -1])
+    m.todo.append((T_EFFECT, seat, loc, being.uid, skill, VIA_NONE))
 
 
 def push_simultaneous(m: Match, seat: int, trigger: int) -> None:
@@ -250,168 +260,157 @@ def push_simultaneous(m: Match, seat: int, trigger: int) -> None:
     chosen order (`trigger_order: choose`)."""
     spec = m.spec
     side = m.field[seat]
-    sources = [
+    sources = tuple(
         (loc, b.uid)
         for loc, b in enumerate(side)
         if b is not None and spec.triggers[b.stack[-1]][trigger]
-    ]
+    )
     if not sources:
         return
     if spec.trigger_order == "choose" and len(sources) > 1:
-        m.work.append([ORDER_TASK, seat, trigger, sources])
+        m.todo.append((T_ORDER, seat, trigger, sources))
         return
     for loc, _ in reversed(sources):
         push_skills(m, seat, loc, trigger)
 
 
-def resolve_next(m: Match) -> None:
-    """Advance the task on top of the work stack: it resolves, or it asks for a decision."""
-    task = m.work[-1]
-    if task[TAG] == ORDER_TASK:
-        _order_next(m, task)
+def resolve_effect(m: Match, task: Task) -> None:
+    """T_EFFECT: the skill resolves, or asks for the choice it needs first."""
+    _, seat, loc, uid, skill, via = task
+    being = m.field[seat][loc]
+    if being is None or being.uid != uid:
+        return  # a removed Being's pending entries are skipped
+    if skill.conditions and not conditions_hold(m, seat, skill, via, being):
         return
-    stage = task[STAGE]
-    skill: Skill = task[SKILL]
-    seat = task[SEAT]
-    if stage == ST_START:
-        being = m.field[seat][task[LOC]]
-        if being is None or being.uid != task[UID]:
-            m.work.pop()  # a removed Being's pending entries are skipped
-            return
-        if skill.conditions and not conditions_hold(m, task, being):
-            m.work.pop()
-            return
-        if skill.optional:
-            task[STAGE] = ST_ASKED_OPTIONAL
-            _ask(m, seat, "optional", YES_NO)
-            return
-        stage = task[STAGE] = ST_GO
-    if stage == ST_GO:
-        _perform(m, task, skill)
-    elif stage == ST_PICK:
-        _pick_next(m, task, skill)
-    elif stage == ST_REVIVE_LOC:
-        empty = _empty_locations(m, seat)
-        if not empty:
-            m.work.pop()
-            return
-        names = m.spec.locations
-        _ask(m, seat, "revive_loc", tuple(("revive_at", names[loc]) for loc in empty))
-
-
-def answer(m: Match, option: tuple[Any, ...]) -> None:
-    """Apply the answer to the decision the top task asked for, then let the flow run on."""
-    task = m.work[-1]
-    m.phase = RUN
-    if task[TAG] == ORDER_TASK:
-        loc = m.spec.loc_index[option[1]]
-        # a new list, never an edit in place: clones share a task's inner list (STYLE item 7)
-        task[3] = [(at, uid) for at, uid in task[3] if at != loc]
-        being = m.field[task[SEAT]][loc]
-        if being is not None:
-            push_skills(m, task[SEAT], loc, task[2])
+    if skill.optional:
+        offer(m, seat, "optional", EFFECT, YES_NO, (A_OPTIONAL, skill, seat, loc))
         return
-    stage = task[STAGE]
-    skill: Skill = task[SKILL]
-    if stage == ST_ASKED_OPTIONAL:
-        if option[0] == "yes":
-            task[STAGE] = ST_GO
-        else:
-            m.work.pop()
-    elif stage == ST_ASKED_TARGET:
-        m.work.pop()
-        _count(m, task, skill)
-        _apply_to_being(m, task, skill, option[1], m.spec.loc_index[option[2]])
-    elif stage == ST_PICK:
-        card = option[1]
-        who = task[PICKED]
-        if skill.op == DISCARD:
-            from_hand(m, who, card)
-            m.abysses[who].append(card)
-        elif skill.op == RECOVER:
-            m.abysses[who].remove(card)
-            to_hand(m, who, card)
-            m.log.append((m.turn, who, card, DRAWN, 1))
-        else:  # REVIVE: the card is chosen; the location comes next
-            task[COUNT] = card
-            task[STAGE] = ST_REVIVE_LOC
-            return
-        task[COUNT] -= 1
-    elif stage == ST_REVIVE_LOC:
-        m.work.pop()
-        revive(m, task[SEAT], task[COUNT], m.spec.loc_index[option[1]])
+    _perform(m, seat, loc, skill)
 
 
-def _ask(m: Match, seat: int, kind: str, options: tuple[Any, ...]) -> None:
-    m.phase = EFFECT
-    m.kind = kind
-    m.decider = seat
-    m.options = options
+def answer_optional(m: Match, task: Task) -> None:
+    _, skill, seat, loc, option = task
+    if option[0] == "yes":
+        _perform(m, seat, loc, skill)
 
 
-def _count(m: Match, task: list[Any], skill: Skill) -> None:
-    m.log.append((m.turn, task[SEAT], skill.card, K_SKILLS, 1))
+def answer_target(m: Match, task: Task) -> None:
+    _, skill, seat, option = task
+    _count(m, seat, skill)
+    _apply_to_being(m, seat, skill, option[1], m.spec.loc_index[option[2]])
 
 
-def _order_next(m: Match, task: list[Any]) -> None:
-    seat = task[SEAT]
-    sources = [
-        (loc, uid) for loc, uid in task[3] if (b := m.field[seat][loc]) is not None and b.uid == uid
-    ]
-    task[3] = sources
-    if len(sources) <= 1:
-        m.work.pop()
-        if sources:
-            push_skills(m, seat, sources[0][0], task[2])
+def next_pick(m: Match, task: Task) -> None:
+    """T_PICK: `who` picks the next card (DISCARD from the hand, RECOVER or REVIVE from the
+    Abyss), while any is left to pick and any is eligible."""
+    _, skill, who, left, seat = task
+    if left <= 0:
+        return
+    if skill.op == DISCARD:
+        pool = m.hands[who]
+        eligible = pool
+    else:
+        pool = m.abysses[who]
+        flt = skill.filter
+        eligible = [c for c in pool if card_matches(m.spec, flt, c)] if flt else pool
+    if not eligible:
+        return
+    # Abyss cards of one seat are distinct (one copy of each card per deck), hands too.
+    options = tuple(("pick", card) for card in dict.fromkeys(eligible))
+    offer(m, who, "pick_card", EFFECT, options, (A_PICK, skill, who, left, seat))
+
+
+def answer_pick(m: Match, task: Task) -> None:
+    _, skill, who, left, seat, option = task
+    card = option[1]
+    if skill.op == DISCARD:
+        from_hand(m, who, card)
+        m.abysses[who].append(card)
+    elif skill.op == RECOVER:
+        m.abysses[who].remove(card)
+        to_hand(m, who, card)
+        m.log.append((m.turn, who, card, DRAWN, 1))
+    else:  # REVIVE: the card is chosen; the location comes next
+        m.todo.append((T_REVIVE_LOC, seat, card))
+        return
+    m.todo.append((T_PICK, skill, who, left - 1, seat))
+
+
+def ask_revive_loc(m: Match, task: Task) -> None:
+    _, seat, card = task
+    empty = _empty_locations(m, seat)
+    if not empty:
         return
     names = m.spec.locations
-    _ask(m, seat, "order_triggers", tuple(("first", names[loc]) for loc, _ in sources))
+    options = tuple(("revive_at", names[loc]) for loc in empty)
+    offer(m, seat, "revive_loc", EFFECT, options, (A_REVIVE_LOC, seat, card))
 
 
-def _perform(m: Match, task: list[Any], skill: Skill) -> None:
+def answer_revive_loc(m: Match, task: Task) -> None:
+    _, seat, card, option = task
+    revive(m, seat, card, m.spec.loc_index[option[1]])
+
+
+def order_next(m: Match, task: Task) -> None:
+    """T_ORDER: the owner picks which of the triggered Beings still in play resolves next."""
+    _, seat, trigger, sources = task
+    sources = tuple(
+        (loc, uid) for loc, uid in sources if (b := m.field[seat][loc]) is not None and b.uid == uid
+    )
+    if len(sources) <= 1:
+        if sources:
+            push_skills(m, seat, sources[0][0], trigger)
+        return
+    names = m.spec.locations
+    options = tuple(("first", names[loc]) for loc, _ in sources)
+    offer(m, seat, "order_triggers", EFFECT, options, (A_ORDER, seat, trigger, sources))
+
+
+def answer_order(m: Match, task: Task) -> None:
+    """The chosen Being's skills resolve, then the owner orders the rest."""
+    _, seat, trigger, sources, option = task
+    loc = m.spec.loc_index[option[1]]
+    m.todo.append((T_ORDER, seat, trigger, tuple(s for s in sources if s[0] != loc)))
+    if m.field[seat][loc] is not None:
+        push_skills(m, seat, loc, trigger)
+
+
+def _count(m: Match, seat: int, skill: Skill) -> None:
+    m.log.append((m.turn, seat, skill.card, K_SKILLS, 1))
+
+
+def _perform(m: Match, seat: int, here: int, skill: Skill) -> None:
     """Resolve the skill's op now, or ask for the choice it needs first."""
     op = skill.op
-    seat = task[SEAT]
     if op in PLAYER_OPS:
         who = seat if skill.target == ME else 1 - seat
         if op == DRAW:
-            m.work.pop()
-            _count(m, task, skill)
+            _count(m, seat, skill)
             draw(m, who, skill.n)
         elif op == GAIN_GEMS:
-            m.work.pop()
-            _count(m, task, skill)
+            _count(m, seat, skill)
             gain_gems(m, who, skill.n, skill.active)
         elif op == READY_GEMS:
-            m.work.pop()
-            _count(m, task, skill)
+            _count(m, seat, skill)
             k = min(skill.n, m.gems_rested[who])
             m.gems_rested[who] -= k
             m.gems_active[who] += k
         elif op == DISCARD and skill.pick_random:
-            m.work.pop()
-            _count(m, task, skill)
+            _count(m, seat, skill)
             hand = m.hands[who]
             for _ in range(skill.n):
                 if not hand:
                     break
                 m.abysses[who].append(from_hand_at(m, who, m.rng.stream().randrange(len(hand))))
         else:  # DISCARD picked by its owner, RECOVER: `who` picks n cards one at a time
-            _count(m, task, skill)
-            task[PICKED] = who
-            task[COUNT] = skill.n
-            task[STAGE] = ST_PICK
-            _pick_next(m, task, skill)
+            _count(m, seat, skill)
+            next_pick(m, (T_PICK, skill, who, skill.n, seat))
         return
     if op == REVIVE:
         if not _empty_locations(m, seat):
-            m.work.pop()
             return
-        _count(m, task, skill)
-        task[PICKED] = seat
-        task[COUNT] = 1
-        task[STAGE] = ST_PICK
-        _pick_next(m, task, skill)
+        _count(m, seat, skill)
+        next_pick(m, (T_PICK, skill, seat, 1, seat))
         return
     target = skill.target
     if target == CHOOSE_OWN or target == CHOOSE_OPP:
@@ -420,25 +419,22 @@ def _perform(m: Match, task: list[Any], skill: Skill) -> None:
         options = tuple(
             ("target", side, names[loc])
             for loc, b in enumerate(m.field[side])
-            if b is not None and being_matches(m, skill.filter, b, loc, task[LOC])
+            if b is not None and being_matches(m, skill.filter, b, loc, here)
         )
         if not options:
-            m.work.pop()
             return
-        task[STAGE] = ST_ASKED_TARGET
-        _ask(m, seat, "target", options)
+        offer(m, seat, "target", EFFECT, options, (A_TARGET, skill, seat))
         return
-    m.work.pop()
-    targets = _chosen_targets(m, task, skill)
+    targets = _chosen_targets(m, seat, here, skill)
     if targets:
-        _count(m, task, skill)
+        _count(m, seat, skill)
         for side, loc in targets:
-            _apply_to_being(m, task, skill, side, loc)
+            _apply_to_being(m, seat, skill, side, loc)
 
 
-def _chosen_targets(m: Match, task: list[Any], skill: Skill) -> list[tuple[int, int]]:
+def _chosen_targets(m: Match, seat: int, here: int, skill: Skill) -> list[tuple[int, int]]:
     """The Beings a fixed selector names, filtered (a single target failing it: nothing)."""
-    seat, here, target = task[SEAT], task[LOC], skill.target
+    target = skill.target
     field = m.field
     found: list[tuple[int, int]] = []
     if target == SELF:
@@ -472,7 +468,7 @@ def _chosen_targets(m: Match, task: list[Any], skill: Skill) -> list[tuple[int, 
     return kept
 
 
-def _apply_to_being(m: Match, task: list[Any], skill: Skill, side: int, loc: int) -> None:
+def _apply_to_being(m: Match, seat: int, skill: Skill, side: int, loc: int) -> None:
     being = m.field[side][loc]
     if being is None:
         return
@@ -481,7 +477,7 @@ def _apply_to_being(m: Match, task: list[Any], skill: Skill, side: int, loc: int
         until = skill.until
         if until == UNTIL_ATTACK and m.attack is None:
             until = UNTIL_TURN  # `attack` falls back to `turn` outside an attack
-        own_being(m, side, loc).mods.append((skill.n, until, task[SEAT]))
+        own_being(m, side, loc).mods.append((skill.n, until, seat))
     elif op == READY:
         own_being(m, side, loc).rested = False
     elif op == REST:
@@ -490,25 +486,6 @@ def _apply_to_being(m: Match, task: list[Any], skill: Skill, side: int, loc: int
         m.log.append((m.turn, side, being.stack[-1], K_TIMES_DEFEATED, 1))
         m.tally[side][S_LOST] += 1
         leave_play(m, side, loc)
-
-
-def _pick_next(m: Match, task: list[Any], skill: Skill) -> None:
-    who = task[PICKED]
-    if task[COUNT] <= 0:
-        m.work.pop()
-        return
-    if skill.op == DISCARD:
-        pool = m.hands[who]
-        eligible = pool
-    else:
-        pool = m.abysses[who]
-        flt = skill.filter
-        eligible = [c for c in pool if card_matches(m.spec, flt, c)] if flt else pool
-    if not eligible:
-        m.work.pop()
-        return
-    # Abyss cards of one seat are distinct (one copy of each card per deck), hands too.
-    _ask(m, who, "pick_card", tuple(("pick", card) for card in dict.fromkeys(eligible)))
 
 
 def revive(m: Match, seat: int, card: int, loc: int) -> None:
@@ -526,16 +503,15 @@ def _empty_locations(m: Match, seat: int) -> list[int]:
 # -- conditions and filters ----------------------------------------------------------------------
 
 
-def conditions_hold(m: Match, task: list[Any], being: Being) -> bool:
+def conditions_hold(m: Match, seat: int, skill: Skill, via: int, being: Being) -> bool:
     """`if:` checked as the entry resolves: every condition must hold."""
-    seat = task[SEAT]
-    for code, value in task[SKILL].conditions:
+    for code, value in skill.conditions:
         if code == C_MY_LIFE:
             ok = len(m.lives[seat]) <= value
         elif code == C_OPP_LIFE:
             ok = len(m.lives[1 - seat]) <= value
         elif code == C_VIA:
-            ok = task[VIA] == value
+            ok = via == value
         elif code == C_TARGET_KIND:
             a = m.attack
             ok = a is not None and (KIND_LIFE if a.target < 0 else KIND_BEING) == value
@@ -605,3 +581,14 @@ def card_matches(spec: BeingsSpec, flt: tuple[Any, ...], card: int) -> bool:
         if not ok:
             return False
     return True
+
+
+TASKS.bind(T_EFFECT, resolve_effect)
+TASKS.bind(A_OPTIONAL, answer_optional)
+TASKS.bind(A_TARGET, answer_target)
+TASKS.bind(T_PICK, next_pick)
+TASKS.bind(A_PICK, answer_pick)
+TASKS.bind(T_REVIVE_LOC, ask_revive_loc)
+TASKS.bind(A_REVIVE_LOC, answer_revive_loc)
+TASKS.bind(T_ORDER, order_next)
+TASKS.bind(A_ORDER, answer_order)

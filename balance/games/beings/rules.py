@@ -1,9 +1,10 @@
 """beings' rules (spec beings.md): setup and mulligan, the turn, playing, evolving, attacking,
 blocking, defending, and the end of the game.
 
-Flow: MULLIGAN -> (turn start -> MAIN <-> attack -> turn end)* -> OVER. Card effects wait on the
-match's `work` stack and resolve before the flow moves on (`after` says where it goes next); a
-decision with a single option is applied at once (spec §4).
+Flow: mulligans -> (turn start -> main <-> attack -> turn end)* -> over, as tasks on the kit's
+flow stack (balance/core/flow.py; the kinds are state.TASKS): a step that is to follow card
+effects lies beneath them, so they resolve first; a decision with a single option is applied at
+once (spec §4, state.offer).
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from collections.abc import Sequence
 from random import Random
 from typing import Any
 
+from balance.core import flow
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
 from balance.core.eventchain import EventLog
+from balance.core.flow import Task
 from balance.core.gamerng import GameRng, fast_shuffle
 from balance.games.beings import heuristics
 from balance.games.beings.effects import (
@@ -24,7 +27,6 @@ from balance.games.beings.effects import (
     PLAY,
     RECOVER,
     REVIVE,
-    SKILL,
     TURN_END,
     TURN_START,
     UNTIL_ATTACK,
@@ -32,21 +34,17 @@ from balance.games.beings.effects import (
     UNTIL_TURN,
     VIA_EVOLVE,
     VIA_SUMMON,
-    answer,
     push_activation,
     push_simultaneous,
     push_skills,
-    resolve_next,
 )
 from balance.games.beings.spec import DOUBLE, RESIST, BeingsSpec
 from balance.games.beings.state import (
-    AFTER_ATTACK_SKILLS,
-    AFTER_BLOCK,
-    AFTER_MAIN,
-    AFTER_SETUP,
-    AFTER_TURN_END,
+    A_BLOCK,
+    A_DEFEND,
+    A_MAIN,
+    A_MULLIGAN,
     DEFEND,
-    EFFECT,
     G_ATTACKS,
     G_BLOCKS,
     G_EVOLUTIONS,
@@ -100,6 +98,14 @@ from balance.games.beings.state import (
     S_LOST,
     S_MULLIGAN,
     SEAT_STATS,
+    T_AFTER_ATTACK_SKILLS,
+    T_AFTER_BLOCK,
+    T_DEFEND,
+    T_FINISH_SETUP,
+    T_MAIN,
+    T_MULLIGAN,
+    T_PASS_TURN,
+    TASKS,
     Attack,
     Being,
     Match,
@@ -108,6 +114,7 @@ from balance.games.beings.state import (
     from_hand,
     gain_gems,
     leave_play,
+    offer,
     own_being,
     pay,
     power,
@@ -125,6 +132,7 @@ DONE = ("done",)
 ZERO_LIFE_DEFENSE_FAILED = "zero_life_defense_failed"
 TURN_LIMIT = "turn_limit"
 PICK_VERBS = {DISCARD: "discard", RECOVER: "recover", REVIVE: "revive"}
+MAIN_STEP = (T_MAIN,)  # the most common task, made once
 
 
 class BeingsMatch(Match):
@@ -133,12 +141,12 @@ class BeingsMatch(Match):
     __slots__ = ()
 
     def decision(self) -> Decision | None:
-        return self.pending
+        return self.asking
 
     def apply(self, option: int) -> None:
         self.known = self.tighten = None
-        choose(self, self.options[option])
-        advance(self)
+        flow.answer(self, option)  # the answer's task runs first
+        flow.run(self, TASKS)
 
     def result(self) -> Result:
         return result_of(self)
@@ -283,12 +291,12 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         turn=0,
         active=first,
         phase=RUN,
-        after=AFTER_SETUP,
-        kind="",
         decider=NOBODY,
         options=(),
-        pending=None,
-        work=[],
+        todo=[(T_FINISH_SETUP,)],
+        asking=None,
+        cont=(),
+        over=False,
         attack=None,
         actions=0,
         next_uid=0,
@@ -322,25 +330,28 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
                 m.hands[seat].append(m.decks[seat].pop())
     m.recount()
     if spec.mulligan_allowed and m.hands[first]:
-        m.phase = MULLIGAN
+        m.todo.append((T_MULLIGAN,))
     else:
         for seat in (first, 1 - first):
             m.rng.shuffle(m.decks[seat])  # R4's shuffle happens with or without a mulligan
-    advance(m)  # the flow goes on to finish_setup (AFTER_SETUP) once the mulligans are done
+    flow.run(m, TASKS)  # on to finish_setup once the mulligans are done
     return m
 
 
-def mulligan_options(m: Match) -> tuple[Any, ...]:
-    card = m.hands[m.mulligan_seat][m.mulligan_index]
-    return (("keep", card), ("return", card))
+def ask_mulligan(m: Match, task: Task) -> None:
+    """T_MULLIGAN: keep or return the next opening card."""
+    seat = m.mulligan_seat
+    card = m.hands[seat][m.mulligan_index]
+    offer(m, seat, "mulligan", MULLIGAN, (("keep", card), ("return", card)), (A_MULLIGAN,))
 
 
-def mulligan(m: Match, option: tuple[Any, ...]) -> None:
+def mulligan(m: Match, task: Task) -> None:
     """G16: one keep/return decision per opening card, P1 then P2; R4 settles each hand."""
     seat = m.mulligan_seat
-    m.mulligan_marks.append(option[0] == "return")
+    m.mulligan_marks.append(task[1][0] == "return")
     m.mulligan_index += 1
     if m.mulligan_index < len(m.hands[seat]):
+        m.todo.append((T_MULLIGAN,))
         return
     hand = m.hands[seat]
     back = [card for card, mark in zip(hand, m.mulligan_marks, strict=True) if mark]
@@ -360,13 +371,14 @@ def mulligan(m: Match, option: tuple[Any, ...]) -> None:
     other = 1 - seat
     if seat == m.first and m.hands[other]:
         m.mulligan_seat = other
+        m.todo.append((T_MULLIGAN,))
         return
     if seat == m.first:
         m.rng.shuffle(m.decks[other])
-    m.phase = RUN  # on to finish_setup
+    # on to finish_setup, the task beneath
 
 
-def finish_setup(m: Match) -> None:
+def finish_setup(m: Match, task: Task) -> None:
     """R5, R6: life cards, then starting gems; then Player 1's turn 1."""
     spec = m.spec
     for seat in (m.first, 1 - m.first):
@@ -406,18 +418,17 @@ def start_turn(m: Match) -> None:
     m.gems_active[seat] += m.gems_rested[seat]
     m.gems_rested[seat] = 0
     expire_mods(m, UNTIL_NEXT, seat)
+    m.todo.append(MAIN_STEP)  # once the `turn/start` skills have resolved
     push_simultaneous(m, seat, TURN_START)
-    m.after = AFTER_MAIN
-    m.phase = RUN
 
 
 def end_turn(m: Match) -> None:
     """TURN_END: own `turn/end` skills, then `until: turn` mods expire and the turn passes."""
+    m.todo.append((T_PASS_TURN,))
     push_simultaneous(m, m.active, TURN_END)
-    m.after = AFTER_TURN_END
 
 
-def pass_turn(m: Match) -> None:
+def pass_turn(m: Match, task: Task) -> None:
     expire_mods(m, UNTIL_TURN, NOBODY)
     start_turn(m)
 
@@ -512,21 +523,30 @@ def main_options(m: Match) -> tuple[Any, ...]:
     return tuple(options)
 
 
-def take_action(m: Match, option: tuple[Any, ...]) -> None:
+def ask_main(m: Match, task: Task) -> None:
+    """T_MAIN: the active player's next main-phase action."""
+    offer(m, m.active, "main", MAIN, main_options(m), (A_MAIN,))
+
+
+def take_action(m: Match, task: Task) -> None:
+    """A_MAIN: the chosen action; the main phase goes on once its skills have resolved (an
+    attack and the end of the turn lay their own next steps)."""
+    option = task[1]
     what = option[0]
-    m.phase = RUN
     if what == "end_turn":
         end_turn(m)
         return
     m.actions += 1
     seat = m.active
     loc_index = m.spec.loc_index
+    if what == "attack":
+        declare_attack(m, loc_index[option[1]], option[2])
+        return
+    m.todo.append(MAIN_STEP)
     if what == "play":
         summon(m, seat, option[1], loc_index[option[2]])
     elif what == "evolve":
         evolve(m, seat, option[1], loc_index[option[2]], in_defence=False)
-    elif what == "attack":
-        declare_attack(m, loc_index[option[1]], option[2])
     elif what == "gem_draw":
         gem_draw(m, seat)
     elif what == "equip":
@@ -551,7 +571,6 @@ def summon(m: Match, seat: int, card: int, loc: int) -> None:
     m.log.append((m.turn, seat, card, K_SUMMONED, 1))
     if spec.triggers[card][PLAY]:
         push_skills(m, seat, loc, PLAY, VIA_SUMMON)
-    m.after = AFTER_MAIN
 
 
 def evolve(m: Match, seat: int, card: int, loc: int, in_defence: bool) -> None:
@@ -592,7 +611,6 @@ def gem_draw(m: Match, seat: int) -> None:
     pay(m, seat, price)
     m.tally[seat][S_GEMS_DRAW] += price
     m.tally[seat][S_DRAWN_BY_GEMS] += draw(m, seat, 1)
-    m.after = AFTER_MAIN
 
 
 def equip(m: Match, seat: int, loc: int) -> None:
@@ -600,7 +618,6 @@ def equip(m: Match, seat: int, loc: int) -> None:
     m.gems_active[seat] -= 1
     own_being(m, seat, loc).equipped += 1
     m.tally[seat][S_GEMS_EQUIPPED] += 1
-    m.after = AFTER_MAIN
 
 
 def activate(m: Match, seat: int, loc: int, index: int) -> None:
@@ -611,7 +628,6 @@ def activate(m: Match, seat: int, loc: int, index: int) -> None:
     m.tally[seat][S_GEMS_ACTIVATE] += skill.cost
     being.main_used = m.turn
     push_activation(m, seat, loc, skill)
-    m.after = AFTER_MAIN
 
 
 # -- the attack (R13-R16, R24-R31, G4-G7, G14) -----------------------------------------------------
@@ -637,12 +653,12 @@ def declare_attack(m: Match, loc: int, target_name: str) -> None:
     m.attack = Attack(seat, loc, being.uid, top, target, target_uid)
     m.totals[G_ATTACKS] += 1
     m.log.append((m.turn, seat, top, K_ATTACKS, 1))
+    m.todo.append((T_AFTER_ATTACK_SKILLS,))
     if spec.triggers[top][ATTACK]:
         push_skills(m, seat, loc, ATTACK)
-    m.after = AFTER_ATTACK_SKILLS
 
 
-def after_attack_skills(m: Match) -> None:
+def after_attack_skills(m: Match, task: Task) -> None:
     """Step 3: the defender may block, unless the attack has fizzled (G14)."""
     a = m.attack
     assert a is not None  # set by declare_attack until end_attack
@@ -651,7 +667,7 @@ def after_attack_skills(m: Match) -> None:
     ):
         end_attack(m, fizzled=True)
         return
-    m.phase = BLOCK_STEP
+    offer(m, 1 - a.seat, "block", BLOCK_STEP, block_options(m), (A_BLOCK,))
 
 
 def block_options(m: Match) -> tuple[Any, ...]:
@@ -667,10 +683,10 @@ def block_options(m: Match) -> tuple[Any, ...]:
     return tuple(options)
 
 
-def block(m: Match, option: tuple[Any, ...]) -> None:
+def block(m: Match, task: Task) -> None:
     """Step 4 (R26, G5): the blocker becomes the defending Being, rests, its skills resolve."""
-    m.phase = RUN
-    m.after = AFTER_BLOCK
+    option = task[1]
+    m.todo.append((T_AFTER_BLOCK,))
     if option[0] == "no_block":
         return
     a = m.attack
@@ -691,7 +707,7 @@ def block(m: Match, option: tuple[Any, ...]) -> None:
         push_skills(m, seat, loc, BLOCK)
 
 
-def after_block(m: Match) -> None:
+def after_block(m: Match, task: Task) -> None:
     """Step 5: a defend step when a Being defends, or on a life attack at 0 life (G6, R31)."""
     a = m.attack
     assert a is not None  # set by declare_attack until end_attack
@@ -702,9 +718,21 @@ def after_block(m: Match) -> None:
         end_attack(m, fizzled=True)
         return
     if a.defending >= 0 or (a.target == LIFE and not m.lives[defender]):
-        m.phase = DEFEND
+        defend_step(m, task)
     else:
         resolve_attack(m)
+
+
+def defend_step(m: Match, task: Task) -> None:
+    """T_DEFEND: the defender's next discard or evolution; with only `done` left, the defend
+    step ends."""
+    options = defend_options(m)
+    if len(options) == 1:
+        resolve_attack(m)
+        return
+    # the defend step happens during an attack only; no assert in the decision loop
+    seat = 1 - m.attack.seat  # type: ignore[union-attr]
+    offer(m, seat, "defend", DEFEND, options, (A_DEFEND,))
 
 
 def defend_options(m: Match) -> tuple[Any, ...]:
@@ -736,13 +764,15 @@ def defend_options(m: Match) -> tuple[Any, ...]:
     return tuple(options)
 
 
-def defend(m: Match, option: tuple[Any, ...]) -> None:
+def defend(m: Match, task: Task) -> None:
+    """A_DEFEND: a discard adds its power and the step goes on; an evolution's play skills
+    resolve first; `done` ends the step."""
+    option = task[1]
     what = option[0]
     a = m.attack
     assert a is not None  # set by declare_attack until end_attack
     seat = 1 - a.seat
     if what == "done":
-        m.phase = RUN
         resolve_attack(m)
     elif what == "discard":
         card = option[1]
@@ -753,9 +783,9 @@ def defend(m: Match, option: tuple[Any, ...]) -> None:
         m.tally[seat][S_DEFENCE_CARDS] += 1
         m.tally[seat][S_DEFENCE_POWER] += gain
         m.log.append((m.turn, seat, card, K_DEFENCE_POWER, gain))
+        m.todo.append((T_DEFEND,))
     else:  # evolve in defence (R23); its play skills resolve, then the defend step goes on
-        m.phase = RUN
-        m.after = AFTER_BLOCK
+        m.todo.append((T_AFTER_BLOCK,))
         evolve(m, seat, option[1], m.spec.loc_index[option[2]], in_defence=True)
 
 
@@ -821,8 +851,7 @@ def end_attack(m: Match, fizzled: bool = False) -> None:
     if m.winner != NOBODY:
         game_over(m)
         return
-    m.phase = RUN
-    m.after = AFTER_MAIN
+    m.todo.append(MAIN_STEP)
 
 
 def _alive(m: Match, seat: int, loc: int, uid: int) -> bool:
@@ -854,8 +883,10 @@ def power_in_play(m: Match, seat: int) -> int:
 
 
 def game_over(m: Match) -> None:
+    """The end: nothing runs after it (flow.run drops the tasks left), no decision is pending."""
     m.phase = OVER
-    m.work.clear()
+    m.over = True
+    m.options = ()
     for seat in range(SEATS):
         row = m.tally[seat]
         row[S_FINAL_LIFE] = len(m.lives[seat])
@@ -878,86 +909,6 @@ def result_of(m: Match) -> Result:
     return Result.shared(list(range(SEATS)), SEATS, reason, m.turn, capped=m.capped, stats=stats)
 
 
-# -- the flow --------------------------------------------------------------------------------------
-
-
-def resume_main(m: Match) -> None:
-    m.phase = MAIN
-
-
-FLOW = {
-    AFTER_SETUP: finish_setup,
-    AFTER_MAIN: resume_main,
-    AFTER_ATTACK_SKILLS: after_attack_skills,
-    AFTER_BLOCK: after_block,
-    AFTER_TURN_END: pass_turn,
-}
-
-
-def choose(m: Match, option: tuple[Any, ...]) -> None:
-    """Apply one option of the pending decision."""
-    phase = m.phase
-    if phase == MAIN:
-        take_action(m, option)
-    elif phase == DEFEND:
-        defend(m, option)
-    elif phase == BLOCK_STEP:
-        block(m, option)
-    elif phase == EFFECT:
-        answer(m, option)
-    elif phase == MULLIGAN:
-        mulligan(m, option)
-    else:
-        raise RuntimeError(f"no decision is pending (phase {phase})")
-
-
-def advance(m: Match) -> None:
-    """Run the automatic flow until a decision with two or more options is pending, or the end."""
-    while True:
-        phase = m.phase
-        if phase == RUN:
-            if m.work:
-                resolve_next(m)
-                continue
-            if m.after != AFTER_MAIN:
-                FLOW[m.after](m)
-                continue
-            phase = m.phase = MAIN  # the common way on: straight back to the main phase
-        if phase == MAIN:
-            options = main_options(m)
-            seat, kind = m.active, "main"
-        elif phase == DEFEND:
-            options = defend_options(m)
-            if len(options) == 1:  # only `done` remains: the defend step ends
-                m.phase = RUN
-                resolve_attack(m)
-                continue
-            # the defend step happens during an attack only; no assert in the decision loop
-            seat, kind = 1 - m.attack.seat, "defend"  # type: ignore[union-attr]
-        elif phase == BLOCK_STEP:
-            options = block_options(m)
-            # the block step, too, happens during an attack only
-            seat, kind = 1 - m.attack.seat, "block"  # type: ignore[union-attr]
-        elif phase == EFFECT:
-            options = m.options
-            seat, kind = m.decider, m.kind
-        elif phase == MULLIGAN:
-            options = mulligan_options(m)
-            seat, kind = m.mulligan_seat, "mulligan"
-        else:  # OVER
-            m.options = ()
-            m.pending = None
-            return
-        if len(options) == 1:
-            choose(m, options[0])
-            continue
-        m.options = options
-        m.decider = seat
-        m.kind = kind
-        m.pending = Decision(seat, kind, options)
-        return
-
-
 # -- words -----------------------------------------------------------------------------------------
 
 
@@ -969,9 +920,8 @@ def describe_option(m: Match, option: tuple[Any, ...]) -> str:
     seat = m.decider
     if what in ("keep", "return", "pick"):
         verb = what
-        if what == "pick" and m.work:
-            task = m.work[-1]
-            verb = PICK_VERBS.get(task[SKILL].op, "pick")
+        if what == "pick" and m.asking is not None:
+            verb = PICK_VERBS.get(m.cont[1].op, "pick")  # the pick's answer task holds its skill
         return f"{verb} {ids[option[1]]}"
     if what == "play":
         loc = spec.loc_index[option[2]]
@@ -1034,7 +984,23 @@ def describe_option(m: Match, option: tuple[Any, ...]) -> str:
         being = m.field[seat][spec.loc_index[option[1]]]
         assert being is not None
         return f"resolve {ids[being.stack[-1]]} at {option[1]} first"
-    if what == "yes" and m.work:
-        skill = m.work[-1][SKILL]
+    if what == "yes" and m.asking is not None:
+        skill = m.cont[1]  # the optional skill's answer task holds it
         return f"yes ({ids[skill.card]}: {skill.text})"
     return " ".join(str(part) for part in option)  # no
+
+
+# -- the tasks' handlers (the card effects' are bound in effects.py) --------------------------------
+
+TASKS.bind(T_FINISH_SETUP, finish_setup)
+TASKS.bind(T_MULLIGAN, ask_mulligan)
+TASKS.bind(A_MULLIGAN, mulligan)
+TASKS.bind(T_MAIN, ask_main)
+TASKS.bind(A_MAIN, take_action)
+TASKS.bind(T_PASS_TURN, pass_turn)
+TASKS.bind(T_AFTER_ATTACK_SKILLS, after_attack_skills)
+TASKS.bind(A_BLOCK, block)
+TASKS.bind(T_AFTER_BLOCK, after_block)
+TASKS.bind(T_DEFEND, defend_step)
+TASKS.bind(A_DEFEND, defend)
+TASKS.check()

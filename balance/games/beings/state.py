@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Self
 from balance.core.codes import Names
 from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
 from balance.core.eventchain import EventLog
+from balance.core.flow import Task, Tasks
 from balance.core.gamerng import GameRng
 from balance.games.beings.spec import DOUBLE, RESIST
 
@@ -21,10 +22,39 @@ if TYPE_CHECKING:
     from balance.games.beings.spec import BeingsSpec
 
 # -- the flow ---------------------------------------------------------------------------------
-# `phase` says what the state waits for; `after` says where the flow goes once the pending card
-# effects (`work`) have all resolved.
+# The game runs on the kit's flow engine (balance/core/flow.py): the steps of the turn and the
+# card effects still to resolve are tasks on `todo`; a step that needs a choice poses it
+# (`offer`) and names the task that takes the answer. `phase` says what kind of decision is
+# pending (what the bounds in rules.py and the heuristics read), OVER once the game has ended.
 RUN, MULLIGAN, MAIN, BLOCK, DEFEND, EFFECT, OVER = range(7)
-AFTER_SETUP, AFTER_MAIN, AFTER_ATTACK_SKILLS, AFTER_BLOCK, AFTER_TURN_END = range(5)
+
+# The tasks, declared in the engine's table; effects.py binds the card effects' handlers and
+# rules.py the rest. A `T_*` task runs a step; an `A_*` task takes the answer to a decision
+# (the chosen option appended last).
+TASKS: Tasks[Match] = Tasks("beings")
+T_FINISH_SETUP = TASKS.declare("finish_setup")  # life cards, starting gems, turn 1
+T_MULLIGAN = TASKS.declare("mulligan")  # ask the next keep/return of an opening card
+A_MULLIGAN = TASKS.declare("mulligan_answer")
+T_MAIN = TASKS.declare("main")  # the active player's main-phase decision
+A_MAIN = TASKS.declare("main_answer")
+T_PASS_TURN = TASKS.declare("pass_turn")  # the turn-end skills have resolved: next turn
+T_AFTER_ATTACK_SKILLS = TASKS.declare("after_attack_skills")  # the block step, unless fizzled
+A_BLOCK = TASKS.declare("block_answer")
+T_AFTER_BLOCK = TASKS.declare("after_block")  # the defend step, or the attack resolves
+T_DEFEND = TASKS.declare("defend")  # the defender's next discard or evolve, or done
+A_DEFEND = TASKS.declare("defend_answer")
+# (T_EFFECT, seat, loc, uid, skill, via): a skill of the Being `uid` at (seat, loc) resolves
+T_EFFECT = TASKS.declare("effect")
+A_OPTIONAL = TASKS.declare("optional_answer")  # (A_OPTIONAL, skill, seat, loc, yes/no)
+A_TARGET = TASKS.declare("target_answer")  # (A_TARGET, skill, seat, target)
+# (T_PICK, skill, who, left, seat): `who` picks the next of `left` cards for the skill
+T_PICK = TASKS.declare("pick")
+A_PICK = TASKS.declare("pick_answer")  # (A_PICK, skill, who, left, seat, pick)
+T_REVIVE_LOC = TASKS.declare("revive_loc")  # (T_REVIVE_LOC, seat, card): where it enters
+A_REVIVE_LOC = TASKS.declare("revive_loc_answer")  # (A_REVIVE_LOC, seat, card, location)
+# (T_ORDER, seat, trigger, sources): the owner orders simultaneous triggers, (loc, uid) each
+T_ORDER = TASKS.declare("order")
+A_ORDER = TASKS.declare("order_answer")  # (A_ORDER, seat, trigger, sources, first)
 
 NOBODY = -1
 LIFE = -1  # an attack's target when it aims at the life area
@@ -202,8 +232,9 @@ class Match:
     """One game of beings. Seats are 0 and 1; `first` is the seat of Player 1.
 
     Zones are lists with their top at the end (Being decks, life areas); `field[seat][loc]` is a
-    Being or None. `work` is the stack of card effects still to resolve (top at the end): lists
-    built by effects.py. The pending decision is (`kind`, `decider`, `options`).
+    Being or None. The flow is the kit's (`todo`, `asking`, `cont`, `over`: balance/core/flow.py);
+    the pending decision's seat and options are also kept as `decider` and `options`, and its
+    kind of step as `phase`, for the bounds and heuristics that read them.
 
     Cloning is cheap because clones share what they have not changed yet: Beings (copied by the
     first match that changes one, see `own_being`), the RNG (the kit's GameRng, copied by the
@@ -218,12 +249,12 @@ class Match:
     turn: int
     active: int  # whose turn it is
     phase: int
-    after: int
-    kind: str
     decider: int
     options: tuple[Any, ...]
-    pending: Decision | None
-    work: list[list[Any]]
+    todo: list[Task]  # the tasks to run, the last one next (tuples: a clone copies one list)
+    asking: Decision | None
+    cont: Task
+    over: bool
     attack: Attack | None
     actions: int  # main-phase actions this turn
     next_uid: int
@@ -281,12 +312,12 @@ class Match:
         new.turn = self.turn
         new.active = self.active
         new.phase = self.phase
-        new.after = self.after
-        new.kind = self.kind
         new.decider = self.decider
         new.options = self.options
-        new.pending = self.pending
-        new.work = [task[:] for task in self.work] if self.work else []
+        new.todo = self.todo[:]
+        new.asking = self.asking
+        new.cont = self.cont
+        new.over = self.over
         new.attack = self.attack.copy() if self.attack is not None else None
         new.actions = self.actions
         new.next_uid = self.next_uid
@@ -322,6 +353,19 @@ class Match:
             sum(map(gain, self.decks[s])) + sum(map(gain, self.lives[s])) + self.hand_defence[s]
             for s in (0, 1)
         ]
+
+
+def offer(m: Match, seat: int, kind: str, phase: int, options: tuple[Any, ...], cont: Task) -> None:
+    """Pose `seat` a decision of `kind` (a `phase` step) whose answer goes to `cont`; a lone
+    option is no choice and is taken at once (spec §4): `cont` runs next with it."""
+    if len(options) == 1:
+        m.todo.append((*cont, options[0]))
+        return
+    m.phase = phase
+    m.decider = seat
+    m.options = options
+    m.asking = Decision(seat, kind, options)
+    m.cont = cont
 
 
 def own_being(m: Match, seat: int, loc: int) -> Being:

@@ -13,8 +13,9 @@ from typing import Any
 
 from balance.core.registry import load_game
 from balance.games.beings.cards import BeingsSpec
-from balance.games.beings.rules import BeingsMatch, advance, new_game
-from balance.games.beings.state import AFTER_MAIN, NOBODY, RUN, Being
+from balance.core import flow
+from balance.games.beings.rules import MAIN_STEP, BeingsMatch, new_game
+from balance.games.beings.state import NOBODY, TASKS, Being
 
 GAME = load_game("beings")
 SPEC: BeingsSpec = GAME.load(GAME.config_dir)
@@ -70,7 +71,6 @@ def table(
             placed.equipped = b["equipped"]
             m.field[seat][spec.loc_index[name]] = placed
     m.mulligan_seat = NOBODY
-    m.work.clear()
     m.attack = None
     m.actions = 0
     refresh(m)
@@ -86,9 +86,9 @@ def _zone(spec: BeingsSpec, value: int | list[str]) -> list[int]:
 def refresh(m: BeingsMatch) -> None:
     """Recompute the main-phase decision after a test changed the table by hand."""
     m.recount()
-    m.phase = RUN
-    m.after = AFTER_MAIN
-    advance(m)
+    m.asking = None
+    m.todo = [MAIN_STEP]
+    flow.run(m, TASKS)
 
 
 def words(m: BeingsMatch) -> list[str]:
