@@ -260,15 +260,15 @@ def push_simultaneous(m: Match, seat: int, trigger: int) -> None:
     chosen order (`trigger_order: choose`)."""
     spec = m.spec
     side = m.field[seat]
-    sources = tuple(
+    sources = [
         (loc, b.uid)
         for loc, b in enumerate(side)
         if b is not None and spec.triggers[b.stack[-1]][trigger]
-    )
+    ]
     if not sources:
         return
     if spec.trigger_order == "choose" and len(sources) > 1:
-        m.todo.append((T_ORDER, seat, trigger, sources))
+        m.todo.append((T_ORDER, seat, trigger, tuple(sources)))
         return
     for loc, _ in reversed(sources):
         push_skills(m, seat, loc, trigger)
@@ -355,7 +355,11 @@ def order_next(m: Match, task: Task) -> None:
     """T_ORDER: the owner picks which of the triggered Beings still in play resolves next."""
     _, seat, trigger, sources = task
     sources = tuple(
-        (loc, uid) for loc, uid in sources if (b := m.field[seat][loc]) is not None and b.uid == uid
+        [
+            (loc, uid)
+            for loc, uid in sources
+            if (b := m.field[seat][loc]) is not None and b.uid == uid
+        ]
     )
     if len(sources) <= 1:
         if sources:

@@ -132,7 +132,9 @@ DONE = ("done",)
 ZERO_LIFE_DEFENSE_FAILED = "zero_life_defense_failed"
 TURN_LIMIT = "turn_limit"
 PICK_VERBS = {DISCARD: "discard", RECOVER: "recover", REVIVE: "revive"}
-MAIN_STEP = (T_MAIN,)  # the most common task, made once
+MAIN_STEP = (T_MAIN,)  # the most common tasks, made once
+MAIN_ANSWER = (A_MAIN,)
+END_TURN_ANSWER = (A_MAIN, END_TURN)
 
 
 class BeingsMatch(Match):
@@ -145,8 +147,7 @@ class BeingsMatch(Match):
 
     def apply(self, option: int) -> None:
         self.known = self.tighten = None
-        flow.answer(self, option)  # the answer's task runs first
-        flow.run(self, TASKS)
+        flow.run(self, TASKS, option)  # the answer's task runs first
 
     def result(self) -> Result:
         return result_of(self)
@@ -452,13 +453,15 @@ def expire_mods(m: Match, until: int, controller: int) -> None:
 # -- the main phase (R9-R12, R18-R19, G10-G11) -----------------------------------------------------
 
 
-def main_options(m: Match) -> tuple[Any, ...]:
-    """Every legal main-phase action of the active player (spec §4's `main` row), in the order
-    plays, evolutions, attacks, gem draw, equips, activations, end turn."""
+def ask_main(m: Match, task: Task) -> None:
+    """T_MAIN: the active player's next action, among every legal main-phase action (spec §4's
+    `main` row), in the order plays, evolutions, attacks, gem draw, equips, activations, end
+    turn. (The most frequent step: it lists and poses the decision itself, `offer` inlined.)"""
     spec = m.spec
-    if m.actions >= spec.max_actions_per_turn:
-        return (END_TURN,)
     seat = m.active
+    if m.actions >= spec.max_actions_per_turn:
+        m.todo.append(END_TURN_ANSWER)  # a lone option is taken at once (state.offer)
+        return
     turn = m.turn
     gems = m.gems_active[seat]
     hand = m.hands[seat]
@@ -519,13 +522,16 @@ def main_options(m: Match) -> tuple[Any, ...]:
         options += equips
     if activations:
         options += activations
+    if len(options) == 0:
+        m.todo.append(END_TURN_ANSWER)
+        return
     options.append(END_TURN)
-    return tuple(options)
-
-
-def ask_main(m: Match, task: Task) -> None:
-    """T_MAIN: the active player's next main-phase action."""
-    offer(m, m.active, "main", MAIN, main_options(m), (A_MAIN,))
+    offered = tuple(options)
+    m.phase = MAIN
+    m.decider = seat
+    m.options = offered
+    m.asking = Decision(seat, "main", offered)
+    m.cont = MAIN_ANSWER
 
 
 def take_action(m: Match, task: Task) -> None:
