@@ -309,9 +309,6 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         gems_active=[0, 0],
         gems_rested=[0, 0],
         field=[[None] * len(spec.locations) for _ in range(SEATS)],
-        mulligan_seat=first,
-        mulligan_index=0,
-        mulligan_marks=[],
         returned=[0, 0],
         winner=NOBODY,
         end_reason="",
@@ -331,7 +328,7 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
                 m.hands[seat].append(m.decks[seat].pop())
     m.recount()
     if spec.mulligan_allowed and m.hands[first]:
-        m.todo.append((T_MULLIGAN,))
+        m.todo.append((T_MULLIGAN, first, 0, ()))
     else:
         for seat in (first, 1 - first):
             m.rng.shuffle(m.decks[seat])  # R4's shuffle happens with or without a mulligan
@@ -340,23 +337,24 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
 
 
 def ask_mulligan(m: Match, task: Task) -> None:
-    """T_MULLIGAN: keep or return the next opening card."""
-    seat = m.mulligan_seat
-    card = m.hands[seat][m.mulligan_index]
-    offer(m, seat, "mulligan", MULLIGAN, (("keep", card), ("return", card)), (A_MULLIGAN,))
+    """(T_MULLIGAN, seat, index, marks): keep or return the seat's opening card at `index`;
+    `marks` are its "return" marks so far (private to the seat)."""
+    _, seat, index, marks = task
+    card = m.hands[seat][index]
+    options = (("keep", card), ("return", card))
+    offer(m, seat, "mulligan", MULLIGAN, options, (A_MULLIGAN, seat, index, marks))
 
 
 def mulligan(m: Match, task: Task) -> None:
     """G16: one keep/return decision per opening card, P1 then P2; R4 settles each hand."""
-    seat = m.mulligan_seat
-    m.mulligan_marks.append(task[1][0] == "return")
-    m.mulligan_index += 1
-    if m.mulligan_index < len(m.hands[seat]):
-        m.todo.append((T_MULLIGAN,))
+    _, seat, index, marks, option = task
+    marks = (*marks, option[0] == "return")
+    if index + 1 < len(m.hands[seat]):
+        m.todo.append((T_MULLIGAN, seat, index + 1, marks))
         return
     hand = m.hands[seat]
-    back = [card for card, mark in zip(hand, m.mulligan_marks, strict=True) if mark]
-    m.hands[seat] = [card for card, mark in zip(hand, m.mulligan_marks, strict=True) if not mark]
+    back = [card for card, mark in zip(hand, marks, strict=True) if mark]
+    m.hands[seat] = [card for card, mark in zip(hand, marks, strict=True) if not mark]
     deck = m.decks[seat]
     deck[0:0] = back  # to the bottom: the top is the end of the list
     for _ in back:
@@ -367,12 +365,9 @@ def mulligan(m: Match, task: Task) -> None:
     m.recount()  # the hand changed under the running sums
     m.returned[seat] = len(back)
     m.tally[seat][S_MULLIGAN] = len(back)
-    m.mulligan_marks = []
-    m.mulligan_index = 0
     other = 1 - seat
     if seat == m.first and m.hands[other]:
-        m.mulligan_seat = other
-        m.todo.append((T_MULLIGAN,))
+        m.todo.append((T_MULLIGAN, other, 0, ()))
         return
     if seat == m.first:
         m.rng.shuffle(m.decks[other])
@@ -391,7 +386,6 @@ def finish_setup(m: Match, task: Task) -> None:
                 m.lives[seat].append(deck.pop())
     gain_gems(m, m.first, spec.start_gems_first)
     gain_gems(m, 1 - m.first, spec.start_gems_second)
-    m.mulligan_seat = NOBODY
     start_turn(m)
 
 

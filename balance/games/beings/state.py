@@ -33,7 +33,7 @@ RUN, MULLIGAN, MAIN, BLOCK, DEFEND, EFFECT, OVER = range(7)
 # (the chosen option appended last).
 TASKS: Tasks[Match] = Tasks("beings")
 T_FINISH_SETUP = TASKS.declare("finish_setup")  # life cards, starting gems, turn 1
-T_MULLIGAN = TASKS.declare("mulligan")  # ask the next keep/return of an opening card
+T_MULLIGAN = TASKS.declare("mulligan")  # (T_MULLIGAN, seat, index, marks): keep or return?
 A_MULLIGAN = TASKS.declare("mulligan_answer")
 T_MAIN = TASKS.declare("main")  # the active player's main-phase decision
 A_MAIN = TASKS.declare("main_answer")
@@ -266,9 +266,6 @@ class Match:
     gems_active: list[int]
     gems_rested: list[int]
     field: list[list[Being | None]]
-    mulligan_seat: int
-    mulligan_index: int
-    mulligan_marks: list[bool]  # the deciding seat's "return" marks so far (private)
     returned: list[int]  # cards each seat returned in the mulligan (public)
     winner: int
     end_reason: str
@@ -330,9 +327,6 @@ class Match:
         new.gems_active = self.gems_active[:]
         new.gems_rested = self.gems_rested[:]
         new.field = [self.field[0][:], self.field[1][:]]
-        new.mulligan_seat = self.mulligan_seat
-        new.mulligan_index = self.mulligan_index
-        new.mulligan_marks = self.mulligan_marks[:]
         new.returned = self.returned[:]
         new.winner = self.winner
         new.end_reason = self.end_reason

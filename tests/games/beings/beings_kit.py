@@ -11,11 +11,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from balance.core import flow
 from balance.core.registry import load_game
 from balance.games.beings.cards import BeingsSpec
-from balance.core import flow
 from balance.games.beings.rules import MAIN_STEP, BeingsMatch, new_game
-from balance.games.beings.state import NOBODY, TASKS, Being
+from balance.games.beings.state import TASKS, Being
 
 GAME = load_game("beings")
 SPEC: BeingsSpec = GAME.load(GAME.config_dir)
@@ -70,7 +70,6 @@ def table(
             placed.rested = b["rested"]
             placed.equipped = b["equipped"]
             m.field[seat][spec.loc_index[name]] = placed
-    m.mulligan_seat = NOBODY
     m.attack = None
     m.actions = 0
     refresh(m)
