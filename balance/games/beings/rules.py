@@ -132,9 +132,16 @@ DONE = ("done",)
 ZERO_LIFE_DEFENSE_FAILED = "zero_life_defense_failed"
 TURN_LIMIT = "turn_limit"
 PICK_VERBS = {DISCARD: "discard", RECOVER: "recover", REVIVE: "revive"}
-MAIN_STEP = (T_MAIN,)  # the most common tasks, made once
+# the tasks without arguments, made once (a tuple of names is built anew at every use)
+MAIN_STEP = (T_MAIN,)
 MAIN_ANSWER = (A_MAIN,)
 END_TURN_ANSWER = (A_MAIN, END_TURN)
+PASS_TURN_STEP = (T_PASS_TURN,)
+AFTER_ATTACK_SKILLS_STEP = (T_AFTER_ATTACK_SKILLS,)
+BLOCK_ANSWER = (A_BLOCK,)
+AFTER_BLOCK_STEP = (T_AFTER_BLOCK,)
+DEFEND_STEP = (T_DEFEND,)
+DEFEND_ANSWER = (A_DEFEND,)
 
 
 class BeingsMatch(Match):
@@ -419,7 +426,7 @@ def start_turn(m: Match) -> None:
 
 def end_turn(m: Match) -> None:
     """TURN_END: own `turn/end` skills, then `until: turn` mods expire and the turn passes."""
-    m.todo.append((T_PASS_TURN,))
+    m.todo.append(PASS_TURN_STEP)
     push_simultaneous(m, m.active, TURN_END)
 
 
@@ -653,7 +660,7 @@ def declare_attack(m: Match, loc: int, target_name: str) -> None:
     m.attack = Attack(seat, loc, being.uid, top, target, target_uid)
     m.totals[G_ATTACKS] += 1
     m.log.append((m.turn, seat, top, K_ATTACKS, 1))
-    m.todo.append((T_AFTER_ATTACK_SKILLS,))
+    m.todo.append(AFTER_ATTACK_SKILLS_STEP)
     if spec.triggers[top][ATTACK]:
         push_skills(m, seat, loc, ATTACK)
 
@@ -667,7 +674,7 @@ def after_attack_skills(m: Match, task: Task) -> None:
     ):
         end_attack(m, fizzled=True)
         return
-    offer(m, 1 - a.seat, "block", BLOCK_STEP, block_options(m), (A_BLOCK,))
+    offer(m, 1 - a.seat, "block", BLOCK_STEP, block_options(m), BLOCK_ANSWER)
 
 
 def block_options(m: Match) -> tuple[Any, ...]:
@@ -686,7 +693,7 @@ def block_options(m: Match) -> tuple[Any, ...]:
 def block(m: Match, task: Task) -> None:
     """Step 4 (R26, G5): the blocker becomes the defending Being, rests, its skills resolve."""
     option = task[1]
-    m.todo.append((T_AFTER_BLOCK,))
+    m.todo.append(AFTER_BLOCK_STEP)
     if option[0] == "no_block":
         return
     a = m.attack
@@ -732,7 +739,7 @@ def defend_step(m: Match, task: Task) -> None:
         return
     # the defend step happens during an attack only; no assert in the decision loop
     seat = 1 - m.attack.seat  # type: ignore[union-attr]
-    offer(m, seat, "defend", DEFEND, options, (A_DEFEND,))
+    offer(m, seat, "defend", DEFEND, options, DEFEND_ANSWER)
 
 
 def defend_options(m: Match) -> tuple[Any, ...]:
@@ -783,9 +790,9 @@ def defend(m: Match, task: Task) -> None:
         m.tally[seat][S_DEFENCE_CARDS] += 1
         m.tally[seat][S_DEFENCE_POWER] += gain
         m.log.append((m.turn, seat, card, K_DEFENCE_POWER, gain))
-        m.todo.append((T_DEFEND,))
+        m.todo.append(DEFEND_STEP)
     else:  # evolve in defence (R23); its play skills resolve, then the defend step goes on
-        m.todo.append((T_AFTER_BLOCK,))
+        m.todo.append(AFTER_BLOCK_STEP)
         evolve(m, seat, option[1], m.spec.loc_index[option[2]], in_defence=True)
 
 
