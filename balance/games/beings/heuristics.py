@@ -350,31 +350,19 @@ class _Bounds:
         self.needs = _needs(spec, exposed[seat], against) if against else []
         # at 0 life: the attacks on my life my blockers cannot take, by how many block
         self.at_zero = bool(against) and not m.lives[seat]
-        self.unblocked = {
-            count: _unblocked(spec, against, count)
-            for count in (blockers[seat] - 1, blockers[seat], blockers[seat] + 1)
-        } if self.at_zero else {}  # fmt: skip
+        self.unblocked_known: dict[int, int] = {}  # see `unblocked`
         # the opponent's value, and as it is once my Being at a location no longer threatens
         self.theirs = value[other] - _penalty(
             spec, exposed[other], threats[seat], blockers[other], defence[other], not m.lives[other]
         )
         self.theirs_without: dict[int, float] = {}
         self.best_evolution = -1  # worked out for the first play
-        # what `more_to_do` reads: the two cheapest cards in hand, the Beings that may attack
-        cost = spec.cost
-        self.cheapest = sorted((cost[card], card) for card in m.hands[seat])[:2]
         self.haste = not m.lives[seat] and spec.zero_life_haste
-        turn = m.turn
-        self.can_attack = turn > 1 or spec.first_turn_attack
-        self.attackers = [
-            at
-            for at, being in enumerate(m.field[seat])
-            if self.can_attack
-            and being is not None
-            and not being.rested
-            and being.attacked != turn
-            and (self.haste or (being.entered != turn and being.evolved != turn))
-        ]
+        self.can_attack = m.turn > 1 or spec.first_turn_attack
+        # what `more_to_do` reads past its gem checks (most answers come before): the two
+        # cheapest cards in hand, the Beings that may attack; worked out at the first need
+        self.cheapest: list[tuple[int, int]] | None = None
+        self.attackers: list[int] = []
         self.cards: dict[int, tuple[float, float, int, bool]] = {}  # per card played, see `card`
         self.places: dict[int, tuple[float, list[Need], int, float]] = {}  # see `place`
         self.attackers_known: dict[
@@ -449,7 +437,10 @@ class _Bounds:
             return True
         if gems >= 1 and (not deck or not spec.equip_requires_empty_deck):
             return True  # the played or attacking Being can be equipped
-        for price, card in self.cheapest:
+        cheapest = self.cheapest
+        if cheapest is None:
+            cheapest = self.cheapest = self.more_reads()
+        for price, card in cheapest:
             if card != spent:
                 if price <= gems:
                     return True
@@ -462,6 +453,32 @@ class _Bounds:
                 if at != loc:
                     return True
         return fresh and self.haste and self.can_attack
+
+    def more_reads(self) -> list[tuple[int, int]]:
+        """What `more_to_do` reads past its gem checks: the two cheapest cards in hand (as
+        (cost, card)); and the Beings that may attack, into `attackers`."""
+        m = self.m
+        turn = m.turn
+        haste = self.haste
+        if self.can_attack:
+            self.attackers = [
+                at
+                for at, being in enumerate(m.field[self.seat])
+                if being is not None
+                and not being.rested
+                and being.attacked != turn
+                and (haste or (being.entered != turn and being.evolved != turn))
+            ]
+        cost = m.spec.cost
+        return sorted([(cost[card], card) for card in m.hands[self.seat]])[:2]
+
+    def unblocked(self, blockers: int) -> int:
+        """`_unblocked` of the threats against me with `blockers` blockers (at 0 life), worked
+        out once per count."""
+        need = self.unblocked_known.get(blockers)
+        if need is None:
+            need = self.unblocked_known[blockers] = _unblocked(self.m.spec, self.against, blockers)
+        return need
 
     def all(self, among: Sequence[int] | None) -> tuple[list[float | None], list[float | None]]:
         """The bounds and the exact differences (`option_bounds`), of the options `among` (the
@@ -517,8 +534,7 @@ class _Bounds:
         cards = self.cards
         most = -math.inf  # the most defence the hand may hold after a play
         strongest: dict[int, int] = {}  # per type of a card played: its most power
-        for index in plays:
-            card = options[index][1]
+        for card in {options[index][1] for index in plays}:  # (maxima: in any order)
             known = cards.get(card)
             if known is None:
                 known = cards[card] = self.card(card)
@@ -531,22 +547,22 @@ class _Bounds:
         if most == -math.inf:
             return
         floor = self.haste_floor(strongest) if self.haste else None
-        at_loc: dict[int, float] = {}  # per location: its term
+        at_loc: dict[str, float] = {}  # per location (by name): its term
+        pending = self.pending
+        tanh = math.tanh
         for index in plays:
             option = options[index]
-            card = option[1]
-            known = cards[card]
+            known = cards[option[1]]
             if known is FALLS_THROUGH:
                 continue
-            _, mine, gems, more = known
-            loc = loc_index[option[2]]
-            if not more and not self.more_to_do(gems, card, loc, True):
+            name = option[2]
+            if not known[3] and not self.more_to_do(known[2], option[1], loc_index[name], True):
                 continue  # the turn would end at once (`play` gives None)
-            term = at_loc.get(loc)
+            term = at_loc.get(name)
             if term is None:
-                term = at_loc[loc] = self.location_term(loc, most, floor)
-            bounds[index] = math.tanh((mine + term + SLACK) / SCALE)
-            self.pending[index] = True
+                term = at_loc[name] = self.location_term(loc_index[name], most, floor)
+            bounds[index] = tanh((known[1] + term + SLACK) / SCALE)
+            pending[index] = True
 
     def location_term(self, loc: int, most: float, floor: float | None) -> float:
         """A play's bound less its card's term (`loose`): what the location changes, my
@@ -560,7 +576,7 @@ class _Bounds:
             theirs = floor
         total = EXPOSED * _losses(needs, most) if needs else 0.0
         if self.at_zero:
-            total += _shortfall(self.unblocked[blockers], most)
+            total += _shortfall(self.unblocked(blockers), most)
         return adjust - total - theirs
 
     def haste_floor(self, strongest: dict[int, int]) -> float:
@@ -686,7 +702,7 @@ class _Bounds:
             return None  # the turn would end at once
         being = m.field[seat][loc]
         assert being is not None  # the callers name a Being in play
-        old = being_terms(spec, being)
+        old: Terms = being.terms or being_terms(spec, being)  # (`_sides` kept them)
         mods = old[3]
         p = max(0, base + mods)
         terms = (BEING_PP * p + SLOT_PP + GEM_PP * equipped, p, base, mods, spec.type_of[top])
@@ -755,7 +771,7 @@ class _Bounds:
         for being in m.field[seat]:
             loc += 1
             if being is not None:
-                terms = being_terms(spec, being)
+                terms = being.terms or being_terms(spec, being)
                 if being.mods and (mods := _mods_kept(being, other)) != terms[3]:
                     p = max(0, terms[2] + mods)
                     worth = BEING_PP * p + SLOT_PP + GEM_PP * being.equipped
@@ -799,7 +815,7 @@ class _Bounds:
         """My exposure and danger terms, as `_penalty` gives them."""
         total = EXPOSED * _losses(needs, held) if needs else 0.0
         if self.at_zero:
-            total += _shortfall(self.unblocked[blockers], held)
+            total += _shortfall(self.unblocked(blockers), held)
         return total
 
     def theirs_once(self, loc: int) -> float:
@@ -846,7 +862,7 @@ class _Bounds:
         held = exact
         total = EXPOSED * _losses(needs, held) if needs else 0.0
         if self.at_zero:
-            total += _shortfall(self.unblocked[blockers], held)
+            total += _shortfall(self.unblocked(blockers), held)
         return mine + adjust - total - theirs
 
     def hasty(self, printed: int, kind: int, loc: int) -> float:
@@ -937,7 +953,7 @@ class _Bounds:
         if old is None:
             known = (0.0, self.needs, blockers, self.theirs)
         else:  # replaced: its equipped gems go back to the gem zone
-            adjust = GEM_PP * old.equipped - being_terms(m.spec, old)[0]
+            adjust = GEM_PP * old.equipped - (old.terms or being_terms(m.spec, old))[0]
             if old.rested:
                 known = (adjust, [n for n in self.needs if n[0] != loc], blockers, self.theirs)
             else:
@@ -972,7 +988,7 @@ class _Bounds:
             ):
                 return None, 0.0, False, 0
             bonus += max(0, skill.n)  # less power: a lower value (a bound still)
-        terms = being_terms(spec, attacker)
+        terms = attacker.terms or being_terms(spec, attacker)
         value, _, _, blockers, defence = self.sides
         mine = value[seat]
         if bonus:  # more power: more worth, less exposure, more lost by the defender
