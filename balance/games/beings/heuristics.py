@@ -1111,6 +1111,13 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
     best = _best_evolution(m, seat)
     kept = m.hand_defence[seat] + EVOLVE_PP * best
     gain = spec.discard_gain
+    # my exposure and danger (`_penalty`) change with the hand's defence alone: what they read
+    # of the Beings is worked out once
+    against = threats[other]
+    needs = _needs(spec, exposed[seat], against) if against and exposed[seat] else None
+    at_zero = bool(against) and not lives[seat]
+    unblocked = _unblocked(spec, against, blockers[seat]) if at_zero else 0
+    attack = a.copy()  # its counter raised by each discard in turn
     by_gain: dict[int, tuple[float, float]] = {}  # defence discarded -> (bound, difference)
     for index, option in enumerate(options):
         if option[0] != "discard":
@@ -1119,8 +1126,7 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
         known = by_gain.get(g)
         if known is None:
             held = kept - g
-            attack = a.copy()
-            attack.counter += g
+            attack.counter = a.counter + g
             lost = _attack_outcome(
                 m, attack, [held, defence[other]] if seat == 0 else [defence[other], held]
             )
@@ -1128,9 +1134,10 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
                 pp = -math.inf  # the game is lost whichever card goes
             else:
                 mine = value[seat] + HAND_PP * (held - defence[seat]) - lost
-                mine -= _penalty(
-                    spec, exposed[seat], threats[other], blockers[seat], held, not lives[seat]
-                )
+                penalty = EXPOSED * _losses(needs, held) if needs is not None else 0.0
+                if at_zero:
+                    penalty += _shortfall(unblocked, held) if unblocked else 0.0
+                mine -= penalty
                 pp = mine - theirs
             known = by_gain[g] = (math.tanh((pp + SLACK) / SCALE), pp)
         bounds[index] = known[0]
