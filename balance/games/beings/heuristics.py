@@ -347,6 +347,7 @@ class _Bounds:
         value, exposed, threats, blockers, defence = sides
         other = 1 - seat
         self.against = against = threats[other]  # no move of mine changes them
+        self.threat_at = {placed[0] for placed in threats[seat]}  # my threats' locations
         self.needs = _needs(spec, exposed[seat], against) if against else []
         # at 0 life: the attacks on my life my blockers cannot take, by how many block
         self.at_zero = bool(against) and not m.lives[seat]
@@ -417,7 +418,9 @@ class _Bounds:
         m = self.m
         spec = m.spec
         power = spec.power
-        best = self.evolution_now()
+        best = self.best_evolution
+        if best < 0:
+            best = self.evolution_now()
         hand = m.hands[self.seat]
         for new, price, _, _ in spec.evolutions[card]:
             if price <= gems and power[new] > best and new != card and new in hand:
@@ -677,7 +680,7 @@ class _Bounds:
         assert being is not None  # main_options offers only occupied locations
         equipped = being.equipped + 1
         base = being.printed + spec.equip_power * equipped
-        threat = any(placed[0] == loc for placed in self.sides[2][seat])
+        threat = loc in self.threat_at
         gems = m.gems_active[seat] - 1
         if self.equipped_held < 0:  # the same for every equip
             best = self.evolution_after(gems, -1, -1, -1, -1)
@@ -712,7 +715,7 @@ class _Bounds:
         if being.rested and self.against:
             needs = [need for need in needs if need[0] != loc]
             needs += _needs(spec, [(loc, terms)], self.against)
-        was = any(placed[0] == loc for placed in threats[seat])
+        was = loc in self.threat_at
         if not was and not threat:
             theirs = self.theirs
         else:
@@ -824,7 +827,7 @@ class _Bounds:
         if theirs is None:
             value, exposed, threats, blockers, defence = self.sides
             mine = threats[self.seat]
-            if any(placed[0] == loc for placed in mine):
+            if loc in self.threat_at:
                 m = self.m
                 other = 1 - self.seat
                 theirs = value[other] - _penalty(
