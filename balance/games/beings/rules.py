@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 from typing import Any
+from weakref import ref
 
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
@@ -135,9 +136,18 @@ class BeingsMatch(Match):
     def decision(self) -> Decision | None:
         return self.pending
 
+    def clone(self) -> BeingsMatch:
+        new = Match.clone(self)
+        pending = new.pending
+        if pending is not None and not pending.listed:
+            # a main decision not listed yet lists from the match that asked it: the copy
+            # asks its own (main_decision)
+            new.pending = main_decision(new)
+        return new
+
     def apply(self, option: int) -> None:
         self.known = self.tighten = None
-        choose(self, self.options[option])
+        choose(self, (self.options or listed(self))[option])
         advance(self)
 
     def result(self) -> Result:
@@ -151,6 +161,7 @@ class BeingsMatch(Match):
         else (the field, both Abysses, gems, sizes, the mulligan count) is public.
         """
         copy = self.clone()
+        copy.searching = True
         copy.rng = GameRng(rng.getrandbits(64))  # its Random made only if the world draws
         own = copy.decks[seat] + copy.lives[seat]
         fast_shuffle(own, rng)  # the kit's shuffle for search worlds
@@ -178,6 +189,7 @@ class BeingsMatch(Match):
         only way to know (heuristics.option_bounds: the main phase's plays and attacks;
         defend_bounds: the defend step's discards). What they work out exactly is kept for
         `option_value`."""
+        listed(self)  # the bounds read the options
         if self.phase == MAIN:
             bounds, self.known, self.tighten = heuristics.option_bounds(self, self.decider, among)
         elif self.phase == DEFEND:
@@ -212,7 +224,7 @@ class BeingsMatch(Match):
         return heuristics.option_twins(self, self.decider)
 
     def describe(self, option: int) -> str:
-        return describe_option(self, self.options[option])
+        return describe_option(self, (self.options or listed(self))[option])
 
     def inventory(self) -> tuple[int, ...]:
         cards: list[int] = []
@@ -314,6 +326,7 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         hidden_defence=[0, 0],
         known=None,
         tighten=None,
+        searching=False,
     )
     m.totals[G_FIRST_SEAT] = first
     for seat in (first, 1 - first):
@@ -510,6 +523,50 @@ def main_options(m: Match) -> tuple[Any, ...]:
         options += activations
     options.append(END_TURN)
     return tuple(options)
+
+
+def offers_more(m: Match, seat: int) -> bool:
+    """Whether the main phase surely offers more than `end_turn` (a gem draw, an equip), known
+    without listing its options."""
+    spec = m.spec
+    if m.actions >= spec.max_actions_per_turn:
+        return False
+    gems = m.gems_active[seat]
+    if m.decks[seat]:
+        if gems >= spec.gem_draw_cost:
+            return True
+        if spec.equip_requires_empty_deck:
+            return False
+    return gems >= 1 and any(being is not None for being in m.field[seat])
+
+
+def main_decision(m: Match) -> Decision:
+    """The active player's main decision, its options listed when first read (`list_main`);
+    made so in a search's world (`Match.searching`) only, as a real game's bot reads them all.
+
+    A search bot applies each option to a copy and mostly reads only who decides next and what
+    kind of decision it is (after a main action, the same seat's main again; after `end_turn`,
+    the other seat's): listing those options was a twentieth of a greedy game's time, for
+    nothing. A clone of a match whose decision is not listed yet asks its own
+    (`BeingsMatch.clone`), as the contract asks of a lister that reads its state. The decision
+    reaches its match by a weak reference: the match holds its decision, and a strong one would
+    make every copy a search drops a reference cycle for the garbage collector."""
+    return Decision.lazy(m.active, "main", list_main, ref(m))
+
+
+def list_main(asker: ref[Match]) -> tuple[Any, ...]:
+    """The options of the main decision `asker` asked, kept as its pending options too."""
+    m = asker()
+    assert m is not None  # a decision is read while its match is in play
+    m.options = main_options(m)
+    return m.options
+
+
+def listed(m: Match) -> tuple[Any, ...]:
+    """The pending decision's options, listed now where they were not yet (a main decision's)."""
+    if not m.options and m.pending is not None:
+        m.options = m.pending.options
+    return m.options
 
 
 def take_action(m: Match, option: tuple[Any, ...]) -> None:
@@ -924,8 +981,16 @@ def advance(m: Match) -> None:
                 continue
             phase = m.phase = MAIN  # the common way on: straight back to the main phase
         if phase == MAIN:
+            seat = m.active
+            if m.searching and offers_more(m, seat):
+                # two options or more: the decision is made now, its options listed when read
+                m.options = ()
+                m.decider = seat
+                m.kind = "main"
+                m.pending = main_decision(m)
+                return
             options = main_options(m)
-            seat, kind = m.active, "main"
+            kind = "main"
         elif phase == DEFEND:
             options = defend_options(m)
             if len(options) == 1:  # only `done` remains: the defend step ends

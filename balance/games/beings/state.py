@@ -197,7 +197,7 @@ class Attack:
         return twin
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, weakref_slot=True)
 class Match:
     """One game of beings. Seats are 0 and 1; `first` is the seat of Player 1.
 
@@ -255,6 +255,9 @@ class Match:
     # Where `option_bounds` bounded some options loosely: per option, its tighter bound (None if
     # it has none), its exact value joining `known` (rules.BeingsMatch.option_bound).
     tighten: Callable[[Match, int], float | None] | None
+    # A search's world (determinize and its clones): its main decisions list their options only
+    # when read (rules.main_decision); a real game's list them at once, as its bots read them all
+    searching: bool
 
     @property
     def events(self) -> list[Event]:
@@ -312,6 +315,7 @@ class Match:
         new.hand_defence = self.hand_defence[:]
         new.hidden_defence = self.hidden_defence[:]
         new.known = new.tighten = None
+        new.searching = self.searching
         return new
 
     def recount(self) -> None:
