@@ -327,9 +327,10 @@ def answer(m: Match, option: tuple[Any, ...]) -> None:
         who = task[PICKED]
         if skill.op == DISCARD:
             from_hand(m, who, card)
-            m.abysses[who].append(card)
+            m.abysses[who] = [*m.abysses[who], card]  # new lists: clones share the Abyss
         elif skill.op == RECOVER:
-            m.abysses[who].remove(card)
+            abyss = m.abysses[who] = m.abysses[who][:]  # a new list: clones share the old one
+            abyss.remove(card)
             to_hand(m, who, card)
             m.log.append((m.turn, who, card, DRAWN, 1))
         else:  # REVIVE: the card is chosen; the location comes next
@@ -395,7 +396,8 @@ def _perform(m: Match, task: list[Any], skill: Skill) -> None:
             for _ in range(skill.n):
                 if not hand:
                     break
-                m.abysses[who].append(from_hand_at(m, who, m.rng.stream().randrange(len(hand))))
+                card = from_hand_at(m, who, m.rng.stream().randrange(len(hand)))
+                m.abysses[who] = [*m.abysses[who], card]  # a new list: clones share the Abyss
         else:  # DISCARD picked by its owner, RECOVER: `who` picks n cards one at a time
             _count(m, task, skill)
             task[PICKED] = who
@@ -513,7 +515,8 @@ def _pick_next(m: Match, task: list[Any], skill: Skill) -> None:
 
 def revive(m: Match, seat: int, card: int, loc: int) -> None:
     """The card leaves the Abyss as a one-card Being, active, `entered_turn` now; no play skill."""
-    m.abysses[seat].remove(card)
+    abyss = m.abysses[seat] = m.abysses[seat][:]  # a new list: clones share the old one
+    abyss.remove(card)
     being = Being(m.next_uid, card, m.spec.power[card], m.turn, m.token)
     m.next_uid += 1
     m.field[seat][loc] = being

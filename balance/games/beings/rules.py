@@ -351,14 +351,14 @@ def mulligan_options(m: Match) -> tuple[Any, ...]:
 def mulligan(m: Match, option: tuple[Any, ...]) -> None:
     """G16: one keep/return decision per opening card, P1 then P2; R4 settles each hand."""
     seat = m.mulligan_seat
-    m.mulligan_marks.append(option[0] == "return")
+    m.mulligan_marks = [*m.mulligan_marks, option[0] == "return"]  # new lists: clones share
     m.mulligan_index += 1
     if m.mulligan_index < len(m.hands[seat]):
         return
     hand = m.hands[seat]
     back = [card for card, mark in zip(hand, m.mulligan_marks, strict=True) if mark]
     m.hands[seat] = [card for card, mark in zip(hand, m.mulligan_marks, strict=True) if not mark]
-    deck = m.decks[seat]
+    deck = m.decks[seat] = m.decks[seat][:]
     deck[0:0] = back  # to the bottom: the top is the end of the list
     for _ in back:
         m.hands[seat].append(deck.pop())
@@ -366,6 +366,7 @@ def mulligan(m: Match, option: tuple[Any, ...]) -> None:
     for card in back:
         m.log.append((0, seat, card, K_MULLIGAN_RETURNED, 1))
     m.recount()  # the hand changed under the running sums
+    m.returned = m.returned[:]
     m.returned[seat] = len(back)
     m.tally[seat][S_MULLIGAN] = len(back)
     m.mulligan_marks = []
@@ -375,6 +376,7 @@ def mulligan(m: Match, option: tuple[Any, ...]) -> None:
         m.mulligan_seat = other
         return
     if seat == m.first:
+        m.decks[other] = m.decks[other][:]
         m.rng.shuffle(m.decks[other])
     m.phase = RUN  # on to finish_setup
 
@@ -385,10 +387,11 @@ def finish_setup(m: Match) -> None:
     for seat in (m.first, 1 - m.first):
         for card in m.hands[seat]:
             m.log.append((0, seat, card, OPENING, 1))
-        deck = m.decks[seat]
+        deck = m.decks[seat] = m.decks[seat][:]  # new lists: clones share the old ones
+        lives = m.lives[seat] = m.lives[seat][:]
         for _ in range(spec.life_cards):
             if deck:
-                m.lives[seat].append(deck.pop())
+                lives.append(deck.pop())
     gain_gems(m, m.first, spec.start_gems_first)
     gain_gems(m, 1 - m.first, spec.start_gems_second)
     m.mulligan_seat = NOBODY
@@ -804,7 +807,7 @@ def defend(m: Match, option: tuple[Any, ...]) -> None:
     elif what == "discard":
         card = option[1]
         from_hand(m, seat, card)
-        m.abysses[seat].append(card)
+        m.abysses[seat] = [*m.abysses[seat], card]  # a new list: clones share the old one
         gain = m.spec.discard_gain[card]
         a.counter += gain
         m.tally[seat][S_DEFENCE_CARDS] += 1

@@ -207,7 +207,11 @@ class Match:
 
     Cloning is cheap because clones share what they have not changed yet: Beings (copied by the
     first match that changes one, see `own_being`), the RNG (the kit's GameRng, copied by the
-    first that draws) and the events logged before the clone (the kit's EventLog).
+    first that draws), the events logged before the clone (the kit's EventLog), and the zones
+    that change seldom: each Being deck, life area and Abyss, the mulligan's marks and counts.
+    Those lists are never changed in place; a move makes the zone a new list (`draw`,
+    `take_life`, `leave_play`): a search copies a match once per move it tries, and copying
+    them was a third of a copy's cost.
     """
 
     spec: BeingsSpec
@@ -293,19 +297,19 @@ class Match:
         new.attack = self.attack.copy() if self.attack is not None else None
         new.actions = self.actions
         new.next_uid = self.next_uid
-        decks, hands, lives, abysses = self.decks, self.hands, self.lives, self.abysses
-        new.decks = [decks[0][:], decks[1][:]]
+        hands = self.hands
+        new.decks = self.decks[:]  # each deck, life area and Abyss is shared (replaced, never
+        new.lives = self.lives[:]  # changed in place)
+        new.abysses = self.abysses[:]
         new.hands = [hands[0][:], hands[1][:]]
-        new.lives = [lives[0][:], lives[1][:]]
-        new.abysses = [abysses[0][:], abysses[1][:]]
         new.gem_decks = self.gem_decks[:]
         new.gems_active = self.gems_active[:]
         new.gems_rested = self.gems_rested[:]
         new.field = [self.field[0][:], self.field[1][:]]
         new.mulligan_seat = self.mulligan_seat
         new.mulligan_index = self.mulligan_index
-        new.mulligan_marks = self.mulligan_marks[:]
-        new.returned = self.returned[:]
+        new.mulligan_marks = self.mulligan_marks  # replaced, never changed in place
+        new.returned = self.returned
         new.winner = self.winner
         new.end_reason = self.end_reason
         new.capped = self.capped
@@ -379,22 +383,26 @@ def attack_power(m: Match, attacker: Being, defending: Being | None) -> int:
 def draw(m: Match, seat: int, n: int) -> int:
     """Draw up to n Being cards (G12: an empty deck draws nothing). Returns how many came."""
     deck = m.decks[seat]
+    drawn = min(n, len(deck))
+    if not drawn:
+        return 0
+    left = len(deck) - drawn
+    m.decks[seat] = deck[:left]  # a new list: clones share the old one
     hand = m.hands[seat]
-    drawn = 0
-    while drawn < n and deck:
-        card = deck.pop()
+    for card in reversed(deck[left:]):  # from the top down
         hand.append(card)
         m.hand_defence[seat] += m.spec.discard_gain[card]
         m.log.append((m.turn, seat, card, DRAWN, 1))
-        drawn += 1
-    if drawn and not deck and not m.tally[seat][S_DECK_OUT_TURN]:
+    if not left and not m.tally[seat][S_DECK_OUT_TURN]:
         m.tally[seat][S_DECK_OUT_TURN] = m.turn
     return drawn
 
 
 def take_life(m: Match, seat: int) -> None:
     """R30: the top life card joins its owner's hand."""
-    card = m.lives[seat].pop()
+    lives = m.lives[seat]
+    card = lives[-1]
+    m.lives[seat] = lives[:-1]  # a new list: clones share the old one
     m.hands[seat].append(card)
     m.hand_defence[seat] += m.spec.discard_gain[card]
     m.log.append((m.turn, seat, card, DRAWN, 1))
@@ -432,7 +440,7 @@ def leave_play(m: Match, seat: int, loc: int) -> Being:
     being = m.field[seat][loc]
     assert being is not None
     m.field[seat][loc] = None
-    m.abysses[seat].extend(being.stack)
+    m.abysses[seat] = m.abysses[seat] + being.stack  # a new list: clones share the old one
     m.gems_rested[seat] += being.equipped
     return being
 
