@@ -41,11 +41,13 @@ from balance.games.beings.effects import (
 )
 from balance.games.beings.spec import DOUBLE, RESIST, BeingsSpec
 from balance.games.beings.state import (
+    ABYSSES,
     AFTER_ATTACK_SKILLS,
     AFTER_BLOCK,
     AFTER_MAIN,
     AFTER_SETUP,
     AFTER_TURN_END,
+    DECKS,
     DEFEND,
     EFFECT,
     G_ATTACKS,
@@ -71,6 +73,7 @@ from balance.games.beings.state import (
     K_SUMMONED,
     K_TIMES_DEFEATED,
     LIFE,
+    LIVES,
     MAIN,
     MULLIGAN,
     NOBODY,
@@ -109,7 +112,10 @@ from balance.games.beings.state import (
     from_hand,
     gain_gems,
     leave_play,
+    own_abysses,
     own_being,
+    own_decks,
+    own_lives,
     pay,
     power,
     take_life,
@@ -166,14 +172,19 @@ class BeingsMatch(Match):
         own = copy.decks[seat] + copy.lives[seat]
         fast_shuffle(own, rng)  # the kit's shuffle for search worlds
         n = len(copy.decks[seat])
-        copy.decks[seat], copy.lives[seat] = own[:n], own[n:]
         other = 1 - seat
         pool = copy.hands[other] + copy.lives[other] + copy.decks[other]
         fast_shuffle(pool, rng)
         h, life = len(copy.hands[other]), len(copy.lives[other])
         copy.hands[other] = pool[:h]
-        copy.lives[other] = pool[h : h + life]
-        copy.decks[other] = pool[h + life :]
+        # new deck and life lists, the world's own (the Abysses stay shared)
+        decks: list[list[int]] = [[], []]
+        lives: list[list[int]] = [[], []]
+        decks[seat], lives[seat] = own[:n], own[n:]
+        lives[other] = pool[h : h + life]
+        decks[other] = pool[h + life :]
+        copy.decks, copy.lives = decks, lives
+        copy.shared &= ~(DECKS | LIVES)
         gain = self.spec.discard_gain
         copy.hand_defence[other] = sum([gain[c] for c in copy.hands[other]])
         return copy
@@ -325,6 +336,7 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         hand_defence=[0, 0],
         hidden_defence=[0, 0],
         known=None,
+        shared=0,
         tighten=None,
         searching=False,
     )
@@ -351,14 +363,14 @@ def mulligan_options(m: Match) -> tuple[Any, ...]:
 def mulligan(m: Match, option: tuple[Any, ...]) -> None:
     """G16: one keep/return decision per opening card, P1 then P2; R4 settles each hand."""
     seat = m.mulligan_seat
-    m.mulligan_marks = [*m.mulligan_marks, option[0] == "return"]  # new lists: clones share
+    m.mulligan_marks.append(option[0] == "return")
     m.mulligan_index += 1
     if m.mulligan_index < len(m.hands[seat]):
         return
     hand = m.hands[seat]
     back = [card for card, mark in zip(hand, m.mulligan_marks, strict=True) if mark]
     m.hands[seat] = [card for card, mark in zip(hand, m.mulligan_marks, strict=True) if not mark]
-    deck = m.decks[seat] = m.decks[seat][:]
+    deck = own_decks(m)[seat]
     deck[0:0] = back  # to the bottom: the top is the end of the list
     for _ in back:
         m.hands[seat].append(deck.pop())
@@ -366,7 +378,6 @@ def mulligan(m: Match, option: tuple[Any, ...]) -> None:
     for card in back:
         m.log.append((0, seat, card, K_MULLIGAN_RETURNED, 1))
     m.recount()  # the hand changed under the running sums
-    m.returned = m.returned[:]
     m.returned[seat] = len(back)
     m.tally[seat][S_MULLIGAN] = len(back)
     m.mulligan_marks = []
@@ -376,22 +387,21 @@ def mulligan(m: Match, option: tuple[Any, ...]) -> None:
         m.mulligan_seat = other
         return
     if seat == m.first:
-        m.decks[other] = m.decks[other][:]
-        m.rng.shuffle(m.decks[other])
+        m.rng.shuffle(own_decks(m)[other])
     m.phase = RUN  # on to finish_setup
 
 
 def finish_setup(m: Match) -> None:
     """R5, R6: life cards, then starting gems; then Player 1's turn 1."""
     spec = m.spec
+    decks, lives = own_decks(m), own_lives(m)
     for seat in (m.first, 1 - m.first):
         for card in m.hands[seat]:
             m.log.append((0, seat, card, OPENING, 1))
-        deck = m.decks[seat] = m.decks[seat][:]  # new lists: clones share the old ones
-        lives = m.lives[seat] = m.lives[seat][:]
+        deck = decks[seat]
         for _ in range(spec.life_cards):
             if deck:
-                lives.append(deck.pop())
+                lives[seat].append(deck.pop())
     gain_gems(m, m.first, spec.start_gems_first)
     gain_gems(m, 1 - m.first, spec.start_gems_second)
     m.mulligan_seat = NOBODY
@@ -807,7 +817,7 @@ def defend(m: Match, option: tuple[Any, ...]) -> None:
     elif what == "discard":
         card = option[1]
         from_hand(m, seat, card)
-        m.abysses[seat] = [*m.abysses[seat], card]  # a new list: clones share the old one
+        (own_abysses(m) if m.shared & ABYSSES else m.abysses)[seat].append(card)
         gain = m.spec.discard_gain[card]
         a.counter += gain
         m.tally[seat][S_DEFENCE_CARDS] += 1
