@@ -363,7 +363,8 @@ def mulligan_options(m: Match) -> tuple[Any, ...]:
 def mulligan(m: Match, option: tuple[Any, ...]) -> None:
     """G16: one keep/return decision per opening card, P1 then P2; R4 settles each hand."""
     seat = m.mulligan_seat
-    m.mulligan_marks.append(option[0] == "return")
+    # new lists, never a change in place: clones share the marks and the counts
+    m.mulligan_marks = [*m.mulligan_marks, option[0] == "return"]
     m.mulligan_index += 1
     if m.mulligan_index < len(m.hands[seat]):
         return
@@ -378,7 +379,7 @@ def mulligan(m: Match, option: tuple[Any, ...]) -> None:
     for card in back:
         m.log.append((0, seat, card, K_MULLIGAN_RETURNED, 1))
     m.recount()  # the hand changed under the running sums
-    m.returned[seat] = len(back)
+    m.returned = [len(back) if s == seat else n for s, n in enumerate(m.returned)]
     m.tally[seat][S_MULLIGAN] = len(back)
     m.mulligan_marks = []
     m.mulligan_index = 0

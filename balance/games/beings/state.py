@@ -312,8 +312,8 @@ class Match:
         new.field = [self.field[0][:], self.field[1][:]]
         new.mulligan_seat = self.mulligan_seat
         new.mulligan_index = self.mulligan_index
-        new.mulligan_marks = self.mulligan_marks[:]
-        new.returned = self.returned[:]
+        new.mulligan_marks = self.mulligan_marks  # replaced by `mulligan`, never changed
+        new.returned = self.returned
         new.winner = self.winner
         new.end_reason = self.end_reason
         new.capped = self.capped
