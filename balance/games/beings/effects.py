@@ -28,6 +28,7 @@ from balance.games.beings.state import (
     from_hand_at,
     gain_gems,
     leave_play,
+    own_abysses,
     own_being,
     power,
     to_hand,
@@ -327,9 +328,9 @@ def answer(m: Match, option: tuple[Any, ...]) -> None:
         who = task[PICKED]
         if skill.op == DISCARD:
             from_hand(m, who, card)
-            m.abysses[who].append(card)
+            own_abysses(m)[who].append(card)
         elif skill.op == RECOVER:
-            m.abysses[who].remove(card)
+            own_abysses(m)[who].remove(card)
             to_hand(m, who, card)
             m.log.append((m.turn, who, card, DRAWN, 1))
         else:  # REVIVE: the card is chosen; the location comes next
@@ -395,7 +396,8 @@ def _perform(m: Match, task: list[Any], skill: Skill) -> None:
             for _ in range(skill.n):
                 if not hand:
                     break
-                m.abysses[who].append(from_hand_at(m, who, m.rng.stream().randrange(len(hand))))
+                card = from_hand_at(m, who, m.rng.stream().randrange(len(hand)))
+                own_abysses(m)[who].append(card)
         else:  # DISCARD picked by its owner, RECOVER: `who` picks n cards one at a time
             _count(m, task, skill)
             task[PICKED] = who
@@ -513,7 +515,7 @@ def _pick_next(m: Match, task: list[Any], skill: Skill) -> None:
 
 def revive(m: Match, seat: int, card: int, loc: int) -> None:
     """The card leaves the Abyss as a one-card Being, active, `entered_turn` now; no play skill."""
-    m.abysses[seat].remove(card)
+    own_abysses(m)[seat].remove(card)
     being = Being(m.next_uid, card, m.spec.power[card], m.turn, m.token)
     m.next_uid += 1
     m.field[seat][loc] = being

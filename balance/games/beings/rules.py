@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 from typing import Any
+from weakref import ref
 
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
@@ -40,11 +41,13 @@ from balance.games.beings.effects import (
 )
 from balance.games.beings.spec import DOUBLE, RESIST, BeingsSpec
 from balance.games.beings.state import (
+    ABYSSES,
     AFTER_ATTACK_SKILLS,
     AFTER_BLOCK,
     AFTER_MAIN,
     AFTER_SETUP,
     AFTER_TURN_END,
+    DECKS,
     DEFEND,
     EFFECT,
     G_ATTACKS,
@@ -70,6 +73,7 @@ from balance.games.beings.state import (
     K_SUMMONED,
     K_TIMES_DEFEATED,
     LIFE,
+    LIVES,
     MAIN,
     MULLIGAN,
     NOBODY,
@@ -108,7 +112,10 @@ from balance.games.beings.state import (
     from_hand,
     gain_gems,
     leave_play,
+    own_abysses,
     own_being,
+    own_decks,
+    own_lives,
     pay,
     power,
     take_life,
@@ -135,9 +142,18 @@ class BeingsMatch(Match):
     def decision(self) -> Decision | None:
         return self.pending
 
+    def clone(self) -> BeingsMatch:
+        new = Match.clone(self)
+        pending = new.pending
+        if pending is not None and not pending.listed:
+            # a main decision not listed yet lists from the match that asked it: the copy
+            # asks its own (main_decision)
+            new.pending = main_decision(new)
+        return new
+
     def apply(self, option: int) -> None:
         self.known = self.tighten = None
-        choose(self, self.options[option])
+        choose(self, (self.options or listed(self))[option])
         advance(self)
 
     def result(self) -> Result:
@@ -151,18 +167,24 @@ class BeingsMatch(Match):
         else (the field, both Abysses, gems, sizes, the mulligan count) is public.
         """
         copy = self.clone()
+        copy.searching = True
         copy.rng = GameRng(rng.getrandbits(64))  # its Random made only if the world draws
         own = copy.decks[seat] + copy.lives[seat]
         fast_shuffle(own, rng)  # the kit's shuffle for search worlds
         n = len(copy.decks[seat])
-        copy.decks[seat], copy.lives[seat] = own[:n], own[n:]
         other = 1 - seat
         pool = copy.hands[other] + copy.lives[other] + copy.decks[other]
         fast_shuffle(pool, rng)
         h, life = len(copy.hands[other]), len(copy.lives[other])
         copy.hands[other] = pool[:h]
-        copy.lives[other] = pool[h : h + life]
-        copy.decks[other] = pool[h + life :]
+        # new deck and life lists, the world's own (the Abysses stay shared)
+        decks: list[list[int]] = [[], []]
+        lives: list[list[int]] = [[], []]
+        decks[seat], lives[seat] = own[:n], own[n:]
+        lives[other] = pool[h : h + life]
+        decks[other] = pool[h + life :]
+        copy.decks, copy.lives = decks, lives
+        copy.shared &= ~(DECKS | LIVES)
         gain = self.spec.discard_gain
         copy.hand_defence[other] = sum([gain[c] for c in copy.hands[other]])
         return copy
@@ -178,6 +200,7 @@ class BeingsMatch(Match):
         only way to know (heuristics.option_bounds: the main phase's plays and attacks;
         defend_bounds: the defend step's discards). What they work out exactly is kept for
         `option_value`."""
+        listed(self)  # the bounds read the options
         if self.phase == MAIN:
             bounds, self.known, self.tighten = heuristics.option_bounds(self, self.decider, among)
         elif self.phase == DEFEND:
@@ -212,7 +235,7 @@ class BeingsMatch(Match):
         return heuristics.option_twins(self, self.decider)
 
     def describe(self, option: int) -> str:
-        return describe_option(self, self.options[option])
+        return describe_option(self, (self.options or listed(self))[option])
 
     def inventory(self) -> tuple[int, ...]:
         cards: list[int] = []
@@ -313,7 +336,9 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         hand_defence=[0, 0],
         hidden_defence=[0, 0],
         known=None,
+        shared=0,
         tighten=None,
+        searching=False,
     )
     m.totals[G_FIRST_SEAT] = first
     for seat in (first, 1 - first):
@@ -338,14 +363,15 @@ def mulligan_options(m: Match) -> tuple[Any, ...]:
 def mulligan(m: Match, option: tuple[Any, ...]) -> None:
     """G16: one keep/return decision per opening card, P1 then P2; R4 settles each hand."""
     seat = m.mulligan_seat
-    m.mulligan_marks.append(option[0] == "return")
+    # new lists, never a change in place: clones share the marks and the counts
+    m.mulligan_marks = [*m.mulligan_marks, option[0] == "return"]
     m.mulligan_index += 1
     if m.mulligan_index < len(m.hands[seat]):
         return
     hand = m.hands[seat]
     back = [card for card, mark in zip(hand, m.mulligan_marks, strict=True) if mark]
     m.hands[seat] = [card for card, mark in zip(hand, m.mulligan_marks, strict=True) if not mark]
-    deck = m.decks[seat]
+    deck = own_decks(m)[seat]
     deck[0:0] = back  # to the bottom: the top is the end of the list
     for _ in back:
         m.hands[seat].append(deck.pop())
@@ -353,7 +379,7 @@ def mulligan(m: Match, option: tuple[Any, ...]) -> None:
     for card in back:
         m.log.append((0, seat, card, K_MULLIGAN_RETURNED, 1))
     m.recount()  # the hand changed under the running sums
-    m.returned[seat] = len(back)
+    m.returned = [len(back) if s == seat else n for s, n in enumerate(m.returned)]
     m.tally[seat][S_MULLIGAN] = len(back)
     m.mulligan_marks = []
     m.mulligan_index = 0
@@ -362,20 +388,21 @@ def mulligan(m: Match, option: tuple[Any, ...]) -> None:
         m.mulligan_seat = other
         return
     if seat == m.first:
-        m.rng.shuffle(m.decks[other])
+        m.rng.shuffle(own_decks(m)[other])
     m.phase = RUN  # on to finish_setup
 
 
 def finish_setup(m: Match) -> None:
     """R5, R6: life cards, then starting gems; then Player 1's turn 1."""
     spec = m.spec
+    decks, lives = own_decks(m), own_lives(m)
     for seat in (m.first, 1 - m.first):
         for card in m.hands[seat]:
             m.log.append((0, seat, card, OPENING, 1))
-        deck = m.decks[seat]
+        deck = decks[seat]
         for _ in range(spec.life_cards):
             if deck:
-                m.lives[seat].append(deck.pop())
+                lives[seat].append(deck.pop())
     gain_gems(m, m.first, spec.start_gems_first)
     gain_gems(m, 1 - m.first, spec.start_gems_second)
     m.mulligan_seat = NOBODY
@@ -510,6 +537,50 @@ def main_options(m: Match) -> tuple[Any, ...]:
         options += activations
     options.append(END_TURN)
     return tuple(options)
+
+
+def offers_more(m: Match, seat: int) -> bool:
+    """Whether the main phase surely offers more than `end_turn` (a gem draw, an equip), known
+    without listing its options."""
+    spec = m.spec
+    if m.actions >= spec.max_actions_per_turn:
+        return False
+    gems = m.gems_active[seat]
+    if m.decks[seat]:
+        if gems >= spec.gem_draw_cost:
+            return True
+        if spec.equip_requires_empty_deck:
+            return False
+    return gems >= 1 and any(being is not None for being in m.field[seat])
+
+
+def main_decision(m: Match) -> Decision:
+    """The active player's main decision, its options listed when first read (`list_main`);
+    made so in a search's world (`Match.searching`) only, as a real game's bot reads them all.
+
+    A search bot applies each option to a copy and mostly reads only who decides next and what
+    kind of decision it is (after a main action, the same seat's main again; after `end_turn`,
+    the other seat's): listing those options was a twentieth of a greedy game's time, for
+    nothing. A clone of a match whose decision is not listed yet asks its own
+    (`BeingsMatch.clone`), as the contract asks of a lister that reads its state. The decision
+    reaches its match by a weak reference: the match holds its decision, and a strong one would
+    make every copy a search drops a reference cycle for the garbage collector."""
+    return Decision.lazy(m.active, "main", list_main, ref(m))
+
+
+def list_main(asker: ref[Match]) -> tuple[Any, ...]:
+    """The options of the main decision `asker` asked, kept as its pending options too."""
+    m = asker()
+    assert m is not None  # a decision is read while its match is in play
+    m.options = main_options(m)
+    return m.options
+
+
+def listed(m: Match) -> tuple[Any, ...]:
+    """The pending decision's options, listed now where they were not yet (a main decision's)."""
+    if not m.options and m.pending is not None:
+        m.options = m.pending.options
+    return m.options
 
 
 def take_action(m: Match, option: tuple[Any, ...]) -> None:
@@ -747,7 +818,7 @@ def defend(m: Match, option: tuple[Any, ...]) -> None:
     elif what == "discard":
         card = option[1]
         from_hand(m, seat, card)
-        m.abysses[seat].append(card)
+        (own_abysses(m) if m.shared & ABYSSES else m.abysses)[seat].append(card)
         gain = m.spec.discard_gain[card]
         a.counter += gain
         m.tally[seat][S_DEFENCE_CARDS] += 1
@@ -924,8 +995,16 @@ def advance(m: Match) -> None:
                 continue
             phase = m.phase = MAIN  # the common way on: straight back to the main phase
         if phase == MAIN:
+            seat = m.active
+            if m.searching and offers_more(m, seat):
+                # two options or more: the decision is made now, its options listed when read
+                m.options = ()
+                m.decider = seat
+                m.kind = "main"
+                m.pending = main_decision(m)
+                return
             options = main_options(m)
-            seat, kind = m.active, "main"
+            kind = "main"
         elif phase == DEFEND:
             options = defend_options(m)
             if len(options) == 1:  # only `done` remains: the defend step ends

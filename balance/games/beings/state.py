@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 # `phase` says what the state waits for; `after` says where the flow goes once the pending card
 # effects (`work`) have all resolved.
 RUN, MULLIGAN, MAIN, BLOCK, DEFEND, EFFECT, OVER = range(7)
+# Zones a match may share with its clones (`Match.shared`), both seats' at once
+DECKS, LIVES, ABYSSES = 1, 2, 4
 AFTER_SETUP, AFTER_MAIN, AFTER_ATTACK_SKILLS, AFTER_BLOCK, AFTER_TURN_END = range(5)
 
 NOBODY = -1
@@ -197,7 +199,7 @@ class Attack:
         return twin
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, weakref_slot=True)
 class Match:
     """One game of beings. Seats are 0 and 1; `first` is the seat of Player 1.
 
@@ -207,7 +209,10 @@ class Match:
 
     Cloning is cheap because clones share what they have not changed yet: Beings (copied by the
     first match that changes one, see `own_being`), the RNG (the kit's GameRng, copied by the
-    first that draws) and the events logged before the clone (the kit's EventLog).
+    first that draws), the events logged before the clone (the kit's EventLog), and the zones
+    that change seldom: the Being decks, the life areas and the Abysses (`shared`: copied by
+    the first match that changes them, see `own_decks`). A search copies a match once per move
+    it tries, and most of its copies change none of those: copying them was a third of a copy.
     """
 
     spec: BeingsSpec
@@ -252,9 +257,14 @@ class Match:
     # Per option of the pending decision, what `option_bounds` worked out of `evaluate` exactly
     # (rules.BeingsMatch.option_value); None until it is asked, and again once a move is made.
     known: list[float | None] | None
+    # The zones this match shares with a clone (DECKS | LIVES | ABYSSES): copied before a change
+    shared: int
     # Where `option_bounds` bounded some options loosely: per option, its tighter bound (None if
     # it has none), its exact value joining `known` (rules.BeingsMatch.option_bound).
     tighten: Callable[[Match, int], float | None] | None
+    # A search's world (determinize and its clones): its main decisions list their options only
+    # when read (rules.main_decision); a real game's list them at once, as its bots read them all
+    searching: bool
 
     @property
     def events(self) -> list[Event]:
@@ -290,19 +300,20 @@ class Match:
         new.attack = self.attack.copy() if self.attack is not None else None
         new.actions = self.actions
         new.next_uid = self.next_uid
-        decks, hands, lives, abysses = self.decks, self.hands, self.lives, self.abysses
-        new.decks = [decks[0][:], decks[1][:]]
+        hands = self.hands
+        new.decks = self.decks  # shared until either match changes them (`own_decks`)
+        new.lives = self.lives
+        new.abysses = self.abysses
+        self.shared = new.shared = DECKS | LIVES | ABYSSES
         new.hands = [hands[0][:], hands[1][:]]
-        new.lives = [lives[0][:], lives[1][:]]
-        new.abysses = [abysses[0][:], abysses[1][:]]
         new.gem_decks = self.gem_decks[:]
         new.gems_active = self.gems_active[:]
         new.gems_rested = self.gems_rested[:]
         new.field = [self.field[0][:], self.field[1][:]]
         new.mulligan_seat = self.mulligan_seat
         new.mulligan_index = self.mulligan_index
-        new.mulligan_marks = self.mulligan_marks[:]
-        new.returned = self.returned[:]
+        new.mulligan_marks = self.mulligan_marks  # replaced by `mulligan`, never changed
+        new.returned = self.returned
         new.winner = self.winner
         new.end_reason = self.end_reason
         new.capped = self.capped
@@ -312,6 +323,7 @@ class Match:
         new.hand_defence = self.hand_defence[:]
         new.hidden_defence = self.hidden_defence[:]
         new.known = new.tighten = None
+        new.searching = self.searching
         return new
 
     def recount(self) -> None:
@@ -322,6 +334,30 @@ class Match:
             sum(map(gain, self.decks[s])) + sum(map(gain, self.lives[s])) + self.hand_defence[s]
             for s in (0, 1)
         ]
+
+
+def own_decks(m: Match) -> list[list[int]]:
+    """Both Being decks, ready to be changed in place (copied first where shared)."""
+    if m.shared & DECKS:
+        m.decks = [m.decks[0][:], m.decks[1][:]]
+        m.shared &= ~DECKS
+    return m.decks
+
+
+def own_lives(m: Match) -> list[list[int]]:
+    """Both life areas, ready to be changed in place (copied first where shared)."""
+    if m.shared & LIVES:
+        m.lives = [m.lives[0][:], m.lives[1][:]]
+        m.shared &= ~LIVES
+    return m.lives
+
+
+def own_abysses(m: Match) -> list[list[int]]:
+    """Both Abysses, ready to be changed in place (copied first where shared)."""
+    if m.shared & ABYSSES:
+        m.abysses = [m.abysses[0][:], m.abysses[1][:]]
+        m.shared &= ~ABYSSES
+    return m.abysses
 
 
 def own_being(m: Match, seat: int, loc: int) -> Being:
@@ -374,7 +410,7 @@ def attack_power(m: Match, attacker: Being, defending: Being | None) -> int:
 
 def draw(m: Match, seat: int, n: int) -> int:
     """Draw up to n Being cards (G12: an empty deck draws nothing). Returns how many came."""
-    deck = m.decks[seat]
+    deck = (own_decks(m) if m.shared & DECKS else m.decks)[seat]
     hand = m.hands[seat]
     drawn = 0
     while drawn < n and deck:
@@ -390,7 +426,7 @@ def draw(m: Match, seat: int, n: int) -> int:
 
 def take_life(m: Match, seat: int) -> None:
     """R30: the top life card joins its owner's hand."""
-    card = m.lives[seat].pop()
+    card = (own_lives(m) if m.shared & LIVES else m.lives)[seat].pop()
     m.hands[seat].append(card)
     m.hand_defence[seat] += m.spec.discard_gain[card]
     m.log.append((m.turn, seat, card, DRAWN, 1))
@@ -428,7 +464,7 @@ def leave_play(m: Match, seat: int, loc: int) -> Being:
     being = m.field[seat][loc]
     assert being is not None
     m.field[seat][loc] = None
-    m.abysses[seat].extend(being.stack)
+    (own_abysses(m) if m.shared & ABYSSES else m.abysses)[seat].extend(being.stack)
     m.gems_rested[seat] += being.equipped
     return being
 
