@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import repeat
 from math import ceil, floor
 from random import Random
 from typing import Any, Self
@@ -895,7 +896,7 @@ def turn_passes_on(g: Table, end: Task, seat: int) -> bool:
 
 def hand_options(kind: int, hand: tuple[int, ...]) -> tuple[Any, ...]:
     """One option of `kind` per card of `hand`, copies once, in hand order."""
-    return tuple((kind, card) for card in dict.fromkeys(hand))
+    return tuple(zip(repeat(kind), dict.fromkeys(hand)))
 
 
 def discard_card(g: Table, answer: Task) -> None:
