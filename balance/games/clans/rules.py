@@ -333,8 +333,16 @@ def deal_clans(g: Table, clans: tuple[tuple[int, ...], tuple[int, ...]]) -> None
 
 
 def deal_hand(g: Table, seat: int) -> None:
-    for _ in range(min(g.spec.starting_hand, len(g.deck[seat]))):
-        to_hand(g, seat, top_card(g, seat))
+    """`seat` takes its starting hand from the top of its deck, the top card first."""
+    deck = g.deck[seat]
+    n = min(g.spec.starting_hand, len(deck))
+    if g.loose_decks >> seat & 1:  # an undecided order: each card any of the deck's (top_card)
+        for _ in range(n):
+            to_hand(g, seat, top_card(g, seat))
+        return
+    rest = len(deck) - n
+    g.deck = replaced(g.deck, seat, deck[:rest])
+    g.hand = replaced(g.hand, seat, g.hand[seat] + deck[rest:][::-1])
 
 
 def troops_in(g: Table, cards: Sequence[int]) -> int:
@@ -456,8 +464,10 @@ def begin_turn(g: Table, seat: int) -> None:
     g.todo += TURN_TASKS[seat]
 
 
-# per seat, a turn's tasks: its end, then (on top) its action
+# per seat, a turn's tasks: its end, then (on top) its action; and the action's answer task
+# (`cont`), made once: every action task of a seat is the same tuple
 TURN_TASKS = (((END_TURN, 0, 0, False), (ACTION, 0)), ((END_TURN, 1, 0, False), (ACTION, 1)))
+ACTION_ANSWERS = ((ANSWER_ACTION, (ACTION, 0)), (ANSWER_ACTION, (ACTION, 1)))
 
 
 def action_step(g: Table, task: Task) -> None:
@@ -470,7 +480,9 @@ def action_step(g: Table, task: Task) -> None:
     key: the memo keeps them alive, so an id is never reused while its entry is there."""
     seat = task[1]
     if not g.loose_decks:  # a real game works each position out once: nothing to share
-        flow.ask(g, Decision(seat, "action", action_options(g, seat)), (ANSWER_ACTION, task))
+        options, stuck = _action_options(g, seat)
+        g.stuck |= stuck
+        flow.ask(g, Decision(seat, "action", options), ACTION_ANSWERS[seat])
         return
     spec = g.spec
     board, stride = g.board, spec.board_stride
@@ -497,7 +509,7 @@ def action_step(g: Table, task: Task) -> None:
         decision = Decision(seat, "action", options)
         known = memo[key] = (decision, stuck, hand, grid, up, captor, tokens, spec)
     g.stuck |= known[1]
-    flow.ask(g, known[0], (ANSWER_ACTION, task))
+    flow.ask(g, known[0], ACTION_ANSWERS[seat])
 
 
 def action_options(g: Table, seat: int) -> tuple[Any, ...]:
