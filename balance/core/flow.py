@@ -103,4 +103,4 @@ def answer(state: Flowing, option: int) -> None:
         raise ValueError("no decision is pending")
     chosen = asking.options[option]
     state.asking = None
-    state.todo.append((*state.cont, chosen))
+    state.todo.append(state.cont + (chosen,))  # a tuple sum: no list built on the way

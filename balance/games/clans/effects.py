@@ -4,7 +4,7 @@ A card's effects are entries `{on: <trigger>, do: <op>, ...params, target?, if?,
 `VOCABULARY` declares every word (`balance vocab clans` prints it); `compile_entry` turns a checked
 entry into an immutable `Entry` of ints and tuples; the functions below resolve entries on a
 game state: selectors find cards, conditions are tested when an entry would resolve, and an op
-either acts at once or pushes a pending frame whose choices are decisions (spec §4 D4-D9).
+either acts at once or pushes a task whose choices are decisions (spec §4 D4-D9).
 
 "Controller" is the owner of the source card. Military totals and per-player rule values read
 the active cards' `ongoing` entries continuously (G9), from the army summary (`Table.board`,
@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from balance.core.contract import DRAWN as DRAWN_EVENT
 from balance.core.contract import FIRST_COUNTER
 from balance.core.effects import EQ, GE, GT, LE, LT, Vocabulary, compare
+from balance.core.flow import Task
 from balance.games.clans.spec import (
     ANY,
     BOTH,
@@ -284,8 +285,8 @@ ACTIVE, FACE_DOWN, CAPTURED, ANY_STATE = range(4)
 ANY_CLAN, THIS_CLAN, OTHER_CLAN = -1, -2, -3
 CONTROLLER, OWNER = 0, 1
 YOUR_HAND = -2  # discard down_to: the controller's hand size
-HAND_LIMIT_REASON, EFFECT_REASON = 0, 1  # why a DISCARD frame discards
-OFFCLAN_REASON, SHIFT_REASON = 0, 1  # why a PAY frame pays
+HAND_LIMIT_REASON, EFFECT_REASON = 0, 1  # why a DISCARD task discards
+OFFCLAN_REASON, SHIFT_REASON = 0, 1  # why a PAY task pays
 ROWS = ("troop", "hero", "immortal")
 
 # condition kinds
@@ -577,22 +578,20 @@ def fits_filter(spec: ClansSpec, flt: CardFilter, card: int, src_card: int) -> b
 # -- resolving ------------------------------------------------------------------------------
 
 
-def resolve_next(g: Table, frame: list[Any]) -> None:
-    """Resolve the next entry of an ENTRIES frame (popping it when done).
+def resolve_next(g: Table, task: Task) -> None:
+    """Resolve the next entry of an ENTRIES task (taken off the stack to run).
 
     An entry whose condition is false, or whose op finds no target, does nothing (G20). Ops
-    that need choices push their own frame on top, so the next entry waits for them.
+    that need choices push their own task on top, so the next entry waits for them.
     """
-    _, controller, seat, slot, serial, card, entries, index = frame
+    _, controller, seat, slot, serial, card, entries, index = task
     if index >= len(entries):
-        g.stack.pop()
         return
-    frame[7] = index + 1
-    if index + 1 == len(entries):
-        # The last entry: the frame is done and goes now, before any frame the entry pushes.
-        # Play runs in the same order, and two cards that `trigger` each other loop on a flat
-        # stack rather than one frame deeper per trigger (copies and unwinding paid its depth).
-        g.stack.pop()
+    if index + 1 < len(entries):
+        # The rest of the entries wait under whatever this one pushes. After the last entry
+        # nothing waits: two cards that `trigger` each other loop on a flat stack rather than
+        # one task deeper per trigger.
+        g.todo.append((ENTRIES, controller, seat, slot, serial, card, entries, index + 1))
     entry: Entry = entries[index]
     src = (seat, slot, serial, card)
     if entry.conditions and not holds(g, entry.conditions, controller, src):
@@ -601,7 +600,7 @@ def resolve_next(g: Table, frame: list[Any]) -> None:
     if op in TARGETED:
         target = entry.target
         assert target is not None  # cards.py refuses a TARGETED op without a target
-        g.stack.append([TARGET, controller, seat, slot, serial, card, entry, target.count])
+        g.todo.append((TARGET, controller, seat, slot, serial, card, entry, target.count))
     elif op == DRAW:
         draw(g, controller, entry.n)
     elif op == DISCARD_OP:
@@ -612,9 +611,9 @@ def resolve_next(g: Table, frame: list[Any]) -> None:
             size = len(g.hand[controller]) if entry.down_to == YOUR_HAND else entry.down_to
             left = len(g.hand[who]) - size
         if left > 0 and g.hand[who]:
-            g.stack.append([DISCARD, who, left, EFFECT_REASON])
+            g.todo.append((DISCARD, who, left, EFFECT_REASON))
     elif op == FETCH_OP:
-        g.stack.append([FETCH, controller, seat, slot, serial, card, entry, entry.n])
+        g.todo.append((FETCH, controller, seat, slot, serial, card, entry, entry.n))
     elif op == GAIN_TOKEN:
         g.owned = bump(g.owned, controller, entry.n)
         g.held = bump(g.held, controller, entry.n)
@@ -623,7 +622,7 @@ def resolve_next(g: Table, frame: list[Any]) -> None:
         who = controller if entry.who == SELF else 1 - controller
         g.held = bump(g.held, who, -min(entry.n, g.held[who]))
     elif op == FREE_PLAY_OP:
-        g.stack.append([FREE_PLAY, controller, seat, slot, serial, card, entry])
+        g.todo.append((FREE_PLAY, controller, seat, slot, serial, card, entry))
     elif op == EXTRA_TURN:
         g.extra = bump(g.extra, controller, 1)
     elif op == ADD_MILITARY:
@@ -636,9 +635,9 @@ def resolve_next(g: Table, frame: list[Any]) -> None:
         g.wonder = controller
 
 
-def target_options(g: Table, frame: list[Any]) -> tuple[int, tuple[Any, ...]]:
-    """The chooser and the (seat, slot) options of a TARGET frame (no `none` added here)."""
-    _, controller, seat, slot, serial, card, entry, _left = frame
+def target_options(g: Table, task: Task) -> tuple[int, tuple[Any, ...]]:
+    """The chooser and the (seat, slot) options of a TARGET task (no `none` added here)."""
+    _, controller, seat, slot, serial, card, entry, _left = task
     sel: Selector = entry.target
     found = matching(g, sel, controller, (seat, slot, serial, card))
     if entry.op == TRIGGER:  # only a card with activate entries has anything to trigger
@@ -650,12 +649,12 @@ def target_options(g: Table, frame: list[Any]) -> tuple[int, tuple[Any, ...]]:
     return chooser, tuple(found)
 
 
-def hit(g: Table, frame: list[Any], seat: int, slot: int) -> None:
-    """Apply a TARGET frame's op to the chosen card (one of `count`, one at a time)."""
-    controller, entry = frame[1], frame[6]
-    frame[7] -= 1
-    if frame[7] <= 0:
-        g.stack.pop()
+def hit(g: Table, task: Task, seat: int, slot: int) -> None:
+    """Apply a TARGET task's op to the chosen card (one of `count`, one at a time: the task
+    with one fewer left waits under whatever the op pushes)."""
+    _, controller, src_seat, src_slot, serial, src_card, entry, left = task
+    if left > 1:
+        g.todo.append((TARGET, controller, src_seat, src_slot, serial, src_card, entry, left - 1))
     op = entry.op
     card = g.grid[seat][slot]
     turn = g.turn
@@ -695,10 +694,10 @@ def activate_entries(g: Table, seat: int, slot: int) -> None:
     g.log.append((g.turn, seat, card, ACTIVATED, 1))
     entries = g.spec.on_activate[card]
     if entries:
-        g.stack.append([ENTRIES, seat, seat, slot, g.serial[seat][slot], card, entries, 0])
+        g.todo.append((ENTRIES, seat, seat, slot, g.serial[seat][slot], card, entries, 0))
 
 
 def push_entries(g: Table, seat: int, slot: int, entries: tuple[Any, ...]) -> None:
     if entries:
         card = g.grid[seat][slot]
-        g.stack.append([ENTRIES, seat, seat, slot, g.serial[seat][slot], card, entries, 0])
+        g.todo.append((ENTRIES, seat, seat, slot, g.serial[seat][slot], card, entries, 0))
