@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from balance.core.codes import Names
 from balance.core.contract import DRAWN as DRAWN_EVENT
 from balance.core.contract import FIRST_COUNTER
 from balance.core.effects import EQ, GE, GT, LE, LT, Vocabulary, compare
@@ -172,44 +173,52 @@ class WinIfText(_Strict):
 
 VOCABULARY = Vocabulary("clans", entry_fields=EntryFields, target_fields=SelectorText)
 _t = VOCABULARY.triggers
-_t.add("play", "the card enters the army by Play a Card, Shift or free_play (R15, R16)")
-_t.add("activate", "a token is placed on it (R17), or a `trigger` op names it")
-_t.add("veteran", "Great Battle step 2, first player's army first, rows bottom-up (G15)")
-_t.add("ongoing", "continuously while the card is active; only add_military and rule_mod")
+PLAY = _t.add("play", "the card enters the army by Play a Card, Shift or free_play (R15, R16)")
+ACTIVATE = _t.add("activate", "a token is placed on it (R17), or a `trigger` op names it")
+VETERAN = _t.add("veteran", "Great Battle step 2, first player's army first, rows bottom-up (G15)")
+ONGOING = _t.add("ongoing", "continuously while the card is active; only add_military and rule_mod")
 _o = VOCABULARY.ops
-_o.add("draw", "the controller draws n cards (an empty deck reshuffles the discard, G13)", Amount)
-_o.add(
+DRAW = _o.add(
+    "draw", "the controller draws n cards (an empty deck reshuffles the discard, G13)", Amount
+)
+DISCARD_OP = _o.add(
     "discard",
     "that player discards n cards, or down to a size, by choice (D6); public",
     DiscardParams,
 )
-_o.add(
+FETCH_OP = _o.add(
     "fetch",
     "the controller takes up to n matching cards from deck or discard (D9), revealed",
     FetchParams,
 )
-_o.add(
+GAIN_TOKEN = _o.add(
     "gain_token", "the controller owns and holds n more Activation Tokens, for good (G4)", Amount
 )
-_o.add("drain_token", "n of that player's held tokens become spent", DrainParams)
-_o.add("ready", "remove the token from an own card (target); it returns to held")
-_o.add("trigger", "resolve the target's activate entries without placing a token")
-_o.add("destroy", "an exposed card goes to its owner's discard pile; its token is spent")
-_o.add("return_to_hand", "an exposed card goes to its owner's hand; its token is spent")
-_o.add("capture", "an opponent's card is captured by the controller: inert, still supporting (G8)")
-_o.add("release", "a captured card becomes active again, without its play entries")
-_o.add("flip", "turn the target face down (G7) or face up (no trigger)", FlipParams)
-_o.add(
+DRAIN_TOKEN = _o.add("drain_token", "n of that player's held tokens become spent", DrainParams)
+READY = _o.add("ready", "remove the token from an own card (target); it returns to held")
+TRIGGER = _o.add("trigger", "resolve the target's activate entries without placing a token")
+DESTROY = _o.add("destroy", "an exposed card goes to its owner's discard pile; its token is spent")
+RETURN_TO_HAND = _o.add(
+    "return_to_hand", "an exposed card goes to its owner's hand; its token is spent"
+)
+CAPTURE = _o.add(
+    "capture", "an opponent's card is captured by the controller: inert, still supporting (G8)"
+)
+RELEASE = _o.add("release", "a captured card becomes active again, without its play entries")
+FLIP = _o.add("flip", "turn the target face down (G7) or face up (no trigger)", FlipParams)
+FREE_PLAY_OP = _o.add(
     "free_play", "play a matching hand card into a supported space at no cost (D8)", FreePlayParams
 )
-_o.add("extra_turn", "the controller takes another turn after this one (G12)")
-_o.add(
+EXTRA_TURN = _o.add("extra_turn", "the controller takes another turn after this one (G12)")
+ADD_MILITARY = _o.add(
     "add_military",
     "n (times the count of `per`) to that player's total: ongoing or veteran",
     AddMilitaryParams,
 )
-_o.add("take_wonder", "the controller takes the Wonder Token, from the supply or the opponent")
-_o.add(
+TAKE_WONDER = _o.add(
+    "take_wonder", "the controller takes the Wonder Token, from the supply or the opponent"
+)
+RULE_MOD = _o.add(
     "rule_mod", "ongoing: change a per-player rule value while the source is active", RuleModParams
 )
 _s = VOCABULARY.selectors
@@ -234,19 +243,25 @@ _s.add(
 )
 _s.add("this", "the source card itself", bool)
 _c = VOCABULARY.conditions
-_c.add("count", "{selector, min?, max?}: the number of matching cards in play", CountCondition)
-_c.add("hand", "{who, cmp: lt|le|eq|ge|gt, value: int|opp}: a hand size compared", HandCondition)
-_c.add(
+C_COUNT = _c.add(
+    "count", "{selector, min?, max?}: the number of matching cards in play", CountCondition
+)
+C_HAND = _c.add(
+    "hand", "{who, cmp: lt|le|eq|ge|gt, value: int|opp}: a hand size compared", HandCondition
+)
+C_MILITARY = _c.add(
     "military",
     "behind, tied or ahead on current totals without Veteran",
     Literal["behind", "tied", "ahead"],
 )
-_c.add(
+C_WONDER = _c.add(
     "wonder", "who holds the Wonder Token: self, opp or supply", Literal["self", "opp", "supply"]
 )
-_c.add("supremacy", "behind, tied or ahead in Supremacy tokens", Literal["behind", "tied", "ahead"])
-_c.add("opp_passed", "whether the opponent has passed this round", bool)
-_c.add("tokens_held", "{min?, max?}: the controller's held tokens", Bounds)
+C_SUPREMACY = _c.add(
+    "supremacy", "behind, tied or ahead in Supremacy tokens", Literal["behind", "tied", "ahead"]
+)
+C_OPP_PASSED = _c.add("opp_passed", "whether the opponent has passed this round", bool)
+C_TOKENS = _c.add("tokens_held", "{min?, max?}: the controller's held tokens", Bounds)
 _k = VOCABULARY.kind("keyword")
 _k.add("veteran", "the card has `on: veteran` entries (exactly then)")
 _w = VOCABULARY.kind("win condition")
@@ -268,17 +283,8 @@ _w.add(
 
 # -- the compiled form ----------------------------------------------------------------------
 
-TRIGGERS = ("play", "activate", "veteran", "ongoing")
-PLAY, ACTIVATE, VETERAN, ONGOING = range(4)
-OPS = (
-    "draw", "discard", "fetch", "gain_token", "drain_token", "ready", "trigger", "destroy",
-    "return_to_hand", "capture", "release", "flip", "free_play", "extra_turn", "add_military",
-    "take_wonder", "rule_mod",
-)  # fmt: skip
-(
-    DRAW, DISCARD_OP, FETCH_OP, GAIN_TOKEN, DRAIN_TOKEN, READY, TRIGGER, DESTROY, RETURN_TO_HAND,
-    CAPTURE, RELEASE, FLIP, FREE_PLAY_OP, EXTRA_TURN, ADD_MILITARY, TAKE_WONDER, RULE_MOD,
-) = range(len(OPS))  # fmt: skip
+TRIGGERS = tuple(word.name for word in _t)  # a compiled entry's trigger and op: their codes
+OPS = tuple(word.name for word in _o)
 TARGETED = frozenset({READY, TRIGGER, DESTROY, RETURN_TO_HAND, CAPTURE, RELEASE, FLIP})
 
 ACTIVE, FACE_DOWN, CAPTURED, ANY_STATE = range(4)
@@ -289,20 +295,22 @@ HAND_LIMIT_REASON, EFFECT_REASON = 0, 1  # why a DISCARD task discards
 OFFCLAN_REASON, SHIFT_REASON = 0, 1  # why a PAY task pays
 ROWS = ("troop", "hero", "immortal")
 
-# condition kinds
-C_COUNT, C_HAND, C_MILITARY, C_WONDER, C_SUPREMACY, C_OPP_PASSED, C_TOKENS = range(7)
+# a compiled condition's kind is its word's code (C_COUNT ... above)
 CMP = {"lt": LT, "le": LE, "eq": EQ, "ge": GE, "gt": GT}  # codes for core.effects.compare
 STANDING = {"behind": -1, "tied": 0, "ahead": 1}
 
 # the game's per-card counters: event FIRST_COUNTER + k (Catalog.counters)
-COUNTERS = (
-    "shifted_in", "shifted_out", "activated", "captured", "destroyed", "flipped_down",
-    "sacrificed", "battles", "battle_military", "no_legal_play",
-)  # fmt: skip
-(
-    SHIFTED_IN, SHIFTED_OUT, ACTIVATED, CAPTURED_EVT, DESTROYED, FLIPPED_DOWN, SACRIFICED,
-    IN_BATTLE, MILITARY_IN_BATTLE, NO_LEGAL_PLAY,
-) = (FIRST_COUNTER + k for k in range(len(COUNTERS)))  # fmt: skip
+COUNTERS = Names(FIRST_COUNTER)
+SHIFTED_IN = COUNTERS.add("shifted_in")
+SHIFTED_OUT = COUNTERS.add("shifted_out")
+ACTIVATED = COUNTERS.add("activated")
+CAPTURED_EVT = COUNTERS.add("captured")
+DESTROYED = COUNTERS.add("destroyed")
+FLIPPED_DOWN = COUNTERS.add("flipped_down")
+SACRIFICED = COUNTERS.add("sacrificed")
+IN_BATTLE = COUNTERS.add("battles")
+MILITARY_IN_BATTLE = COUNTERS.add("battle_military")
+NO_LEGAL_PLAY = COUNTERS.add("no_legal_play")
 
 
 def compile_selector(text: SelectorText, op: int, clan_index: dict[str, int]) -> Selector:

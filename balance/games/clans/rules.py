@@ -20,6 +20,7 @@ from random import Random
 from typing import Any, Self
 
 from balance.core import flow
+from balance.core.codes import Names
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError
 from balance.core.eventchain import EventLog
@@ -123,11 +124,24 @@ from balance.games.clans.state import (
 
 # -- options ---------------------------------------------------------------------------------
 
-# First item of every option tuple.
-(
-    PICK, KEEP, MULLIGAN_OPT, PLAY, SHIFT, DRAW_SMALL, DRAW_BIG, ACTIVATE, PASS, PAY_CARD,
-    TARGET_CARD, NONE, DISCARD_CARD, SACRIFICE_CARD, FREE_PLAY_CARD, FETCH_CARD,
-) = range(16)  # fmt: skip
+# The first item of every option tuple: what kind of option it is.
+OPTION_KINDS = Names()
+PICK = OPTION_KINDS.add("pick")
+KEEP = OPTION_KINDS.add("keep")
+MULLIGAN_OPT = OPTION_KINDS.add("mulligan")
+PLAY = OPTION_KINDS.add("play")
+SHIFT = OPTION_KINDS.add("shift")
+DRAW_SMALL = OPTION_KINDS.add("draw_small")
+DRAW_BIG = OPTION_KINDS.add("draw_big")
+ACTIVATE = OPTION_KINDS.add("activate")
+PASS = OPTION_KINDS.add("pass")
+PAY_CARD = OPTION_KINDS.add("pay_card")
+TARGET_CARD = OPTION_KINDS.add("target_card")
+NONE = OPTION_KINDS.add("none")
+DISCARD_CARD = OPTION_KINDS.add("discard_card")
+SACRIFICE_CARD = OPTION_KINDS.add("sacrifice_card")
+FREE_PLAY_CARD = OPTION_KINDS.add("free_play_card")
+FETCH_CARD = OPTION_KINDS.add("fetch_card")
 KEEP_OPTION = (KEEP,)
 MULLIGAN_OPTION = (MULLIGAN_OPT,)
 DRAW_SMALL_OPTION = (DRAW_SMALL,)
