@@ -10,7 +10,7 @@ from random import Random
 
 from balance.bots.greedy import GreedyBot
 from balance.core.registry import load_game
-from balance.games.arrows import heuristics, rules
+from balance.games.arrows import rules
 from tests.bots.greedy_values import greedy_value
 
 GAME = load_game("arrows")
@@ -57,7 +57,7 @@ def test_covered_values_and_twins_are_greedys_own_values() -> None:
 
 
 def test_no_value_is_told_where_the_opponent_reveals_a_covered_card(table) -> None:
-    def position(opponent_covered: bool):
+    def position(opponent_covered: bool) -> rules.Arrows:
         s = table.new()
         table.put(s, "D3", "2/3 [W]", seat=1, covered=opponent_covered)
         table.hand(s, 0, "3/4 [E, S, W]", "1/2 [N]")
