@@ -38,6 +38,7 @@ from balance.games.possession.effects import (
 from balance.games.possession.spec import (
     ATTACK,
     COMMAND,
+    DAMAGED,
     DISCARDED,
     ESCAPED,
     GLORY,
@@ -205,7 +206,11 @@ class Possession(Table):
     def option_twins(self) -> list[int] | None:
         """Per option of the pending decision, an earlier option sure to score the same once
         applied, else itself; None where none has a twin (soothe_twins: an action's Soothes
-        of unhurt creatures). A hint for the bots (balance/bots/greedy.py)."""
+        of unhurt creatures; discard_twins: a Swap's discards that keep the same reach). A
+        hint for the bots (balance/bots/greedy.py)."""
+        asking = self.asking
+        if asking is not None and asking.kind == "swap":
+            return discard_twins(self)
         return soothe_twins(self)
 
     def preview(self, option: int) -> Possession:
@@ -709,6 +714,59 @@ def soothe_twins(t: Table) -> list[int] | None:
             twins = list(range(len(options)))
         twins[k] = first
     return twins
+
+
+# The events between a discard and the next seat's first decision, where the Defender outlives
+# its wear and nobody is exhausted: the discard, the turn's end, the wear's damage, the next
+# turn's start.
+AFTER_DISCARD = frozenset({DISCARDED, TURN_END, DAMAGED, TURN_START})
+
+
+def discard_twins(t: Table) -> list[int] | None:
+    """For a Swap decision: each discard as the twin of the first one that keeps the same
+    highest Might in hand.
+
+    After a discard the turn ends: the Defender wears (G17), the next seat's turn begins, and it
+    decides next. On that way nothing reads which card went where the Defender outlives its
+    wear (no escape, so no replacement from the hand), the deck is not empty (no exhaustion,
+    G15) and no creature in the scan order has an effect on the events met (`AFTER_DISCARD`),
+    so that no effect runs: the tables then differ only in the hand kept and the discard pile, and
+    `evaluate` reads of the hand its size and, for its own seat, whether a card in it reaches
+    the Defender (heuristics.glory_chances): the highest Might kept decides. None elsewhere,
+    and where no two discards are twins."""
+    asking = t.asking
+    if asking is None or asking.kind != "swap":
+        return None
+    options = asking.options
+    if len(options) < 3 or options[1][0] != "discard":  # fewer than two discards
+        return None
+    spec, occ, kind = t.spec, t.occ, t.kind
+    d = occ[t.defender]
+    if spec.defender_wear and endure(t, d) - t.damage[d] <= spec.defender_wear:
+        return None
+    if spec.exhaustion and not t.deck:
+        return None
+    pos_effects = t.pos_effects
+    for pos in scan_positions(t):
+        c = occ[pos]
+        if c != EMPTY:
+            effect = pos_effects[pos][kind[c]]
+            if effect is not None and effect.trigger in AFTER_DISCARD:
+                return None
+    might = spec.might
+    mights = sorted((might[kind[c]] for c in t.hands[asking.seat]), reverse=True)
+    top = mights[0]
+    after_top = mights[1]  # two discards: two cards in hand at least
+    first: dict[int, int] = {}  # the highest Might kept -> the first discard keeping it
+    twins = list(range(len(options)))
+    discards = 0
+    for k, option in enumerate(options):
+        if option[0] != "discard":
+            break  # the discards come first (swap_options)
+        kept = after_top if might[option[1]] == top else top
+        twins[k] = first.setdefault(kept, k)
+        discards += 1
+    return twins if len(first) < discards else None
 
 
 def soothes_watched(t: Table) -> bool:
