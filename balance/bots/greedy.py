@@ -153,7 +153,12 @@ class GreedyBot:
             found = max(values)
             value_of = getattr(world, "option_value", None)
             tighten = getattr(world, "option_bound", None)
-            heap = [(-bound, index, option, tighten is None) for bound, index, option in waiting]
+            floor = found - BOUND_MARGIN  # those bounded below it now are never tried
+            heap = [
+                (-bound, index, option, tighten is None)
+                for bound, index, option in waiting
+                if bound >= floor
+            ]
             heapify(heap)
             while heap:
                 bound, index, option, tight = heappop(heap)
