@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self
 
 from balance.core.codes import Names
-from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
-from balance.core.eventchain import EventLog
+from balance.core.contract import DRAWN, FIRST_COUNTER, Decision
+from balance.core.eventchain import EventLog, Logged
 from balance.core.gamerng import GameRng
 from balance.games.beings.spec import DOUBLE, RESIST
 
@@ -200,7 +200,7 @@ class Attack:
 
 
 @dataclass(slots=True, eq=False, weakref_slot=True)
-class Match:
+class Match(Logged):
     """One game of beings. Seats are 0 and 1; `first` is the seat of Player 1.
 
     Zones are lists with their top at the end (Being decks, life areas); `field[seat][loc]` is a
@@ -265,17 +265,6 @@ class Match:
     # A search's world (determinize and its clones): its main decisions list their options only
     # when read (rules.main_decision); a real game's list them at once, as its bots read them all
     searching: bool
-
-    @property
-    def events(self) -> list[Event]:
-        """Every event so far, oldest first (a new list: read it at the end of a game, not in a
-        loop)."""
-        return self.log.every()
-
-    @events.setter
-    def events(self, events: list[Event]) -> None:
-        self.log = EventLog()
-        self.log += events
 
     def clone(self) -> Self:
         """An exact copy, the RNG state and hidden zones included. What the copy shares with

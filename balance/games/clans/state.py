@@ -32,8 +32,8 @@ from random import Random
 from typing import TYPE_CHECKING, Any, Self
 
 from balance.core.codes import Names
-from balance.core.contract import DRAWN, Decision, Event
-from balance.core.eventchain import EventLog
+from balance.core.contract import DRAWN, Decision
+from balance.core.eventchain import EventLog, Logged
 from balance.core.flow import Task, Tasks
 from balance.core.gamerng import GameRng, fast_deal
 
@@ -114,7 +114,7 @@ SHARED_TIES = STATS.add("shared_ties")
 
 
 @dataclass(slots=True, eq=False)
-class Table:
+class Table(Logged):
     """One game of clans, as data. `rules.Clans` adds the contract's methods."""
 
     spec: ClansSpec  # the compiled config with the flipped clans' modifiers applied
@@ -192,17 +192,6 @@ class Table:
     # `decisions`, and whatever changes a state otherwise (determinize, recount) resets it
     value: float = 0.0
     valued: int = -1
-
-    @property
-    def events(self) -> list[Event]:
-        """Every event so far, oldest first (a new list: read it at the end of a game, not in a
-        loop)."""
-        return self.log.every()
-
-    @events.setter
-    def events(self, events: list[Event]) -> None:
-        self.log = EventLog()
-        self.log += events
 
     def clone(self) -> Self:
         """An exact copy: zones, tasks, counters and the RNG state (shared until either draws)."""

@@ -142,7 +142,7 @@ from balance.games.possession.state import (
     enter,
     flip,
     leave,
-    log,
+    record,
     ref,
     take,
     to_discard,
@@ -338,8 +338,8 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         todo=[],
         asking=None,
         cont=(),
-        log=[],
-        log_mask=0,
+        step_events=[],
+        step_mask=0,
         queue=[],
         chain_n=0,
         dirty=False,
@@ -352,7 +352,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         capped=False,
         game_stats=[0] * len(GAME_STATS),
         seat_stats=[0] * (seats * NS),
-        card_events=EventLog(),
+        log=EventLog(),
         watch=None,
     )
     if len(deck) < spec.setup_size(seats):
@@ -371,7 +371,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
             c = deck.pop()
             t.hands[seat].append(c)
             t.known[c] = 1 << seat
-            t.card_events.append((0, seat, kind[c], OPENING, 1))
+            t.log.append((0, seat, kind[c], OPENING, 1))
     t.seat_stats[first * NS + S_FIRST_PLAYER] = 1
     return t
 
@@ -407,7 +407,7 @@ def turn_start(t: Table, task: tuple[Any, ...]) -> None:
     new_turn(t)
     t.todo.extend(TURN_TASKS)
     begin_chain(t)
-    log(t, TURN_START, t.turn_player)
+    record(t, TURN_START, t.turn_player)
     if not t.deck and t.spec.exhaustion:
         exhaust(t, t.turn_player)
 
@@ -493,7 +493,7 @@ def play(t: Table, seat: int, pos: int, card: int) -> None:
             to_discard(t, old)
     t.occ[pos] = c
     t.known[c] = t.every_seat
-    t.card_events.append((t.turn, seat, t.kind[c], PLAYED, 1))
+    t.log.append((t.turn, seat, t.kind[c], PLAYED, 1))
     role = t.role_of[pos]
     stat = (
         S_PLAYS_POSSESSED
@@ -504,8 +504,8 @@ def play(t: Table, seat: int, pos: int, card: int) -> None:
     )
     t.seat_stats[seat * NS + stat] += 1
     subject = ref(t, pos)
-    log(t, PLAYED_TRIGGER, seat, 0, NO_CREATURE, subject)
-    log(t, REPLACED, -1, 0, NO_CREATURE, subject)
+    record(t, PLAYED_TRIGGER, seat, 0, NO_CREATURE, subject)
+    record(t, REPLACED, -1, 0, NO_CREATURE, subject)
 
 
 def action_phase(t: Table, task: tuple[Any, ...]) -> None:
@@ -562,7 +562,7 @@ def swap_do(t: Table, task: tuple[Any, ...]) -> None:
     if option[0] == "discard":
         to_discard(t, take(t, seat, option[1]))
         t.seat_stats[seat * NS + S_DISCARDS] += 1
-        log(t, DISCARDED, seat)
+        record(t, DISCARDED, seat)
     else:
         possess(t, seat, option[1])
 
@@ -580,7 +580,7 @@ def turn_end_step(t: Table, task: tuple[Any, ...]) -> None:
     without a source."""
     if not t.turn_cut:
         begin_chain(t)
-        log(t, TURN_END, t.turn_player)
+        record(t, TURN_END, t.turn_player)
         if t.spec.defender_wear:
             deal_damage(t, t.defender, t.spec.defender_wear, EMPTY)
 
@@ -644,7 +644,7 @@ def attack(t: Table, pos: int) -> None:
     defender = t.defender
     d = t.occ[defender]
     c = t.occ[pos]
-    log(t, ATTACK, -1, 0, ref(t, pos), ref(t, defender))
+    record(t, ATTACK, -1, 0, ref(t, pos), ref(t, defender))
     t.todo.append((T_COUNTER, c, t.epoch[c], d, t.epoch[d]))
     t.todo.append(CHECK)
     landed = deal_damage(t, defender, might(t, c), pos)
@@ -671,13 +671,13 @@ def strike_back(t: Table, task: tuple[Any, ...]) -> None:
 def command(t: Table, pos: int, i: int, j: int) -> None:
     """R17: two adjacent face-up Wilds trade places."""
     base = t.ring_base
-    log(t, COMMAND, -1, 0, ref(t, pos), ref(t, base + i), ref(t, base + j))
+    record(t, COMMAND, -1, 0, ref(t, pos), ref(t, base + i), ref(t, base + j))
     trade(t, base + i, base + j)
 
 
 def soothe(t: Table, pos: int, target: int) -> None:
     """R18: heal the target by the actor's Nurture, then D heals its own Nurture (G11)."""
-    log(t, SOOTHE, -1, 0, ref(t, pos), ref(t, target))
+    record(t, SOOTHE, -1, 0, ref(t, pos), ref(t, target))
     heal(t, target, nurture(t, t.occ[pos]), pos)
     defender = t.defender
     heal(t, defender, nurture(t, t.occ[defender]), defender)
@@ -871,7 +871,7 @@ def escape(t: Table, collected: list[int]) -> None:
     for pos in collected:
         c = t.occ[pos]
         who = ref(t, pos)
-        log(t, ESCAPED, -1, 0, NO_CREATURE, who)
+        record(t, ESCAPED, -1, 0, NO_CREATURE, who)
         owner = pos if pos < t.seats else t.turn_player
         counter(t, owner, t.kind[c], K_ESCAPES)
         if pos < base:
@@ -893,7 +893,7 @@ def escape(t: Table, collected: list[int]) -> None:
     if glory_seat >= 0:
         gs[G_DEFENDER_ESCAPES] += 1
         counter(t, glory_seat, t.kind[glory_card], K_GLORY_YIELDED)
-        log(t, GLORY, glory_seat, 0, NO_CREATURE, glory_ref)
+        record(t, GLORY, glory_seat, 0, NO_CREATURE, glory_ref)
         goal = t.spec.glory_to_win
         if goal and len(t.glory[glory_seat]) >= goal:
             finish(t, (glory_seat,), "glory")
@@ -1010,7 +1010,7 @@ def refill_defender(t: Table, task: tuple[Any, ...]) -> None:
     if t.occ[support] != EMPTY:
         t.occ[defender] = t.occ[support]  # moving up cancels nothing (G8)
         t.occ[support] = EMPTY
-        log(t, REPLACED, -1, 0, NO_CREATURE, ref(t, defender))
+        record(t, REPLACED, -1, 0, NO_CREATURE, ref(t, defender))
     elif t.limbo != EMPTY:
         c, t.limbo = t.limbo, EMPTY
         enter(t, defender, c)
@@ -1034,7 +1034,7 @@ def remove(t: Table, seat: int) -> None:
     t.removal_order.append(seat)
     t.game_stats[G_REMOVALS] += 1
     t.seat_stats[seat * NS + S_REMOVED_TURN] = t.turn
-    log(t, REMOVED, seat)
+    record(t, REMOVED, seat)
     hand = t.hands[seat]
     for c in hand:
         to_discard(t, c)
@@ -1058,13 +1058,13 @@ def scan(t: Table, task: tuple[Any, ...]) -> None:
     """After a step: each creature in scan order (R7) binds its active effect to the last event
     of the step that matches its trigger and conditions (G7); a creature already waiting is
     re-queued (R10, `retrigger_position`). Most steps wake nobody: the loop only looks."""
-    events = t.log
+    events = t.step_events
     if not events:
         return
     watch = t.watch
     if watch is not None:
         watch.append(("log", tuple(events)))
-    mask = t.log_mask
+    mask = t.step_mask
     kind, occ, pos_effects = t.kind, t.occ, t.pos_effects
     for pos in scan_positions(t):
         c = occ[pos]
@@ -1073,7 +1073,7 @@ def scan(t: Table, task: tuple[Any, ...]) -> None:
             if effect is not None and (mask >> effect.trigger) & 1:
                 bind(t, pos, c, effect, events)
     events.clear()
-    t.log_mask = 0
+    t.step_mask = 0
     if watch is not None:
         watch.append(("queue", tuple((p[0], p[3]) for p in t.queue)))
 
@@ -1156,7 +1156,7 @@ def step_end(t: Table, task: tuple[Any, ...]) -> None:
             return  # escapes to resolve first: the scan and the queue wait on the stack
         todo.pop()
         todo.pop()
-    if t.log:
+    if t.step_events:
         scan(t, task)
     chain_next(t, task)
 
@@ -1214,7 +1214,7 @@ def discard_ask(t: Table, task: tuple[Any, ...]) -> None:
 def discard_pick(t: Table, task: tuple[Any, ...]) -> None:
     seat, count, option = task[1], task[2], task[3]
     to_discard(t, take(t, seat, option[1]))
-    log(t, DISCARDED, seat)
+    record(t, DISCARDED, seat)
     t.todo.append((T_DISCARD, seat, count - 1))
 
 
