@@ -169,9 +169,9 @@ class Clans(Table):
         return self.asking
 
     def apply(self, option: int) -> None:
-        flow.answer(self, option)  # the answer task, (ANSWER_*, asking task, choice), runs first
         self.decisions += 1
-        advance(self)
+        flow.resume(self, option, TASKS)  # the answer task, (ANSWER_*, asking task, choice), first
+        check_decision_cap(self)
 
     def result(self) -> Result:
         return game_result(self)
@@ -368,9 +368,13 @@ def troops_in(g: Table, cards: Sequence[int]) -> int:
 
 
 def advance(g: Table) -> None:
-    """Run the tasks until a choice is needed or the game is over. A choice past the decision
-    cap (spec §8) ends the game instead."""
+    """Run the tasks until a choice is needed or the game is over (or past the decision cap)."""
     flow.run(g, TASKS)
+    check_decision_cap(g)
+
+
+def check_decision_cap(g: Table) -> None:
+    """A choice past the decision cap (spec §8) ends the game instead."""
     if g.asking is not None and g.decisions >= g.spec.max_decisions:
         stop_at_decision_cap(g)
 

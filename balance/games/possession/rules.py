@@ -186,8 +186,7 @@ class Possession(Table):
         return self.asking
 
     def apply(self, option: int) -> None:
-        flow.answer(self, option)
-        flow.run(self, TASKS)
+        flow.resume(self, option, TASKS)
 
     def result(self) -> Result:
         return result_of(self)
