@@ -123,6 +123,8 @@ class GreedyBot:
             after = copy.decision()
             if after is None or after.seat != seat or after.kind == kind or not self.follow:
                 value = whole[option] = copy.evaluate(seat)  # the action is whole (most are)
+                if twins is not None:  # its twins take it, also where their first is unsampled
+                    whole.setdefault(twins[option], value)
                 values.append(value)
                 continue
             value, rest = self._follow_through(copy, seat, kinds, self.follow, wide, rng, alike)
@@ -151,7 +153,12 @@ class GreedyBot:
             found = max(values)
             value_of = getattr(world, "option_value", None)
             tighten = getattr(world, "option_bound", None)
-            heap = [(-bound, index, option, tighten is None) for bound, index, option in waiting]
+            floor = found - BOUND_MARGIN  # those bounded below it now are never tried
+            heap = [
+                (-bound, index, option, tighten is None)
+                for bound, index, option in waiting
+                if bound >= floor
+            ]
             heapify(heap)
             while heap:
                 bound, index, option, tight = heappop(heap)

@@ -27,6 +27,25 @@ def unchain(chain: Chain | None, log: list[Event]) -> list[Event]:
     return out
 
 
+class Logged:
+    """A game state that keeps its card events in an `EventLog`, its field `log`: `events` (the
+    contract's) reads them all, oldest first (a new list: read it at the end of a game, not in a
+    loop); setting it starts the log afresh from a list (tests set up a scene that way)."""
+
+    __slots__ = ()
+    log: EventLog
+
+    @property
+    def events(self) -> list[Event]:
+        return self.log.every()
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        log = self.log  # this state's own (a clone has its own EventLog, `fork`)
+        log.frozen = None
+        log[:] = events
+
+
 class EventLog(list[Event]):
     """A state's card events: this list holds the ones logged since the state was last cloned
     (log with `append`: a list's own), `frozen` the earlier ones, a chain shared with clones.

@@ -77,23 +77,11 @@ def _unbound(state: Any, task: Task) -> None:
     raise RuntimeError(f"task {task[0]} has no handler (Tasks.check finds such tasks at import)")
 
 
-def run(state: S, tasks: Tasks[S], option: int | None = None) -> None:
+def run(state: S, tasks: Tasks[S]) -> None:
     """Run tasks until a decision is pending, the stack is empty or the game is over (then what
-    is left on the stack is dropped: nothing runs after the end).
-
-    With `option`, the pending decision's option is taken first: its answer task runs at once,
-    as `answer` then `run` would run it, in one call (a game's `apply`: every decision passes
-    here, so the task goes straight to its handler rather than on and off the stack)."""
+    is left on the stack is dropped: nothing runs after the end)."""
     todo = state.todo
     handlers = tasks.handlers
-    if option is not None:
-        asking = state.asking
-        if asking is None:
-            raise ValueError("no decision is pending")
-        chosen = asking.options[option]
-        state.asking = None
-        cont = state.cont
-        handlers[cont[0]](state, (*cont, chosen))
     while todo and state.asking is None and not state.over:
         task = todo.pop()
         handlers[task[0]](state, task)
@@ -109,10 +97,25 @@ def ask(state: Flowing, decision: Decision, cont: Task) -> None:
 
 def answer(state: Flowing, option: int) -> None:
     """Take the pending decision's `option`: the task `cont` with the chosen option appended
-    goes on the stack, to run next (`run`; `run(state, tasks, option)` does both at once)."""
+    goes on the stack, to run next (`run`)."""
     asking = state.asking
     if asking is None:
         raise ValueError("no decision is pending")
     chosen = asking.options[option]
     state.asking = None
-    state.todo.append((*state.cont, chosen))
+    state.todo.append(state.cont + (chosen,))  # a tuple sum: no list built on the way
+
+
+def resume(state: S, option: int, tasks: Tasks[S]) -> None:
+    """`answer` then `run`, in one call: the answer task runs at once instead of going on the
+    stack first (it would run next). A game's `apply` is exactly this; it saves the answer
+    task's trip through the stack on every decision."""
+    asking = state.asking
+    if asking is None:
+        raise ValueError("no decision is pending")
+    chosen = asking.options[option]
+    state.asking = None
+    if not state.over:
+        cont = state.cont
+        tasks.handlers[cont[0]](state, cont + (chosen,))
+    run(state, tasks)

@@ -66,25 +66,6 @@ def test_tasks_run_in_stack_order_until_a_decision_then_resume_with_the_answer_o
         flow.answer(s, 0)
 
 
-def test_run_with_an_option_answers_and_runs_as_answer_then_run_do() -> None:
-    one = Counting(todo=[(STEP, 6), (STEP, 5), (STEP, 4), (STEP, 3), (STEP, 2), (STEP, 1)])
-    flow.run(one, TASKS)
-    two = Counting(todo=one.todo[:], asking=one.asking, cont=one.cont, total=one.total)
-    flow.answer(one, 0)
-    flow.run(one, TASKS)
-    flow.run(two, TASKS, 0)
-    assert two.ran == one.ran[3:] == ["add 1", "step 4", "step 5", "step 6"]
-    assert (two.total, two.todo, two.asking) == (one.total, one.todo, one.asking)
-    assert two.asking is not None  # step 6 asks again
-    flow.run(two, TASKS, 1)  # 10
-    assert two.total == 15 and two.asking is None and two.todo == []
-    two.todo.append((STEP, 7))
-    flow.run(two, TASKS, None)  # no option: the stack runs on, as `run(state, tasks)`
-    assert two.ran[-2:] == ["add 10", "step 7"] and two.total == 16
-    with pytest.raises(ValueError, match="no decision is pending"):
-        flow.run(two, TASKS, 0)
-
-
 def test_nothing_runs_after_the_game_is_over() -> None:
     s = Counting(total=19, todo=[(STEP, 5), (STEP, 4), (STEP, 1)])
     flow.run(s, TASKS)
@@ -116,3 +97,23 @@ def test_a_kind_declared_or_bound_twice_or_left_unbound_is_refused() -> None:
         tasks.bind(code, add)
     with pytest.raises(ValueError, match="without a handler: b"):
         tasks.check()
+
+
+def test_resume_is_answer_then_run() -> None:
+    answered = Counting(todo=[(STEP, 3), (STEP, 2), (STEP, 1)])
+    resumed = Counting(todo=[(STEP, 3), (STEP, 2), (STEP, 1)])
+    for s in (answered, resumed):
+        flow.run(s, TASKS)
+    flow.answer(answered, 1)
+    flow.run(answered, TASKS)
+    flow.resume(resumed, 1, TASKS)
+    assert resumed == answered and resumed.ran[-1] == "add 10" and resumed.total == 12
+    with pytest.raises(ValueError, match="no decision is pending"):
+        flow.resume(Counting(), 0, TASKS)
+
+
+def test_resume_runs_nothing_once_the_game_is_over() -> None:
+    s = Counting(total=19, over=True, todo=[(STEP, 1)])
+    flow.ask(s, Decision(0, "add", (1, 10)), (ADD,))
+    flow.resume(s, 0, TASKS)
+    assert s.ran == [] and s.todo == [] and s.asking is None

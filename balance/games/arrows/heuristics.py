@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from balance.games.arrows.effects import GAIN_CREDITS
 from balance.games.arrows.state import (
     OPPOSITE,
     ORTHOGONAL,
     PLAY,
+    T_OWN_TURNS,
     ArrowsState,
     Frame,
     Piece,
@@ -22,6 +25,9 @@ from balance.games.arrows.state import (
     current_def,
     final_score,
 )
+
+if TYPE_CHECKING:
+    from balance.games.arrows.spec import ArrowsSpec
 
 # The evaluation is a logistic model of winning: z below is the log-odds that `seat` wins, and
 # evaluate returns 2·P(win) − 1 = tanh(z / 2), so MCTS's reward (value + 1) / 2 is P(win) itself.
@@ -52,29 +58,52 @@ def evaluate(s: ArrowsState, seat: int) -> float:
     if s.over:
         return 2.0 * final_score(s, seat) - 1.0
     other = 1 - seat
-    spec = s.spec
-    empty = spec.all_cells & ~s.occupied
+    down, credits, hands = s.down, s.credits, s.hands
+    # The next card placed is the active player's until it has played (steps up to PLAY).
+    if s.step <= PLAY and s.plays < s.spec.plays_per_turn:
+        ours_next = s.active == seat
+    else:
+        ours_next = s.active != seat
+    return win_value(
+        s.spec,
+        s.spec.all_cells & ~s.occupied,
+        s.up_sides[seat],
+        s.up_sides[other],
+        down[seat] - down[other],
+        credits[seat] - credits[other],
+        len(hands[seat]) - len(hands[other]),
+        ours_next,
+    )
+
+
+def win_value(
+    spec: ArrowsSpec,
+    empty: int,
+    mine: list[int],
+    theirs: list[int],
+    covered_lead: int,
+    credit_lead: int,
+    hand_lead: int,
+    ours_next: bool,
+) -> float:
+    """`evaluate` before the end, from what it reads: the empty cells (a bit mask), the `sides`
+    of each seat's face-up cards, the leads in covered cards, credits and hand sizes, and
+    whether the next card placed is the seat's."""
     # Face-up cards an arrow from an empty cell would flip, the other's minus ours (in C: a
     # count of the nonzero `sides & empty` over each seat's face-up cards).
-    mine, theirs = s.up_sides[seat], s.up_sides[other]
     open_to = empty.__and__
     exposed = sum(map(bool, map(open_to, theirs))) - sum(map(bool, map(open_to, mine)))
     empties = empty.bit_count()
     filled = 1.0 - empties / spec.cells
-    down, credits, hands = s.down, s.credits, s.hands
     z = (
         (len(mine) - len(theirs)) * (W_SCORE + W_SCORE_LATE * filled)
         + exposed * (W_EXPOSED + W_EXPOSED_LATE * filled)
-        + W_COVERED * (down[seat] - down[other])
-        + W_CREDITS * (credits[seat] - credits[other])
-        + W_HAND * (len(hands[seat]) - len(hands[other]))
+        + W_COVERED * covered_lead
+        + W_CREDITS * credit_lead
+        + W_HAND * hand_lead
     )
     tempo = W_TEMPO + (W_LAST if empties == 1 else W_LAST_BUT_ONE if empties == 2 else 0.0)
-    # The next card placed is the active player's until it has played (steps up to PLAY).
-    if s.step <= PLAY and s.plays < spec.plays_per_turn:
-        z += tempo if s.active == seat else -tempo
-    else:
-        z += tempo if s.active != seat else -tempo
+    z += tempo if ours_next else -tempo
     return math.tanh(0.5 * z)
 
 
@@ -188,6 +217,125 @@ def flips_now(s: ArrowsState, piece: Piece) -> int:
         ):
             count += 1
     return count
+
+
+def covered_twins(s: ArrowsState) -> list[int] | None:
+    """For greedy (`option_twins`): per option of a `play` decision, the first covered play on
+    the same cell for a covered play, else itself; None where no option has a twin or the
+    card's identity could count. A covered card fires nothing when placed (no activation, no
+    trigger): until the next decision the state differs only in which card left the hand and
+    lies face down, and `evaluate` reads neither (hand sizes, covered counts, face-up arrows).
+    That holds while nothing reads the hand or the covered card before another seat decides:
+    no discard at step 8 (the hand within the limit after the play), no `turn_end` effect at
+    step 7 but a gain of credits, no covered card of the opponent revealed (activating) at
+    its turn's start. A play decision of the same seat next (plays_per_turn > 1) ends greedy's look there as well."""
+    decision = s.pending
+    if decision is None or decision.kind != "play":
+        return None
+    seat = decision.seat
+    if s.down[1 - seat] or len(s.hands[seat]) > s.spec.hand_limit + 1:
+        return None
+    if s.turn_enders:
+        on_turn_end = s.spec.on_turn_end
+        for piece in s.pieces.values():
+            effects = on_turn_end[piece.card]
+            if (
+                effects
+                and piece.face_up
+                and piece.controller == seat
+                and any(effect.op != GAIN_CREDITS for effect in effects)
+            ):
+                return None
+    options = decision.options
+    twins = list(range(len(options)))
+    first: dict[int, int] = {}  # cell -> the first covered play on it
+    covered = 0
+    for i, option in enumerate(options):
+        if isinstance(option, tuple) and option[1] != 0:  # covered (rules.COVERED)
+            twins[i] = first.setdefault(option[2], i)
+            covered += 1
+    return twins if covered > len(first) else None
+
+
+def covered_values(s: ArrowsState, among: Sequence[int] | None) -> list[float | None] | None:
+    """For greedy (`option_bounds`, `option_value`): per option of a `play` decision (of those
+    `among`, or all), `evaluate` for its seat once applied, worked out unapplied for a covered
+    play where the turn then simply passes (`_after_covered`), else None; None where none is.
+    Such a play ends the seat's action: the next decision is the opponent's."""
+    after = _after_covered(s)
+    if after is None:
+        return None
+    options = s.pending.options  # type: ignore[union-attr]
+    values: list[float | None] = [None] * len(options)
+    spec, empty, mine, theirs, covered_lead, credit_lead, hand_lead = after
+    known = False
+    for i in range(len(options)) if among is None else among:
+        option = options[i]
+        if isinstance(option, tuple) and option[1] != 0:  # covered (rules.COVERED)
+            values[i] = win_value(
+                spec, empty & ~(1 << option[2]), mine, theirs,
+                covered_lead, credit_lead, hand_lead, False,
+            )  # fmt: skip
+            known = True
+    return values if known else None
+
+
+def covered_value(s: ArrowsState, option: int) -> float | None:
+    """`covered_values` of one option (asked again for the ones greedy must score)."""
+    after = _after_covered(s)
+    choice = s.pending.options[option]  # type: ignore[union-attr]
+    if after is None or not isinstance(choice, tuple) or choice[1] == 0:
+        return None
+    spec, empty, mine, theirs, covered_lead, credit_lead, hand_lead = after
+    return win_value(
+        spec, empty & ~(1 << choice[2]), mine, theirs, covered_lead, credit_lead, hand_lead, False
+    )
+
+
+def _after_covered(
+    s: ArrowsState,
+) -> tuple[ArrowsSpec, int, list[int], list[int], int, int, int] | None:
+    """What `evaluate` reads once a covered card is played from the pending `play` decision,
+    the cell aside, where the turn then simply passes to the opponent's `play`: the placing
+    fires nothing; it is the turn's last play; no `turn_end` effect of the seat's (step 7), no
+    discard (step 8), no end of the game at step 9 (the board not full after it, the turn cap
+    not reached; playing resets the stall count); at the opponent's turn's start only its
+    credits (R2) and draw (R3), no covered card of its to reveal. Else None. Returns the spec,
+    the empty cells before the play, both seats' face-up sides, and the seat's leads after it
+    in covered cards, credits and hand sizes."""
+    decision = s.pending
+    if decision is None or decision.kind != "play":
+        return None
+    spec = s.spec
+    seat = decision.seat
+    other = 1 - seat
+    hand = s.hands[seat]
+    if (
+        s.down[other]
+        or len(hand) > spec.hand_limit + 1
+        or s.plays + 1 < spec.plays_per_turn
+        or s.turn >= spec.max_turns
+        or s.occupied.bit_count() + 2 > spec.cells
+    ):
+        return None
+    if s.turn_enders:
+        on_turn_end = spec.on_turn_end
+        for piece in s.pieces.values():
+            if on_turn_end[piece.card] and piece.face_up and piece.controller == seat:
+                return None
+    income = spec.credits_per_turn
+    if spec.skip_credits_on_own_first_turn and s.tally[T_OWN_TURNS + other] == 0:
+        income = 0
+    drawn = min(spec.draw_per_turn, len(s.decks[other]))
+    return (
+        spec,
+        spec.all_cells & ~s.occupied,
+        s.up_sides[seat],
+        s.up_sides[other],
+        s.down[seat] + 1 - s.down[other],
+        s.credits[seat] - s.credits[other] - income,
+        len(hand) - 1 - len(s.hands[other]) - drawn,
+    )
 
 
 # -- preview and the default nested policy -----------------------------------------------------

@@ -124,6 +124,23 @@ class Arrows(ArrowsState):
     def describe(self, option: int) -> str:
         return describe(self, option)
 
+    def option_bounds(self, among: Sequence[int] | None = None) -> list[float | None] | None:
+        """Per option of the pending decision (of those `among`, or all), `evaluate` for its
+        seat once applied where worked out unapplied, else None (heuristics.covered_values:
+        covered plays after which the turn simply passes). A hint for the bots."""
+        return heuristics.covered_values(self, among)
+
+    def option_value(self, option: int) -> float | None:
+        """`evaluate` for the decision's seat once the option is applied, where `option_bounds`
+        worked it out (heuristics.covered_value), else None."""
+        return heuristics.covered_value(self, option)
+
+    def option_twins(self) -> list[int] | None:
+        """Per option of the pending decision, an earlier option sure to score the same once
+        applied, else itself (heuristics.covered_twins: covered plays on one cell). A hint for
+        the bots (balance/bots/greedy.py)."""
+        return heuristics.covered_twins(self)
+
 
 # -- setup (§3) --------------------------------------------------------------------------------
 

@@ -17,8 +17,8 @@ from random import Random
 from typing import TYPE_CHECKING, NamedTuple, Self
 
 from balance.core.codes import Names
-from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
-from balance.core.eventchain import EventLog
+from balance.core.contract import DRAWN, FIRST_COUNTER, Decision
+from balance.core.eventchain import EventLog, Logged
 from balance.core.gamerng import GameRng, fast_shuffle
 
 if TYPE_CHECKING:
@@ -174,7 +174,7 @@ _GENERATIONS = itertools.count(1)
 
 
 @dataclass(slots=True)
-class ArrowsState(ABC):
+class ArrowsState(Logged, ABC):
     """The whole game. `clone()` is cheap because it shares what it can:
 
     - Pieces are copy-on-write. A clone copies the grid and the uid map but not the pieces in
@@ -231,11 +231,6 @@ class ArrowsState(ABC):
     tally: list[int]  # the game's statistics, indexed by the T_* constants
     log: EventLog  # the card events: log with `log.append`; a clone shares the earlier ones
     pending: Decision | None  # the decision the state waits on, computed once per apply
-
-    @property
-    def events(self) -> list[Event]:
-        """Every event of the game so far, in order (a new list on every read)."""
-        return self.log.every()
 
     # -- the contract (the methods that run the rules are rules.Arrows') -----------------------
 

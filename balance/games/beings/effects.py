@@ -39,6 +39,7 @@ from balance.games.beings.state import (
     gain_gems,
     leave_play,
     offer,
+    own_abysses,
     own_being,
     power,
     to_hand,
@@ -325,9 +326,9 @@ def answer_pick(m: Match, task: Task) -> None:
     card = option[1]
     if skill.op == DISCARD:
         from_hand(m, who, card)
-        m.abysses[who].append(card)
+        own_abysses(m)[who].append(card)
     elif skill.op == RECOVER:
-        m.abysses[who].remove(card)
+        own_abysses(m)[who].remove(card)
         to_hand(m, who, card)
         m.log.append((m.turn, who, card, DRAWN, 1))
     else:  # REVIVE: the card is chosen; the location comes next
@@ -405,7 +406,8 @@ def _perform(m: Match, seat: int, here: int, skill: Skill) -> None:
             for _ in range(skill.n):
                 if not hand:
                     break
-                m.abysses[who].append(from_hand_at(m, who, m.rng.stream().randrange(len(hand))))
+                card = from_hand_at(m, who, m.rng.stream().randrange(len(hand)))
+                own_abysses(m)[who].append(card)
         else:  # DISCARD picked by its owner, RECOVER: `who` picks n cards one at a time
             _count(m, seat, skill)
             next_pick(m, (T_PICK, skill, who, skill.n, seat))
@@ -494,7 +496,7 @@ def _apply_to_being(m: Match, seat: int, skill: Skill, side: int, loc: int) -> N
 
 def revive(m: Match, seat: int, card: int, loc: int) -> None:
     """The card leaves the Abyss as a one-card Being, active, `entered_turn` now; no play skill."""
-    m.abysses[seat].remove(card)
+    own_abysses(m)[seat].remove(card)
     being = Being(m.next_uid, card, m.spec.power[card], m.turn, m.token)
     m.next_uid += 1
     m.field[seat][loc] = being

@@ -347,34 +347,23 @@ class _Bounds:
         value, exposed, threats, blockers, defence = sides
         other = 1 - seat
         self.against = against = threats[other]  # no move of mine changes them
+        self.threat_at = {placed[0] for placed in threats[seat]}  # my threats' locations
         self.needs = _needs(spec, exposed[seat], against) if against else []
         # at 0 life: the attacks on my life my blockers cannot take, by how many block
         self.at_zero = bool(against) and not m.lives[seat]
-        self.unblocked = {
-            count: _unblocked(spec, against, count)
-            for count in (blockers[seat] - 1, blockers[seat], blockers[seat] + 1)
-        } if self.at_zero else {}  # fmt: skip
+        self.unblocked_known: dict[int, int] = {}  # see `unblocked`
         # the opponent's value, and as it is once my Being at a location no longer threatens
         self.theirs = value[other] - _penalty(
             spec, exposed[other], threats[seat], blockers[other], defence[other], not m.lives[other]
         )
         self.theirs_without: dict[int, float] = {}
         self.best_evolution = -1  # worked out for the first play
-        # what `more_to_do` reads: the two cheapest cards in hand, the Beings that may attack
-        cost = spec.cost
-        self.cheapest = sorted((cost[card], card) for card in m.hands[seat])[:2]
         self.haste = not m.lives[seat] and spec.zero_life_haste
-        turn = m.turn
-        self.can_attack = turn > 1 or spec.first_turn_attack
-        self.attackers = [
-            at
-            for at, being in enumerate(m.field[seat])
-            if self.can_attack
-            and being is not None
-            and not being.rested
-            and being.attacked != turn
-            and (self.haste or (being.entered != turn and being.evolved != turn))
-        ]
+        self.can_attack = m.turn > 1 or spec.first_turn_attack
+        # what `more_to_do` reads past its gem checks (most answers come before): the two
+        # cheapest cards in hand, the Beings that may attack; worked out at the first need
+        self.cheapest: list[tuple[int, int]] | None = None
+        self.attackers: list[int] = []
         self.cards: dict[int, tuple[float, float, int, bool]] = {}  # per card played, see `card`
         self.places: dict[int, tuple[float, list[Need], int, float]] = {}  # see `place`
         self.attackers_known: dict[
@@ -429,7 +418,9 @@ class _Bounds:
         m = self.m
         spec = m.spec
         power = spec.power
-        best = self.evolution_now()
+        best = self.best_evolution
+        if best < 0:
+            best = self.evolution_now()
         hand = m.hands[self.seat]
         for new, price, _, _ in spec.evolutions[card]:
             if price <= gems and power[new] > best and new != card and new in hand:
@@ -449,7 +440,10 @@ class _Bounds:
             return True
         if gems >= 1 and (not deck or not spec.equip_requires_empty_deck):
             return True  # the played or attacking Being can be equipped
-        for price, card in self.cheapest:
+        cheapest = self.cheapest
+        if cheapest is None:
+            cheapest = self.cheapest = self.more_reads()
+        for price, card in cheapest:
             if card != spent:
                 if price <= gems:
                     return True
@@ -462,6 +456,32 @@ class _Bounds:
                 if at != loc:
                     return True
         return fresh and self.haste and self.can_attack
+
+    def more_reads(self) -> list[tuple[int, int]]:
+        """What `more_to_do` reads past its gem checks: the two cheapest cards in hand (as
+        (cost, card)); and the Beings that may attack, into `attackers`."""
+        m = self.m
+        turn = m.turn
+        haste = self.haste
+        if self.can_attack:
+            self.attackers = [
+                at
+                for at, being in enumerate(m.field[self.seat])
+                if being is not None
+                and not being.rested
+                and being.attacked != turn
+                and (haste or (being.entered != turn and being.evolved != turn))
+            ]
+        cost = m.spec.cost
+        return sorted([(cost[card], card) for card in m.hands[self.seat]])[:2]
+
+    def unblocked(self, blockers: int) -> int:
+        """`_unblocked` of the threats against me with `blockers` blockers (at 0 life), worked
+        out once per count."""
+        need = self.unblocked_known.get(blockers)
+        if need is None:
+            need = self.unblocked_known[blockers] = _unblocked(self.m.spec, self.against, blockers)
+        return need
 
     def all(self, among: Sequence[int] | None) -> tuple[list[float | None], list[float | None]]:
         """The bounds and the exact differences (`option_bounds`), of the options `among` (the
@@ -517,8 +537,7 @@ class _Bounds:
         cards = self.cards
         most = -math.inf  # the most defence the hand may hold after a play
         strongest: dict[int, int] = {}  # per type of a card played: its most power
-        for index in plays:
-            card = options[index][1]
+        for card in {options[index][1] for index in plays}:  # (maxima: in any order)
             known = cards.get(card)
             if known is None:
                 known = cards[card] = self.card(card)
@@ -531,22 +550,22 @@ class _Bounds:
         if most == -math.inf:
             return
         floor = self.haste_floor(strongest) if self.haste else None
-        at_loc: dict[int, float] = {}  # per location: its term
+        at_loc: dict[str, float] = {}  # per location (by name): its term
+        pending = self.pending
+        tanh = math.tanh
         for index in plays:
             option = options[index]
-            card = option[1]
-            known = cards[card]
+            known = cards[option[1]]
             if known is FALLS_THROUGH:
                 continue
-            _, mine, gems, more = known
-            loc = loc_index[option[2]]
-            if not more and not self.more_to_do(gems, card, loc, True):
+            name = option[2]
+            if not known[3] and not self.more_to_do(known[2], option[1], loc_index[name], True):
                 continue  # the turn would end at once (`play` gives None)
-            term = at_loc.get(loc)
+            term = at_loc.get(name)
             if term is None:
-                term = at_loc[loc] = self.location_term(loc, most, floor)
-            bounds[index] = math.tanh((mine + term + SLACK) / SCALE)
-            self.pending[index] = True
+                term = at_loc[name] = self.location_term(loc_index[name], most, floor)
+            bounds[index] = tanh((known[1] + term + SLACK) / SCALE)
+            pending[index] = True
 
     def location_term(self, loc: int, most: float, floor: float | None) -> float:
         """A play's bound less its card's term (`loose`): what the location changes, my
@@ -560,7 +579,7 @@ class _Bounds:
             theirs = floor
         total = EXPOSED * _losses(needs, most) if needs else 0.0
         if self.at_zero:
-            total += _shortfall(self.unblocked[blockers], most)
+            total += _shortfall(self.unblocked(blockers), most)
         return adjust - total - theirs
 
     def haste_floor(self, strongest: dict[int, int]) -> float:
@@ -661,7 +680,7 @@ class _Bounds:
         assert being is not None  # main_options offers only occupied locations
         equipped = being.equipped + 1
         base = being.printed + spec.equip_power * equipped
-        threat = any(placed[0] == loc for placed in self.sides[2][seat])
+        threat = loc in self.threat_at
         gems = m.gems_active[seat] - 1
         if self.equipped_held < 0:  # the same for every equip
             best = self.evolution_after(gems, -1, -1, -1, -1)
@@ -686,7 +705,7 @@ class _Bounds:
             return None  # the turn would end at once
         being = m.field[seat][loc]
         assert being is not None  # the callers name a Being in play
-        old = being_terms(spec, being)
+        old: Terms = being.terms or being_terms(spec, being)  # (`_sides` kept them)
         mods = old[3]
         p = max(0, base + mods)
         terms = (BEING_PP * p + SLOT_PP + GEM_PP * equipped, p, base, mods, spec.type_of[top])
@@ -696,7 +715,7 @@ class _Bounds:
         if being.rested and self.against:
             needs = [need for need in needs if need[0] != loc]
             needs += _needs(spec, [(loc, terms)], self.against)
-        was = any(placed[0] == loc for placed in threats[seat])
+        was = loc in self.threat_at
         if not was and not threat:
             theirs = self.theirs
         else:
@@ -755,7 +774,7 @@ class _Bounds:
         for being in m.field[seat]:
             loc += 1
             if being is not None:
-                terms = being_terms(spec, being)
+                terms = being.terms or being_terms(spec, being)
                 if being.mods and (mods := _mods_kept(being, other)) != terms[3]:
                     p = max(0, terms[2] + mods)
                     worth = BEING_PP * p + SLOT_PP + GEM_PP * being.equipped
@@ -799,7 +818,7 @@ class _Bounds:
         """My exposure and danger terms, as `_penalty` gives them."""
         total = EXPOSED * _losses(needs, held) if needs else 0.0
         if self.at_zero:
-            total += _shortfall(self.unblocked[blockers], held)
+            total += _shortfall(self.unblocked(blockers), held)
         return total
 
     def theirs_once(self, loc: int) -> float:
@@ -808,7 +827,7 @@ class _Bounds:
         if theirs is None:
             value, exposed, threats, blockers, defence = self.sides
             mine = threats[self.seat]
-            if any(placed[0] == loc for placed in mine):
+            if loc in self.threat_at:
                 m = self.m
                 other = 1 - self.seat
                 theirs = value[other] - _penalty(
@@ -846,7 +865,7 @@ class _Bounds:
         held = exact
         total = EXPOSED * _losses(needs, held) if needs else 0.0
         if self.at_zero:
-            total += _shortfall(self.unblocked[blockers], held)
+            total += _shortfall(self.unblocked(blockers), held)
         return mine + adjust - total - theirs
 
     def hasty(self, printed: int, kind: int, loc: int) -> float:
@@ -937,7 +956,7 @@ class _Bounds:
         if old is None:
             known = (0.0, self.needs, blockers, self.theirs)
         else:  # replaced: its equipped gems go back to the gem zone
-            adjust = GEM_PP * old.equipped - being_terms(m.spec, old)[0]
+            adjust = GEM_PP * old.equipped - (old.terms or being_terms(m.spec, old))[0]
             if old.rested:
                 known = (adjust, [n for n in self.needs if n[0] != loc], blockers, self.theirs)
             else:
@@ -972,7 +991,7 @@ class _Bounds:
             ):
                 return None, 0.0, False, 0
             bonus += max(0, skill.n)  # less power: a lower value (a bound still)
-        terms = being_terms(spec, attacker)
+        terms = attacker.terms or being_terms(spec, attacker)
         value, _, _, blockers, defence = self.sides
         mine = value[seat]
         if bonus:  # more power: more worth, less exposure, more lost by the defender
@@ -1095,6 +1114,13 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
     best = _best_evolution(m, seat)
     kept = m.hand_defence[seat] + EVOLVE_PP * best
     gain = spec.discard_gain
+    # my exposure and danger (`_penalty`) change with the hand's defence alone: what they read
+    # of the Beings is worked out once
+    against = threats[other]
+    needs = _needs(spec, exposed[seat], against) if against and exposed[seat] else None
+    at_zero = bool(against) and not lives[seat]
+    unblocked = _unblocked(spec, against, blockers[seat]) if at_zero else 0
+    attack = a.copy()  # its counter raised by each discard in turn
     by_gain: dict[int, tuple[float, float]] = {}  # defence discarded -> (bound, difference)
     for index, option in enumerate(options):
         if option[0] != "discard":
@@ -1103,8 +1129,7 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
         known = by_gain.get(g)
         if known is None:
             held = kept - g
-            attack = a.copy()
-            attack.counter += g
+            attack.counter = a.counter + g
             lost = _attack_outcome(
                 m, attack, [held, defence[other]] if seat == 0 else [defence[other], held]
             )
@@ -1112,9 +1137,10 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
                 pp = -math.inf  # the game is lost whichever card goes
             else:
                 mine = value[seat] + HAND_PP * (held - defence[seat]) - lost
-                mine -= _penalty(
-                    spec, exposed[seat], threats[other], blockers[seat], held, not lives[seat]
-                )
+                penalty = EXPOSED * _losses(needs, held) if needs is not None else 0.0
+                if at_zero:
+                    penalty += _shortfall(unblocked, held) if unblocked else 0.0
+                mine -= penalty
                 pp = mine - theirs
             known = by_gain[g] = (math.tanh((pp + SLACK) / SCALE), pp)
         bounds[index] = known[0]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 from typing import Any
+from weakref import ref
 
 from balance.core import flow
 from balance.core.contract import OPENING, PLAYED, Decision, Result
@@ -44,6 +45,8 @@ from balance.games.beings.state import (
     A_DEFEND,
     A_MAIN,
     A_MULLIGAN,
+    ABYSSES,
+    DECKS,
     DEFEND,
     G_ATTACKS,
     G_BLOCKS,
@@ -68,6 +71,7 @@ from balance.games.beings.state import (
     K_SUMMONED,
     K_TIMES_DEFEATED,
     LIFE,
+    LIVES,
     MAIN,
     MULLIGAN,
     NOBODY,
@@ -115,7 +119,10 @@ from balance.games.beings.state import (
     gain_gems,
     leave_play,
     offer,
+    own_abysses,
     own_being,
+    own_decks,
+    own_lives,
     pay,
     power,
     take_life,
@@ -136,6 +143,7 @@ PICK_VERBS = {DISCARD: "discard", RECOVER: "recover", REVIVE: "revive"}
 MAIN_STEP = (T_MAIN,)
 MAIN_ANSWER = (A_MAIN,)
 END_TURN_ANSWER = (A_MAIN, END_TURN)
+END_TURN_ONLY = (END_TURN,)
 PASS_TURN_STEP = (T_PASS_TURN,)
 AFTER_ATTACK_SKILLS_STEP = (T_AFTER_ATTACK_SKILLS,)
 BLOCK_ANSWER = (A_BLOCK,)
@@ -152,9 +160,18 @@ class BeingsMatch(Match):
     def decision(self) -> Decision | None:
         return self.asking
 
+    def clone(self) -> BeingsMatch:
+        new = Match.clone(self)
+        asking = new.asking
+        if asking is not None and not asking.listed:
+            # a main decision not listed yet lists from the match that asked it: the copy
+            # asks its own (main_decision)
+            new.asking = main_decision(new)
+        return new
+
     def apply(self, option: int) -> None:
         self.known = self.tighten = None
-        flow.run(self, TASKS, option)  # the answer's task runs first
+        flow.resume(self, option, TASKS)  # the answer's task runs first
 
     def result(self) -> Result:
         return result_of(self)
@@ -167,18 +184,24 @@ class BeingsMatch(Match):
         else (the field, both Abysses, gems, sizes, the mulligan count) is public.
         """
         copy = self.clone()
+        copy.searching = True
         copy.rng = GameRng(rng.getrandbits(64))  # its Random made only if the world draws
         own = copy.decks[seat] + copy.lives[seat]
         fast_shuffle(own, rng)  # the kit's shuffle for search worlds
         n = len(copy.decks[seat])
-        copy.decks[seat], copy.lives[seat] = own[:n], own[n:]
         other = 1 - seat
         pool = copy.hands[other] + copy.lives[other] + copy.decks[other]
         fast_shuffle(pool, rng)
         h, life = len(copy.hands[other]), len(copy.lives[other])
         copy.hands[other] = pool[:h]
-        copy.lives[other] = pool[h : h + life]
-        copy.decks[other] = pool[h + life :]
+        # new deck and life lists, the world's own (the Abysses stay shared)
+        decks: list[list[int]] = [[], []]
+        lives: list[list[int]] = [[], []]
+        decks[seat], lives[seat] = own[:n], own[n:]
+        lives[other] = pool[h : h + life]
+        decks[other] = pool[h + life :]
+        copy.decks, copy.lives = decks, lives
+        copy.shared &= ~(DECKS | LIVES)
         gain = self.spec.discard_gain
         copy.hand_defence[other] = sum([gain[c] for c in copy.hands[other]])
         return copy
@@ -194,6 +217,7 @@ class BeingsMatch(Match):
         only way to know (heuristics.option_bounds: the main phase's plays and attacks;
         defend_bounds: the defend step's discards). What they work out exactly is kept for
         `option_value`."""
+        listed(self)  # the bounds read the options
         if self.phase == MAIN:
             bounds, self.known, self.tighten = heuristics.option_bounds(self, self.decider, among)
         elif self.phase == DEFEND:
@@ -228,7 +252,7 @@ class BeingsMatch(Match):
         return heuristics.option_twins(self, self.decider)
 
     def describe(self, option: int) -> str:
-        return describe_option(self, self.options[option])
+        return describe_option(self, (self.options or listed(self))[option])
 
     def inventory(self) -> tuple[int, ...]:
         cards: list[int] = []
@@ -326,7 +350,9 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         hand_defence=[0, 0],
         hidden_defence=[0, 0],
         known=None,
+        shared=0,
         tighten=None,
+        searching=False,
     )
     m.totals[G_FIRST_SEAT] = first
     for seat in (first, 1 - first):
@@ -362,7 +388,7 @@ def mulligan(m: Match, task: Task) -> None:
     hand = m.hands[seat]
     back = [card for card, mark in zip(hand, marks, strict=True) if mark]
     m.hands[seat] = [card for card, mark in zip(hand, marks, strict=True) if not mark]
-    deck = m.decks[seat]
+    deck = own_decks(m)[seat]
     deck[0:0] = back  # to the bottom: the top is the end of the list
     for _ in back:
         m.hands[seat].append(deck.pop())
@@ -370,27 +396,28 @@ def mulligan(m: Match, task: Task) -> None:
     for card in back:
         m.log.append((0, seat, card, K_MULLIGAN_RETURNED, 1))
     m.recount()  # the hand changed under the running sums
-    m.returned[seat] = len(back)
+    m.returned = [len(back) if s == seat else n for s, n in enumerate(m.returned)]
     m.tally[seat][S_MULLIGAN] = len(back)
     other = 1 - seat
     if seat == m.first and m.hands[other]:
         m.todo.append((T_MULLIGAN, other, 0, ()))
         return
     if seat == m.first:
-        m.rng.shuffle(m.decks[other])
+        m.rng.shuffle(own_decks(m)[other])
     # on to finish_setup, the task beneath
 
 
 def finish_setup(m: Match, task: Task) -> None:
     """R5, R6: life cards, then starting gems; then Player 1's turn 1."""
     spec = m.spec
+    decks, lives = own_decks(m), own_lives(m)
     for seat in (m.first, 1 - m.first):
         for card in m.hands[seat]:
             m.log.append((0, seat, card, OPENING, 1))
-        deck = m.decks[seat]
+        deck = decks[seat]
         for _ in range(spec.life_cards):
             if deck:
-                m.lives[seat].append(deck.pop())
+                lives[seat].append(deck.pop())
     gain_gems(m, m.first, spec.start_gems_first)
     gain_gems(m, 1 - m.first, spec.start_gems_second)
     start_turn(m)
@@ -455,14 +482,33 @@ def expire_mods(m: Match, until: int, controller: int) -> None:
 
 
 def ask_main(m: Match, task: Task) -> None:
-    """T_MAIN: the active player's next action, among every legal main-phase action (spec §4's
-    `main` row), in the order plays, evolutions, attacks, gem draw, equips, activations, end
-    turn. (The most frequent step: it lists and poses the decision itself, `offer` inlined.)"""
-    spec = m.spec
+    """T_MAIN: the active player's next action. (The most frequent step: it poses the decision
+    itself, `offer` inlined.)"""
     seat = m.active
+    if m.searching and offers_more(m, seat):
+        # two options or more: the decision is made now, its options listed when read
+        options: tuple[Any, ...] = ()
+        asking = main_decision(m)
+    else:
+        options = main_options(m)
+        if len(options) == 1:
+            m.todo.append(END_TURN_ANSWER)  # a lone option is taken at once (state.offer)
+            return
+        asking = Decision(seat, "main", options)
+    m.phase = MAIN
+    m.decider = seat
+    m.options = options
+    m.asking = asking
+    m.cont = MAIN_ANSWER
+
+
+def main_options(m: Match) -> tuple[Any, ...]:
+    """Every legal main-phase action of the active player (spec §4's `main` row), in the order
+    plays, evolutions, attacks, gem draw, equips, activations, end turn."""
+    spec = m.spec
     if m.actions >= spec.max_actions_per_turn:
-        m.todo.append(END_TURN_ANSWER)  # a lone option is taken at once (state.offer)
-        return
+        return END_TURN_ONLY
+    seat = m.active
     turn = m.turn
     gems = m.gems_active[seat]
     hand = m.hands[seat]
@@ -523,16 +569,52 @@ def ask_main(m: Match, task: Task) -> None:
         options += equips
     if activations:
         options += activations
-    if len(options) == 0:
-        m.todo.append(END_TURN_ANSWER)
-        return
     options.append(END_TURN)
-    offered = tuple(options)
-    m.phase = MAIN
-    m.decider = seat
-    m.options = offered
-    m.asking = Decision(seat, "main", offered)
-    m.cont = MAIN_ANSWER
+    return tuple(options)
+
+
+def offers_more(m: Match, seat: int) -> bool:
+    """Whether the main phase surely offers more than `end_turn` (a gem draw, an equip), known
+    without listing its options."""
+    spec = m.spec
+    if m.actions >= spec.max_actions_per_turn:
+        return False
+    gems = m.gems_active[seat]
+    if m.decks[seat]:
+        if gems >= spec.gem_draw_cost:
+            return True
+        if spec.equip_requires_empty_deck:
+            return False
+    return gems >= 1 and any(being is not None for being in m.field[seat])
+
+
+def main_decision(m: Match) -> Decision:
+    """The active player's main decision, its options listed when first read (`list_main`);
+    made so in a search's world (`Match.searching`) only, as a real game's bot reads them all.
+
+    A search bot applies each option to a copy and mostly reads only who decides next and what
+    kind of decision it is (after a main action, the same seat's main again; after `end_turn`,
+    the other seat's): listing those options was a twentieth of a greedy game's time, for
+    nothing. A clone of a match whose decision is not listed yet asks its own
+    (`BeingsMatch.clone`), as the contract asks of a lister that reads its state. The decision
+    reaches its match by a weak reference: the match holds its decision, and a strong one would
+    make every copy a search drops a reference cycle for the garbage collector."""
+    return Decision.lazy(m.active, "main", list_main, ref(m))
+
+
+def list_main(asker: ref[Match]) -> tuple[Any, ...]:
+    """The options of the main decision `asker` asked, kept as its pending options too."""
+    m = asker()
+    assert m is not None  # a decision is read while its match is in play
+    m.options = main_options(m)
+    return m.options
+
+
+def listed(m: Match) -> tuple[Any, ...]:
+    """The pending decision's options, listed now where they were not yet (a main decision's)."""
+    if not m.options and m.asking is not None:
+        m.options = m.asking.options
+    return m.options
 
 
 def take_action(m: Match, task: Task) -> None:
@@ -784,7 +866,7 @@ def defend(m: Match, task: Task) -> None:
     elif what == "discard":
         card = option[1]
         from_hand(m, seat, card)
-        m.abysses[seat].append(card)
+        (own_abysses(m) if m.shared & ABYSSES else m.abysses)[seat].append(card)
         gain = m.spec.discard_gain[card]
         a.counter += gain
         m.tally[seat][S_DEFENCE_CARDS] += 1

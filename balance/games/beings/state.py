@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self
 
 from balance.core.codes import Names
-from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
-from balance.core.eventchain import EventLog
+from balance.core.contract import DRAWN, FIRST_COUNTER, Decision
+from balance.core.eventchain import EventLog, Logged
 from balance.core.flow import Task, Tasks
 from balance.core.gamerng import GameRng
 from balance.games.beings.spec import DOUBLE, RESIST
@@ -55,6 +55,8 @@ A_REVIVE_LOC = TASKS.declare("revive_loc_answer")  # (A_REVIVE_LOC, seat, card, 
 # (T_ORDER, seat, trigger, sources): the owner orders simultaneous triggers, (loc, uid) each
 T_ORDER = TASKS.declare("order")
 A_ORDER = TASKS.declare("order_answer")  # (A_ORDER, seat, trigger, sources, first)
+# Zones a match may share with its clones (`Match.shared`), both seats' at once
+DECKS, LIVES, ABYSSES = 1, 2, 4
 
 NOBODY = -1
 LIFE = -1  # an attack's target when it aims at the life area
@@ -227,8 +229,8 @@ class Attack:
         return twin
 
 
-@dataclass(slots=True, eq=False)
-class Match:
+@dataclass(slots=True, eq=False, weakref_slot=True)
+class Match(Logged):
     """One game of beings. Seats are 0 and 1; `first` is the seat of Player 1.
 
     Zones are lists with their top at the end (Being decks, life areas); `field[seat][loc]` is a
@@ -238,7 +240,10 @@ class Match:
 
     Cloning is cheap because clones share what they have not changed yet: Beings (copied by the
     first match that changes one, see `own_being`), the RNG (the kit's GameRng, copied by the
-    first that draws) and the events logged before the clone (the kit's EventLog).
+    first that draws), the events logged before the clone (the kit's EventLog), and the zones
+    that change seldom: the Being decks, the life areas and the Abysses (`shared`: copied by
+    the first match that changes them, see `own_decks`). A search copies a match once per move
+    it tries, and most of its copies change none of those: copying them was a third of a copy.
     """
 
     spec: BeingsSpec
@@ -280,20 +285,14 @@ class Match:
     # Per option of the pending decision, what `option_bounds` worked out of `evaluate` exactly
     # (rules.BeingsMatch.option_value); None until it is asked, and again once a move is made.
     known: list[float | None] | None
+    # The zones this match shares with a clone (DECKS | LIVES | ABYSSES): copied before a change
+    shared: int
     # Where `option_bounds` bounded some options loosely: per option, its tighter bound (None if
     # it has none), its exact value joining `known` (rules.BeingsMatch.option_bound).
     tighten: Callable[[Match, int], float | None] | None
-
-    @property
-    def events(self) -> list[Event]:
-        """Every event so far, oldest first (a new list: read it at the end of a game, not in a
-        loop)."""
-        return self.log.every()
-
-    @events.setter
-    def events(self, events: list[Event]) -> None:
-        self.log = EventLog()
-        self.log += events
+    # A search's world (determinize and its clones): its main decisions list their options only
+    # when read (rules.main_decision); a real game's list them at once, as its bots read them all
+    searching: bool
 
     def clone(self) -> Self:
         """An exact copy, the RNG state and hidden zones included. What the copy shares with
@@ -318,16 +317,17 @@ class Match:
         new.attack = self.attack.copy() if self.attack is not None else None
         new.actions = self.actions
         new.next_uid = self.next_uid
-        decks, hands, lives, abysses = self.decks, self.hands, self.lives, self.abysses
-        new.decks = [decks[0][:], decks[1][:]]
+        hands = self.hands
+        new.decks = self.decks  # shared until either match changes them (`own_decks`)
+        new.lives = self.lives
+        new.abysses = self.abysses
+        self.shared = new.shared = DECKS | LIVES | ABYSSES
         new.hands = [hands[0][:], hands[1][:]]
-        new.lives = [lives[0][:], lives[1][:]]
-        new.abysses = [abysses[0][:], abysses[1][:]]
         new.gem_decks = self.gem_decks[:]
         new.gems_active = self.gems_active[:]
         new.gems_rested = self.gems_rested[:]
         new.field = [self.field[0][:], self.field[1][:]]
-        new.returned = self.returned[:]
+        new.returned = self.returned  # replaced by `mulligan`, never changed
         new.winner = self.winner
         new.end_reason = self.end_reason
         new.capped = self.capped
@@ -337,6 +337,7 @@ class Match:
         new.hand_defence = self.hand_defence[:]
         new.hidden_defence = self.hidden_defence[:]
         new.known = new.tighten = None
+        new.searching = self.searching
         return new
 
     def recount(self) -> None:
@@ -360,6 +361,30 @@ def offer(m: Match, seat: int, kind: str, phase: int, options: tuple[Any, ...], 
     m.options = options
     m.asking = Decision(seat, kind, options)
     m.cont = cont
+
+
+def own_decks(m: Match) -> list[list[int]]:
+    """Both Being decks, ready to be changed in place (copied first where shared)."""
+    if m.shared & DECKS:
+        m.decks = [m.decks[0][:], m.decks[1][:]]
+        m.shared &= ~DECKS
+    return m.decks
+
+
+def own_lives(m: Match) -> list[list[int]]:
+    """Both life areas, ready to be changed in place (copied first where shared)."""
+    if m.shared & LIVES:
+        m.lives = [m.lives[0][:], m.lives[1][:]]
+        m.shared &= ~LIVES
+    return m.lives
+
+
+def own_abysses(m: Match) -> list[list[int]]:
+    """Both Abysses, ready to be changed in place (copied first where shared)."""
+    if m.shared & ABYSSES:
+        m.abysses = [m.abysses[0][:], m.abysses[1][:]]
+        m.shared &= ~ABYSSES
+    return m.abysses
 
 
 def own_being(m: Match, seat: int, loc: int) -> Being:
@@ -412,7 +437,7 @@ def attack_power(m: Match, attacker: Being, defending: Being | None) -> int:
 
 def draw(m: Match, seat: int, n: int) -> int:
     """Draw up to n Being cards (G12: an empty deck draws nothing). Returns how many came."""
-    deck = m.decks[seat]
+    deck = (own_decks(m) if m.shared & DECKS else m.decks)[seat]
     hand = m.hands[seat]
     drawn = 0
     while drawn < n and deck:
@@ -428,7 +453,7 @@ def draw(m: Match, seat: int, n: int) -> int:
 
 def take_life(m: Match, seat: int) -> None:
     """R30: the top life card joins its owner's hand."""
-    card = m.lives[seat].pop()
+    card = (own_lives(m) if m.shared & LIVES else m.lives)[seat].pop()
     m.hands[seat].append(card)
     m.hand_defence[seat] += m.spec.discard_gain[card]
     m.log.append((m.turn, seat, card, DRAWN, 1))
@@ -466,7 +491,7 @@ def leave_play(m: Match, seat: int, loc: int) -> Being:
     being = m.field[seat][loc]
     assert being is not None
     m.field[seat][loc] = None
-    m.abysses[seat].extend(being.stack)
+    (own_abysses(m) if m.shared & ABYSSES else m.abysses)[seat].extend(being.stack)
     m.gems_rested[seat] += being.equipped
     return being
 

@@ -4,7 +4,7 @@ A card's effects are entries `{on: <trigger>, do: <op>, ...params, target?, if?,
 `VOCABULARY` declares every word (`balance vocab clans` prints it); `compile_entry` turns a checked
 entry into an immutable `Entry` of ints and tuples; the functions below resolve entries on a
 game state: selectors find cards, conditions are tested when an entry would resolve, and an op
-either acts at once or pushes a pending frame whose choices are decisions (spec §4 D4-D9).
+either acts at once or pushes a task whose choices are decisions (spec §4 D4-D9).
 
 "Controller" is the owner of the source card. Military totals and per-player rule values read
 the active cards' `ongoing` entries continuously (G9), from the army summary (`Table.board`,
@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from balance.core.codes import Names
 from balance.core.contract import DRAWN as DRAWN_EVENT
 from balance.core.contract import FIRST_COUNTER
 from balance.core.effects import EQ, GE, GT, LE, LT, Vocabulary, compare
+from balance.core.flow import Task
 from balance.games.clans.spec import (
     ANY,
     BOTH,
@@ -171,44 +173,52 @@ class WinIfText(_Strict):
 
 VOCABULARY = Vocabulary("clans", entry_fields=EntryFields, target_fields=SelectorText)
 _t = VOCABULARY.triggers
-_t.add("play", "the card enters the army by Play a Card, Shift or free_play (R15, R16)")
-_t.add("activate", "a token is placed on it (R17), or a `trigger` op names it")
-_t.add("veteran", "Great Battle step 2, first player's army first, rows bottom-up (G15)")
-_t.add("ongoing", "continuously while the card is active; only add_military and rule_mod")
+PLAY = _t.add("play", "the card enters the army by Play a Card, Shift or free_play (R15, R16)")
+ACTIVATE = _t.add("activate", "a token is placed on it (R17), or a `trigger` op names it")
+VETERAN = _t.add("veteran", "Great Battle step 2, first player's army first, rows bottom-up (G15)")
+ONGOING = _t.add("ongoing", "continuously while the card is active; only add_military and rule_mod")
 _o = VOCABULARY.ops
-_o.add("draw", "the controller draws n cards (an empty deck reshuffles the discard, G13)", Amount)
-_o.add(
+DRAW = _o.add(
+    "draw", "the controller draws n cards (an empty deck reshuffles the discard, G13)", Amount
+)
+DISCARD_OP = _o.add(
     "discard",
     "that player discards n cards, or down to a size, by choice (D6); public",
     DiscardParams,
 )
-_o.add(
+FETCH_OP = _o.add(
     "fetch",
     "the controller takes up to n matching cards from deck or discard (D9), revealed",
     FetchParams,
 )
-_o.add(
+GAIN_TOKEN = _o.add(
     "gain_token", "the controller owns and holds n more Activation Tokens, for good (G4)", Amount
 )
-_o.add("drain_token", "n of that player's held tokens become spent", DrainParams)
-_o.add("ready", "remove the token from an own card (target); it returns to held")
-_o.add("trigger", "resolve the target's activate entries without placing a token")
-_o.add("destroy", "an exposed card goes to its owner's discard pile; its token is spent")
-_o.add("return_to_hand", "an exposed card goes to its owner's hand; its token is spent")
-_o.add("capture", "an opponent's card is captured by the controller: inert, still supporting (G8)")
-_o.add("release", "a captured card becomes active again, without its play entries")
-_o.add("flip", "turn the target face down (G7) or face up (no trigger)", FlipParams)
-_o.add(
+DRAIN_TOKEN = _o.add("drain_token", "n of that player's held tokens become spent", DrainParams)
+READY = _o.add("ready", "remove the token from an own card (target); it returns to held")
+TRIGGER = _o.add("trigger", "resolve the target's activate entries without placing a token")
+DESTROY = _o.add("destroy", "an exposed card goes to its owner's discard pile; its token is spent")
+RETURN_TO_HAND = _o.add(
+    "return_to_hand", "an exposed card goes to its owner's hand; its token is spent"
+)
+CAPTURE = _o.add(
+    "capture", "an opponent's card is captured by the controller: inert, still supporting (G8)"
+)
+RELEASE = _o.add("release", "a captured card becomes active again, without its play entries")
+FLIP = _o.add("flip", "turn the target face down (G7) or face up (no trigger)", FlipParams)
+FREE_PLAY_OP = _o.add(
     "free_play", "play a matching hand card into a supported space at no cost (D8)", FreePlayParams
 )
-_o.add("extra_turn", "the controller takes another turn after this one (G12)")
-_o.add(
+EXTRA_TURN = _o.add("extra_turn", "the controller takes another turn after this one (G12)")
+ADD_MILITARY = _o.add(
     "add_military",
     "n (times the count of `per`) to that player's total: ongoing or veteran",
     AddMilitaryParams,
 )
-_o.add("take_wonder", "the controller takes the Wonder Token, from the supply or the opponent")
-_o.add(
+TAKE_WONDER = _o.add(
+    "take_wonder", "the controller takes the Wonder Token, from the supply or the opponent"
+)
+RULE_MOD = _o.add(
     "rule_mod", "ongoing: change a per-player rule value while the source is active", RuleModParams
 )
 _s = VOCABULARY.selectors
@@ -233,19 +243,25 @@ _s.add(
 )
 _s.add("this", "the source card itself", bool)
 _c = VOCABULARY.conditions
-_c.add("count", "{selector, min?, max?}: the number of matching cards in play", CountCondition)
-_c.add("hand", "{who, cmp: lt|le|eq|ge|gt, value: int|opp}: a hand size compared", HandCondition)
-_c.add(
+C_COUNT = _c.add(
+    "count", "{selector, min?, max?}: the number of matching cards in play", CountCondition
+)
+C_HAND = _c.add(
+    "hand", "{who, cmp: lt|le|eq|ge|gt, value: int|opp}: a hand size compared", HandCondition
+)
+C_MILITARY = _c.add(
     "military",
     "behind, tied or ahead on current totals without Veteran",
     Literal["behind", "tied", "ahead"],
 )
-_c.add(
+C_WONDER = _c.add(
     "wonder", "who holds the Wonder Token: self, opp or supply", Literal["self", "opp", "supply"]
 )
-_c.add("supremacy", "behind, tied or ahead in Supremacy tokens", Literal["behind", "tied", "ahead"])
-_c.add("opp_passed", "whether the opponent has passed this round", bool)
-_c.add("tokens_held", "{min?, max?}: the controller's held tokens", Bounds)
+C_SUPREMACY = _c.add(
+    "supremacy", "behind, tied or ahead in Supremacy tokens", Literal["behind", "tied", "ahead"]
+)
+C_OPP_PASSED = _c.add("opp_passed", "whether the opponent has passed this round", bool)
+C_TOKENS = _c.add("tokens_held", "{min?, max?}: the controller's held tokens", Bounds)
 _k = VOCABULARY.kind("keyword")
 _k.add("veteran", "the card has `on: veteran` entries (exactly then)")
 _w = VOCABULARY.kind("win condition")
@@ -267,41 +283,34 @@ _w.add(
 
 # -- the compiled form ----------------------------------------------------------------------
 
-TRIGGERS = ("play", "activate", "veteran", "ongoing")
-PLAY, ACTIVATE, VETERAN, ONGOING = range(4)
-OPS = (
-    "draw", "discard", "fetch", "gain_token", "drain_token", "ready", "trigger", "destroy",
-    "return_to_hand", "capture", "release", "flip", "free_play", "extra_turn", "add_military",
-    "take_wonder", "rule_mod",
-)  # fmt: skip
-(
-    DRAW, DISCARD_OP, FETCH_OP, GAIN_TOKEN, DRAIN_TOKEN, READY, TRIGGER, DESTROY, RETURN_TO_HAND,
-    CAPTURE, RELEASE, FLIP, FREE_PLAY_OP, EXTRA_TURN, ADD_MILITARY, TAKE_WONDER, RULE_MOD,
-) = range(len(OPS))  # fmt: skip
+TRIGGERS = tuple(word.name for word in _t)  # a compiled entry's trigger and op: their codes
+OPS = tuple(word.name for word in _o)
 TARGETED = frozenset({READY, TRIGGER, DESTROY, RETURN_TO_HAND, CAPTURE, RELEASE, FLIP})
 
 ACTIVE, FACE_DOWN, CAPTURED, ANY_STATE = range(4)
 ANY_CLAN, THIS_CLAN, OTHER_CLAN = -1, -2, -3
 CONTROLLER, OWNER = 0, 1
 YOUR_HAND = -2  # discard down_to: the controller's hand size
-HAND_LIMIT_REASON, EFFECT_REASON = 0, 1  # why a DISCARD frame discards
-OFFCLAN_REASON, SHIFT_REASON = 0, 1  # why a PAY frame pays
+HAND_LIMIT_REASON, EFFECT_REASON = 0, 1  # why a DISCARD task discards
+OFFCLAN_REASON, SHIFT_REASON = 0, 1  # why a PAY task pays
 ROWS = ("troop", "hero", "immortal")
 
-# condition kinds
-C_COUNT, C_HAND, C_MILITARY, C_WONDER, C_SUPREMACY, C_OPP_PASSED, C_TOKENS = range(7)
+# a compiled condition's kind is its word's code (C_COUNT ... above)
 CMP = {"lt": LT, "le": LE, "eq": EQ, "ge": GE, "gt": GT}  # codes for core.effects.compare
 STANDING = {"behind": -1, "tied": 0, "ahead": 1}
 
 # the game's per-card counters: event FIRST_COUNTER + k (Catalog.counters)
-COUNTERS = (
-    "shifted_in", "shifted_out", "activated", "captured", "destroyed", "flipped_down",
-    "sacrificed", "battles", "battle_military", "no_legal_play",
-)  # fmt: skip
-(
-    SHIFTED_IN, SHIFTED_OUT, ACTIVATED, CAPTURED_EVT, DESTROYED, FLIPPED_DOWN, SACRIFICED,
-    IN_BATTLE, MILITARY_IN_BATTLE, NO_LEGAL_PLAY,
-) = (FIRST_COUNTER + k for k in range(len(COUNTERS)))  # fmt: skip
+COUNTERS = Names(FIRST_COUNTER)
+SHIFTED_IN = COUNTERS.add("shifted_in")
+SHIFTED_OUT = COUNTERS.add("shifted_out")
+ACTIVATED = COUNTERS.add("activated")
+CAPTURED_EVT = COUNTERS.add("captured")
+DESTROYED = COUNTERS.add("destroyed")
+FLIPPED_DOWN = COUNTERS.add("flipped_down")
+SACRIFICED = COUNTERS.add("sacrificed")
+IN_BATTLE = COUNTERS.add("battles")
+MILITARY_IN_BATTLE = COUNTERS.add("battle_military")
+NO_LEGAL_PLAY = COUNTERS.add("no_legal_play")
 
 
 def compile_selector(text: SelectorText, op: int, clan_index: dict[str, int]) -> Selector:
@@ -577,22 +586,20 @@ def fits_filter(spec: ClansSpec, flt: CardFilter, card: int, src_card: int) -> b
 # -- resolving ------------------------------------------------------------------------------
 
 
-def resolve_next(g: Table, frame: list[Any]) -> None:
-    """Resolve the next entry of an ENTRIES frame (popping it when done).
+def resolve_next(g: Table, task: Task) -> None:
+    """Resolve the next entry of an ENTRIES task (taken off the stack to run).
 
     An entry whose condition is false, or whose op finds no target, does nothing (G20). Ops
-    that need choices push their own frame on top, so the next entry waits for them.
+    that need choices push their own task on top, so the next entry waits for them.
     """
-    _, controller, seat, slot, serial, card, entries, index = frame
+    _, controller, seat, slot, serial, card, entries, index = task
     if index >= len(entries):
-        g.stack.pop()
         return
-    frame[7] = index + 1
-    if index + 1 == len(entries):
-        # The last entry: the frame is done and goes now, before any frame the entry pushes.
-        # Play runs in the same order, and two cards that `trigger` each other loop on a flat
-        # stack rather than one frame deeper per trigger (copies and unwinding paid its depth).
-        g.stack.pop()
+    if index + 1 < len(entries):
+        # The rest of the entries wait under whatever this one pushes. After the last entry
+        # nothing waits: two cards that `trigger` each other loop on a flat stack rather than
+        # one task deeper per trigger.
+        g.todo.append((ENTRIES, controller, seat, slot, serial, card, entries, index + 1))
     entry: Entry = entries[index]
     src = (seat, slot, serial, card)
     if entry.conditions and not holds(g, entry.conditions, controller, src):
@@ -601,7 +608,7 @@ def resolve_next(g: Table, frame: list[Any]) -> None:
     if op in TARGETED:
         target = entry.target
         assert target is not None  # cards.py refuses a TARGETED op without a target
-        g.stack.append([TARGET, controller, seat, slot, serial, card, entry, target.count])
+        g.todo.append((TARGET, controller, seat, slot, serial, card, entry, target.count))
     elif op == DRAW:
         draw(g, controller, entry.n)
     elif op == DISCARD_OP:
@@ -612,9 +619,9 @@ def resolve_next(g: Table, frame: list[Any]) -> None:
             size = len(g.hand[controller]) if entry.down_to == YOUR_HAND else entry.down_to
             left = len(g.hand[who]) - size
         if left > 0 and g.hand[who]:
-            g.stack.append([DISCARD, who, left, EFFECT_REASON])
+            g.todo.append((DISCARD, who, left, EFFECT_REASON))
     elif op == FETCH_OP:
-        g.stack.append([FETCH, controller, seat, slot, serial, card, entry, entry.n])
+        g.todo.append((FETCH, controller, seat, slot, serial, card, entry, entry.n))
     elif op == GAIN_TOKEN:
         g.owned = bump(g.owned, controller, entry.n)
         g.held = bump(g.held, controller, entry.n)
@@ -623,7 +630,7 @@ def resolve_next(g: Table, frame: list[Any]) -> None:
         who = controller if entry.who == SELF else 1 - controller
         g.held = bump(g.held, who, -min(entry.n, g.held[who]))
     elif op == FREE_PLAY_OP:
-        g.stack.append([FREE_PLAY, controller, seat, slot, serial, card, entry])
+        g.todo.append((FREE_PLAY, controller, seat, slot, serial, card, entry))
     elif op == EXTRA_TURN:
         g.extra = bump(g.extra, controller, 1)
     elif op == ADD_MILITARY:
@@ -636,9 +643,9 @@ def resolve_next(g: Table, frame: list[Any]) -> None:
         g.wonder = controller
 
 
-def target_options(g: Table, frame: list[Any]) -> tuple[int, tuple[Any, ...]]:
-    """The chooser and the (seat, slot) options of a TARGET frame (no `none` added here)."""
-    _, controller, seat, slot, serial, card, entry, _left = frame
+def target_options(g: Table, task: Task) -> tuple[int, tuple[Any, ...]]:
+    """The chooser and the (seat, slot) options of a TARGET task (no `none` added here)."""
+    _, controller, seat, slot, serial, card, entry, _left = task
     sel: Selector = entry.target
     found = matching(g, sel, controller, (seat, slot, serial, card))
     if entry.op == TRIGGER:  # only a card with activate entries has anything to trigger
@@ -650,12 +657,12 @@ def target_options(g: Table, frame: list[Any]) -> tuple[int, tuple[Any, ...]]:
     return chooser, tuple(found)
 
 
-def hit(g: Table, frame: list[Any], seat: int, slot: int) -> None:
-    """Apply a TARGET frame's op to the chosen card (one of `count`, one at a time)."""
-    controller, entry = frame[1], frame[6]
-    frame[7] -= 1
-    if frame[7] <= 0:
-        g.stack.pop()
+def hit(g: Table, task: Task, seat: int, slot: int) -> None:
+    """Apply a TARGET task's op to the chosen card (one of `count`, one at a time: the task
+    with one fewer left waits under whatever the op pushes)."""
+    _, controller, src_seat, src_slot, serial, src_card, entry, left = task
+    if left > 1:
+        g.todo.append((TARGET, controller, src_seat, src_slot, serial, src_card, entry, left - 1))
     op = entry.op
     card = g.grid[seat][slot]
     turn = g.turn
@@ -695,10 +702,10 @@ def activate_entries(g: Table, seat: int, slot: int) -> None:
     g.log.append((g.turn, seat, card, ACTIVATED, 1))
     entries = g.spec.on_activate[card]
     if entries:
-        g.stack.append([ENTRIES, seat, seat, slot, g.serial[seat][slot], card, entries, 0])
+        g.todo.append((ENTRIES, seat, seat, slot, g.serial[seat][slot], card, entries, 0))
 
 
 def push_entries(g: Table, seat: int, slot: int, entries: tuple[Any, ...]) -> None:
     if entries:
         card = g.grid[seat][slot]
-        g.stack.append([ENTRIES, seat, seat, slot, g.serial[seat][slot], card, entries, 0])
+        g.todo.append((ENTRIES, seat, seat, slot, g.serial[seat][slot], card, entries, 0))

@@ -279,8 +279,10 @@ def evaluate(g: Table, seat: int, hand: tuple[int, ...] | None = None) -> float:
         margin += 0.5 if wonder == seat else -0.5
 
     # what each side can still add before this round's battle
-    stack = g.stack
-    bottom = stack[0][0] if stack else BATTLE
+    # the oldest task pending: the turn's end, the battle, the song...; in the draft, the only
+    # task is the one asking
+    todo = g.todo
+    bottom = todo[0][0] if todo else g.cont[1][0] if g.asking is not None else BATTLE
     plays_me: float
     plays_opp: float
     if bottom == END_TURN:  # a round under way

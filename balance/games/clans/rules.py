@@ -1,10 +1,10 @@
 """clans' rules: the draft, the mulligans, turns of one action, the Great Battle, Song for the Dead.
 
 The flow is spec §4's state machine, `DRAFT -> MULLIGAN -> TURNS -> GREAT_BATTLE -> (SONG ->
-TURNS | END)`, run as a stack of pending frames (state.py). `advance` works the top frame until
-a choice is needed: that choice is the pending `Decision`, computed once; `apply` carries out the
-chosen option and advances again. Every decision counts toward `max_decisions`, one-option ones
-included, so even an effect loop ends.
+TURNS | END)`, run on the kit's flow engine (balance/core/flow.py) as tasks on a stack (state.py).
+`advance` runs them until one poses a choice, the pending `Decision` (`asking`), with the task
+that takes its answer (`cont`); `apply` answers it and advances again. Every decision counts
+toward `max_decisions`, one-option ones included, so even an effect loop ends.
 
 Options are small tuples whose first item says what they are (PLAY, SHIFT, ...). Hand cards of
 the same name are one option (copies share a card id, and names are unique per design).
@@ -14,13 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import repeat
 from math import ceil, floor
 from random import Random
 from typing import Any, Self
 
+from balance.core import flow
+from balance.core.codes import Names
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError
 from balance.core.eventchain import EventLog
+from balance.core.flow import Task
 from balance.core.gamerng import GameRng
 from balance.games.clans import heuristics
 from balance.games.clans.effects import (
@@ -49,6 +53,15 @@ from balance.games.clans.state import (
     ACTION,
     ACTIVATIONS,
     ACTIVE_N,
+    ANSWER_ACTION,
+    ANSWER_DISCARD,
+    ANSWER_DRAFT,
+    ANSWER_FETCH,
+    ANSWER_FREE_PLAY,
+    ANSWER_MULLIGAN,
+    ANSWER_PAY,
+    ANSWER_SACRIFICE,
+    ANSWER_TARGET,
     BATTLE,
     BATTLE_MILITARY,
     CAPTIVES,
@@ -86,6 +99,7 @@ from balance.games.clans.state import (
     SONG,
     STATS,
     TARGET,
+    TASKS,
     TOKENS_AT_PASS,
     TROOP_FREE,
     WONDER_TIE_WINS,
@@ -110,11 +124,24 @@ from balance.games.clans.state import (
 
 # -- options ---------------------------------------------------------------------------------
 
-# First item of every option tuple.
-(
-    PICK, KEEP, MULLIGAN_OPT, PLAY, SHIFT, DRAW_SMALL, DRAW_BIG, ACTIVATE, PASS, PAY_CARD,
-    TARGET_CARD, NONE, DISCARD_CARD, SACRIFICE_CARD, FREE_PLAY_CARD, FETCH_CARD,
-) = range(16)  # fmt: skip
+# The first item of every option tuple: what kind of option it is.
+OPTION_KINDS = Names()
+PICK = OPTION_KINDS.add("pick")
+KEEP = OPTION_KINDS.add("keep")
+MULLIGAN_OPT = OPTION_KINDS.add("mulligan")
+PLAY = OPTION_KINDS.add("play")
+SHIFT = OPTION_KINDS.add("shift")
+DRAW_SMALL = OPTION_KINDS.add("draw_small")
+DRAW_BIG = OPTION_KINDS.add("draw_big")
+ACTIVATE = OPTION_KINDS.add("activate")
+PASS = OPTION_KINDS.add("pass")
+PAY_CARD = OPTION_KINDS.add("pay_card")
+TARGET_CARD = OPTION_KINDS.add("target_card")
+NONE = OPTION_KINDS.add("none")
+DISCARD_CARD = OPTION_KINDS.add("discard_card")
+SACRIFICE_CARD = OPTION_KINDS.add("sacrifice_card")
+FREE_PLAY_CARD = OPTION_KINDS.add("free_play_card")
+FETCH_CARD = OPTION_KINDS.add("fetch_card")
 KEEP_OPTION = (KEEP,)
 MULLIGAN_OPTION = (MULLIGAN_OPT,)
 DRAW_SMALL_OPTION = (DRAW_SMALL,)
@@ -139,10 +166,12 @@ class Clans(Table):
     __slots__ = ()
 
     def decision(self) -> Decision | None:
-        return self.pending
+        return self.asking
 
     def apply(self, option: int) -> None:
-        choose(self, self.pending.options[option])  # type: ignore[union-attr]
+        self.decisions += 1
+        flow.resume(self, option, TASKS)  # the answer task, (ANSWER_*, asking task, choice), first
+        check_decision_cap(self)
 
     def result(self) -> Result:
         return game_result(self)
@@ -161,7 +190,7 @@ class Clans(Table):
         """Table.determinize; then another seat's pending choice, which may list its hand, is
         computed again from the new hand."""
         copy = super().determinize(seat, rng)
-        if copy.pending is not None and copy.pending.seat != seat:
+        if copy.asking is not None and copy.asking.seat != seat:
             refresh_decision(copy)
         return copy
 
@@ -175,7 +204,7 @@ class Clans(Table):
         return pay_best(self)
 
     def describe(self, option: int) -> str:
-        return describe_option(self, self.pending.options[option])  # type: ignore[union-attr]
+        return describe_option(self, self.asking.options[option])  # type: ignore[union-attr]
 
     def public_summary(self) -> str:
         return public_line(self)
@@ -245,8 +274,9 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
         in_turn=False,
         veteran_bonus=(0, 0),
         mulligans=(0, 0),
-        stack=[],
-        pending=None,
+        todo=[],
+        asking=None,
+        cont=(),
         decisions=0,
         over=False,
         winner=NOBODY,
@@ -270,7 +300,7 @@ def new_game(spec: ClansSpec, lineup: Sequence[str], seed: int) -> Clans:
             )
         if spec.setup_mode == "draft":
             g.pool = tuple(card for clan in spec.draft_pool for card in spec.clan_cards[clan])
-            g.stack.append([DRAFT, 0])
+            g.todo.append((DRAFT, 0))
         else:
             deal_clans(g, spec.setups[shared])
     else:
@@ -313,12 +343,20 @@ def deal_clans(g: Table, clans: tuple[tuple[int, ...], tuple[int, ...]]) -> None
     g.held = g.owned = (spec.starting_tokens, spec.starting_tokens)
     first = spec.first_player_round1
     g.first = 0 if first == "p1" else 1 if first == "p2" else g.rng.stream().randrange(2)
-    g.stack += [[ROUND_START], [MULLIGAN, 1], [MULLIGAN, 0]]
+    g.todo += [(ROUND_START,), (MULLIGAN, 1), (MULLIGAN, 0)]
 
 
 def deal_hand(g: Table, seat: int) -> None:
-    for _ in range(min(g.spec.starting_hand, len(g.deck[seat]))):
-        to_hand(g, seat, top_card(g, seat))
+    """`seat` takes its starting hand from the top of its deck, the top card first."""
+    deck = g.deck[seat]
+    n = min(g.spec.starting_hand, len(deck))
+    if g.loose_decks >> seat & 1:  # an undecided order: each card any of the deck's (top_card)
+        for _ in range(n):
+            to_hand(g, seat, top_card(g, seat))
+        return
+    rest = len(deck) - n
+    g.deck = replaced(g.deck, seat, deck[:rest])
+    g.hand = replaced(g.hand, seat, g.hand[seat] + deck[rest:][::-1])
 
 
 def troops_in(g: Table, cards: Sequence[int]) -> int:
@@ -330,48 +368,42 @@ def troops_in(g: Table, cards: Sequence[int]) -> int:
 
 
 def advance(g: Table) -> None:
-    """Work the pending frames until a choice is needed or the game is over."""
-    stack = g.stack
-    while not g.over:
-        frame = stack[-1]
-        decision = STEP[frame[0]](g, frame)
-        if decision is not None:
-            if g.decisions >= g.spec.max_decisions:
-                stop_at_decision_cap(g)
-                break
-            g.pending = decision
-            return
-    g.pending = None
+    """Run the tasks until a choice is needed or the game is over (or past the decision cap)."""
+    flow.run(g, TASKS)
+    check_decision_cap(g)
+
+
+def check_decision_cap(g: Table) -> None:
+    """A choice past the decision cap (spec §8) ends the game instead."""
+    if g.asking is not None and g.decisions >= g.spec.max_decisions:
+        stop_at_decision_cap(g)
 
 
 def refresh_decision(g: Table) -> None:
-    """Compute the pending decision again (after `determinize` dealt a hand anew)."""
+    """Pose the pending decision again, from the state as it is now (after `determinize` dealt
+    a hand anew, or a test set a scene): the task that asked it runs again."""
     if g.over:
         return
     g.valued = -1
-    frame = g.stack[-1]
-    decision = STEP[frame[0]](g, frame)
-    if decision is None:
-        advance(g)
-    else:
-        g.pending = decision
-
-
-def choose(g: Table, option: tuple[Any, ...]) -> None:
-    frame = g.stack[-1]
-    APPLY[frame[0]](g, frame, option)
-    g.decisions += 1
+    if g.asking is not None:
+        g.asking = None
+        g.todo.append(g.cont[1])
     advance(g)
+
+
+def asked(g: Table) -> Task:
+    """The task that posed the pending decision (`cont` holds it for the answer)."""
+    task: Task = g.cont[1]
+    return task
 
 
 # -- D1: the draft ---------------------------------------------------------------------------
 
 
-def draft_step(g: Table, frame: list[Any]) -> Decision | None:
+def draft_step(g: Table, task: Task) -> None:
     spec = g.spec
-    pick = frame[1]
+    pick = task[1]
     if pick >= len(spec.draft_seats):
-        g.stack.pop()
         seats: list[list[int]] = [[], []]
         for clan, seat in g.picks:
             seats[seat].append(clan)
@@ -379,34 +411,37 @@ def draft_step(g: Table, frame: list[Any]) -> Decision | None:
         deal_clans(
             g, (tuple(sorted(seats[0], key=order.index)), tuple(sorted(seats[1], key=order.index)))
         )
-        return None
+        return
     taken = {clan for clan, _ in g.picks}
     options = tuple((PICK, clan) for clan in spec.draft_pool if clan not in taken)
-    return Decision(spec.draft_seats[pick], "draft_pick", options)
+    flow.ask(g, Decision(spec.draft_seats[pick], "draft_pick", options), (ANSWER_DRAFT, task))
 
 
-def draft_pick(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
-    g.picks += ((option[1], g.spec.draft_seats[frame[1]]),)
-    frame[1] += 1
+def draft_pick(g: Table, answer: Task) -> None:
+    _, task, option = answer
+    g.picks += ((option[1], g.spec.draft_seats[task[1]]),)
+    g.todo.append((DRAFT, task[1] + 1))
 
 
 # -- D2: mulligans ---------------------------------------------------------------------------
 
 
-def mulligan_step(g: Table, frame: list[Any]) -> Decision | None:
-    seat = frame[1]
+def mulligan_step(g: Table, task: Task) -> None:
+    seat = task[1]
     spec = g.spec
     if (
         troops_in(g, g.hand[seat]) < spec.mulligan_min_troops
         and g.mulligans[seat] < spec.max_mulligans
     ):
-        return Decision(seat, "mulligan", (KEEP_OPTION, MULLIGAN_OPTION))
+        decision = Decision(seat, "mulligan", (KEEP_OPTION, MULLIGAN_OPTION))
+        flow.ask(g, decision, (ANSWER_MULLIGAN, task))
+        return
     keep_hand(g, seat)
-    return None
 
 
-def mulligan(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
-    seat = frame[1]
+def mulligan(g: Table, answer: Task) -> None:
+    _, task, option = answer
+    seat = task[1]
     if option[0] == KEEP:
         keep_hand(g, seat)
         return
@@ -416,10 +451,10 @@ def mulligan(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
     deal_hand(g, seat)
     g.mulligans = bump(g.mulligans, seat, 1)
     g.tally[MULLIGANS * 2 + seat] += 1
+    g.todo.append(task)  # the new hand: keep it or mulligan again
 
 
 def keep_hand(g: Table, seat: int) -> None:
-    g.stack.pop()
     for card in g.hand[seat]:
         g.log.append((0, seat, card, OPENING, 1))
 
@@ -427,8 +462,7 @@ def keep_hand(g: Table, seat: int) -> None:
 # -- turns -----------------------------------------------------------------------------------
 
 
-def start_round(g: Table, frame: list[Any]) -> None:
-    g.stack.pop()
+def start_round(g: Table, task: Task) -> None:
     g.passed = (False, False)
     g.first_passer = NOBODY
     g.countdown = -1
@@ -445,11 +479,16 @@ def begin_turn(g: Table, seat: int) -> None:
     g.round_turns += 1
     if g.passed[1 - seat]:
         g.tally[COUNTDOWN_TURNS * 2 + seat] += 1
-    g.stack.append([END_TURN, seat, 0, False])
-    g.stack.append([ACTION, seat])
+    g.todo += TURN_TASKS[seat]
 
 
-def action_step(g: Table, frame: list[Any]) -> Decision:
+# per seat, a turn's tasks: its end, then (on top) its action; and the action's answer task
+# (`cont`), made once: every action task of a seat is the same tuple
+TURN_TASKS = (((END_TURN, 0, 0, False), (ACTION, 0)), ((END_TURN, 1, 0, False), (ACTION, 1)))
+ACTION_ANSWERS = ((ANSWER_ACTION, (ACTION, 0)), (ANSWER_ACTION, (ACTION, 1)))
+
+
+def action_step(g: Table, task: Task) -> None:
     """D3, worked out once per position and shared by a search's copies (`Table.memo`): a
     determinized world (its decks loose) is cloned once per move tried, and most moves leave
     the next player's options as they were.
@@ -457,9 +496,12 @@ def action_step(g: Table, frame: list[Any]) -> Decision:
     The options depend on the seat's hand, army, tokens and held tokens, its rule values and the
     spec, nothing else. Zones are tuples replaced on change, so the objects themselves are the
     key: the memo keeps them alive, so an id is never reused while its entry is there."""
-    seat = frame[1]
+    seat = task[1]
     if not g.loose_decks:  # a real game works each position out once: nothing to share
-        return Decision(seat, "action", action_options(g, seat))
+        options, stuck = _action_options(g, seat)
+        g.stuck |= stuck
+        flow.ask(g, Decision(seat, "action", options), ACTION_ANSWERS[seat])
+        return
     spec = g.spec
     board, stride = g.board, spec.board_stride
     hand, grid, up = g.hand[seat], g.grid[seat], g.face_up[seat]
@@ -485,8 +527,7 @@ def action_step(g: Table, frame: list[Any]) -> Decision:
         decision = Decision(seat, "action", options)
         known = memo[key] = (decision, stuck, hand, grid, up, captor, tokens, spec)
     g.stuck |= known[1]
-    action: Decision = known[0]
-    return action
+    flow.ask(g, known[0], ACTION_ANSWERS[seat])
 
 
 def action_options(g: Table, seat: int) -> tuple[Any, ...]:
@@ -599,10 +640,10 @@ def _action_options(g: Table, seat: int) -> tuple[tuple[Any, ...], int]:
     return tuple(options), stuck
 
 
-def act(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
+def act(g: Table, answer: Task) -> None:
     """Carry out the turn's one action (R7)."""
-    g.stack.pop()
-    seat = frame[1]
+    _, task, option = answer
+    seat = task[1]
     kind = option[0]
     spec = g.spec
     if kind == PLAY:
@@ -642,7 +683,7 @@ def play_card(g: Table, seat: int, card: int, slot: int) -> None:
     g.tally[PLAYS * 2 + seat] += 1
     push_entries(g, seat, slot, spec.on_play[card])
     if cost > 0:
-        g.stack.append([PAY, seat, cost, OFFCLAN_REASON])
+        g.todo.append((PAY, seat, cost, OFFCLAN_REASON))
 
 
 def make_shift(g: Table, seat: int, slot: int, card: int) -> None:
@@ -664,17 +705,19 @@ def make_shift(g: Table, seat: int, slot: int, card: int) -> None:
     g.tally[SHIFTS * 2 + seat] += 1
     push_entries(g, seat, slot, spec.on_play[card])
     if cost > 0:
-        g.stack.append([PAY, seat, cost, SHIFT_REASON])
+        g.todo.append((PAY, seat, cost, SHIFT_REASON))
 
 
 def pass_turn(g: Table, seat: int) -> None:
     """Pass (R18, G12): the first pass of a round starts the opponent's countdown (and, with
     wonder_to_first_passer, gives the passer the Wonder Token); a pass during the countdown
-    ends the round. The turn's end (state.END_TURN, now on top) sees the pass."""
+    ends the round. The turn's end (state.END_TURN, now on top) is told of the pass."""
     opp = 1 - seat
     g.tally[PASSES * 2 + seat] += 1
     g.tally[TOKENS_AT_PASS * 2 + seat] += g.held[seat]
-    g.stack[-1][3] = True
+    todo = g.todo
+    end = todo[-1]
+    todo[-1] = (END_TURN, end[1], end[2], True)
     if not g.passed[opp]:
         g.first_passer = seat
         g.countdown = player_rule(g, opp, EXTRA_TURNS_AFTER_PASS)
@@ -684,25 +727,25 @@ def pass_turn(g: Table, seat: int) -> None:
     g.passed = replaced(g.passed, seat, True)
 
 
-def end_turn_step(g: Table, frame: list[Any]) -> None:
+def end_turn_step(g: Table, task: Task) -> None:
     """The end of a turn: 1. discard down to the hand limit (D6), the active player, then the
     other (§4 as amended: R8 binds every player at every turn end, and an opponent's effect can
     push a hand above its limit); 2. the Justice check (G18); 3. the next turn, the next
     countdown turn, or the Great Battle."""
-    seat = frame[1]
-    while frame[2] < 2:
-        who = seat if frame[2] == 0 else 1 - seat
-        frame[2] += 1
+    _, seat, step, passed = task
+    while step < 2:
+        who = seat if step == 0 else 1 - seat
+        step += 1
         excess = len(g.hand[who]) - player_rule(g, who, HAND_LIMIT)
-        if excess > 0:
-            g.stack.append([DISCARD, who, excess, HAND_LIMIT_REASON])
+        if excess > 0:  # the rest of the turn's end waits for the discards
+            g.todo.append((END_TURN, seat, step, passed))
+            g.todo.append((DISCARD, who, excess, HAND_LIMIT_REASON))
             return
     clan_win = clan_win_at_turn_end(g, seat)
     if clan_win:
         end_game(g, seat, clan_win)
         return
-    g.stack.pop()
-    next_turn(g, seat, frame[3])
+    next_turn(g, seat, passed)
 
 
 def next_turn(g: Table, seat: int, passed: bool) -> None:
@@ -730,32 +773,34 @@ def next_turn(g: Table, seat: int, passed: bool) -> None:
 # -- D4, D6: paying and discarding -----------------------------------------------------------
 
 
-def pay_step(g: Table, frame: list[Any]) -> Decision | None:
-    seat = frame[1]
+def pay_step(g: Table, task: Task) -> None:
+    seat = task[1]
     hand = g.hand[seat]
-    if frame[2] <= 0 or not hand:
-        g.stack.pop()
-        return None
+    if task[2] <= 0 or not hand:
+        return
     # listed at first read: a search's copy mostly stops at a second payment unread (its hand
     # is a tuple, so it is its own snapshot)
-    return Decision.lazy(seat, "pay", hand_options, PAY_CARD, hand)
+    flow.ask(g, Decision.lazy(seat, "pay", hand_options, PAY_CARD, hand), (ANSWER_PAY, task))
 
 
-def pay(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
-    seat, card = frame[1], option[1]
+def pay(g: Table, answer: Task) -> None:
+    _, task, option = answer
+    _, seat, left, reason = task
+    card = option[1]
     take_from_hand(g, seat, card)
     to_discard(g, seat, card)
-    frame[2] -= 1
-    g.tally[(OFFCLAN_PAID if frame[3] == OFFCLAN_REASON else SHIFT_PAID) * 2 + seat] += 1
+    g.tally[(OFFCLAN_PAID if reason == OFFCLAN_REASON else SHIFT_PAID) * 2 + seat] += 1
+    if left > 1:
+        g.todo.append((PAY, seat, left - 1, reason))
 
 
-def discard_step(g: Table, frame: list[Any]) -> Decision | None:
-    seat = frame[1]
+def discard_step(g: Table, task: Task) -> None:
+    seat = task[1]
     hand = g.hand[seat]
-    if frame[2] <= 0 or not hand:
-        g.stack.pop()
-        return None
-    return Decision.lazy(seat, "discard", hand_options, DISCARD_CARD, hand)
+    if task[2] <= 0 or not hand:
+        return
+    decision = Decision.lazy(seat, "discard", hand_options, DISCARD_CARD, hand)
+    flow.ask(g, decision, (ANSWER_DISCARD, task))
 
 
 def pay_twins(g: Table) -> tuple[int, ...] | None:
@@ -767,15 +812,15 @@ def pay_twins(g: Table) -> tuple[int, ...] | None:
     changes neither for the cards left (they read the army and the spec). So two such options
     have the same value for greedy wherever what follows, up to the next decision greedy does
     not follow, reads the hand no further than that: with 2 or more cards still to give up out
-    of a hand of 2 or more (the next decision is surely the same frame's next), or when this is
-    the frame's last card and only the turn's end follows, handing the turn to the other seat
+    of a hand of 2 or more (the next decision is surely the same task's next), or when this is
+    the task's last card and only the turn's end follows, handing the turn to the other seat
     (`turn_passes_on`): the hand-limit discards read the hands' sizes (and a discard of this
     seat is alike again), the Justice check the army. The decision cap, reached alike by both,
     ends the game by Supremacy and military."""
     seat = giving_up(g)
     if seat == NOBODY:
         return None
-    options = g.pending.options  # type: ignore[union-attr]
+    options = g.asking.options  # type: ignore[union-attr]
     first: dict[float, int] = {}
     twins = [
         first.setdefault(value, index)
@@ -809,7 +854,7 @@ def pay_best(g: Table) -> tuple[int, float | None] | None:
         > 1.0
     ):
         return None
-    options = g.pending.options  # type: ignore[union-attr]
+    options = g.asking.options  # type: ignore[union-attr]
     values = heuristics.hand_values(g, seat, [o[1] for o in options])
     best = values.index(min(values))
     return best, given_up_value(g, seat, options[best][1])
@@ -817,22 +862,21 @@ def pay_best(g: Table) -> tuple[int, float | None] | None:
 
 def given_up_value(g: Table, seat: int, card: int) -> float | None:
     """`evaluate(seat)` once `seat` gives up `card` to the pending payment or discard, where
-    the next decision is then surely the same frame's or another seat's, and nothing `evaluate`
+    the next decision is then surely the same task's or another seat's, and nothing `evaluate`
     reads changes on the way but the hand; else None.
 
-    With more to give up, the frame's next card is asked at once. With the last card, the
+    With more to give up, the task's next card is asked at once. With the last card, the
     turn's end follows: the hand-limit checks still to come must leave `seat` none to discard
     (an opponent's discard stops there, before anything else changes), no clan may win by
     Justice, and the next turn must go to the other seat with no countdown to count down
-    (`next_turn` then changes only the turn's counters and frames)."""
+    (`next_turn` then changes only the turn's counters and tasks)."""
     if g.decisions + 1 >= g.spec.max_decisions:
         return None  # the decision cap ends the game there
-    stack = g.stack
-    frame = stack[-1]
+    task = asked(g)
     hand = list(g.hand[seat])
     hand.remove(card)
-    if frame[2] < 2 or not hand:
-        end = stack[-2]  # END_TURN, handing the turn to the other seat (`giving_up`)
+    if task[2] < 2 or not hand:
+        end = g.todo[-1]  # END_TURN, handing the turn to the other seat (`giving_up`)
         turn = end[1]
         for step in range(end[2], 2):
             if (turn if step == 0 else 1 - turn) == seat and len(hand) > player_rule(
@@ -847,24 +891,25 @@ def given_up_value(g: Table, seat: int, card: int) -> float | None:
 def giving_up(g: Table) -> int:
     """The seat of a pending payment or discard after which what greedy scores reads the
     hand no further than its size and `hand_values` (see `pay_twins`), else NOBODY."""
-    stack = g.stack
-    if not stack:
+    if g.asking is None:
         return NOBODY
-    frame = stack[-1]
-    if frame[0] != PAY and frame[0] != DISCARD:
+    answer = g.cont[0]
+    if answer != ANSWER_PAY and answer != ANSWER_DISCARD:
         return NOBODY
-    seat: int = frame[1]
-    if (frame[2] < 2 or len(g.hand[seat]) < 2) and not (
-        len(stack) >= 2 and stack[-2][0] == END_TURN and turn_passes_on(g, stack[-2], seat)
+    task = asked(g)
+    seat: int = task[1]
+    todo = g.todo
+    if (task[2] < 2 or len(g.hand[seat]) < 2) and not (
+        todo and todo[-1][0] == END_TURN and turn_passes_on(g, todo[-1], seat)
     ):
         return NOBODY
     return seat
 
 
-def turn_passes_on(g: Table, frame: list[Any], seat: int) -> bool:
-    """Whether the turn's end (`frame`, END_TURN) surely hands the next turn to the seat other
+def turn_passes_on(g: Table, end: Task, seat: int) -> bool:
+    """Whether the turn's end (`end`, END_TURN) surely hands the next turn to the seat other
     than `seat`, with no Great Battle (as `next_turn` decides, on what the discards leave)."""
-    turn, passed = frame[1], frame[3]
+    turn, passed = end[1], end[3]
     if g.round_turns >= g.spec.max_turns_per_round:
         return False  # the round cap: the battle
     opp = 1 - turn
@@ -881,54 +926,57 @@ def turn_passes_on(g: Table, frame: list[Any], seat: int) -> bool:
 
 def hand_options(kind: int, hand: tuple[int, ...]) -> tuple[Any, ...]:
     """One option of `kind` per card of `hand`, copies once, in hand order."""
-    return tuple((kind, card) for card in dict.fromkeys(hand))
+    return tuple(zip(repeat(kind), dict.fromkeys(hand)))
 
 
-def discard_card(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
-    seat, card = frame[1], option[1]
+def discard_card(g: Table, answer: Task) -> None:
+    _, task, option = answer
+    _, seat, left, reason = task
+    card = option[1]
     take_from_hand(g, seat, card)
     to_discard(g, seat, card)
-    frame[2] -= 1
     g.tally[
-        (HAND_LIMIT_DISCARDS if frame[3] == HAND_LIMIT_REASON else EFFECT_DISCARDS) * 2 + seat
+        (HAND_LIMIT_DISCARDS if reason == HAND_LIMIT_REASON else EFFECT_DISCARDS) * 2 + seat
     ] += 1
+    if left > 1:
+        g.todo.append((DISCARD, seat, left - 1, reason))
 
 
 # -- effects: D5, D8, D9 ---------------------------------------------------------------------
 
 
-def entries_step(g: Table, frame: list[Any]) -> None:
-    resolve_next(g, frame)
+def entries_step(g: Table, task: Task) -> None:
+    resolve_next(g, task)
     check_instant(g)
 
 
-def target_step(g: Table, frame: list[Any]) -> Decision | None:
-    chooser, found = target_options(g, frame)
+def target_step(g: Table, task: Task) -> None:
+    chooser, found = target_options(g, task)
     if not found:
-        g.stack.pop()  # no legal target: the entry does nothing (G20)
-        return None
+        return  # no legal target: the entry does nothing (G20)
     options: tuple[tuple[int, ...], ...] = tuple((TARGET_CARD, seat, slot) for seat, slot in found)
-    entry = frame[6]
+    entry = task[6]
     if entry.optional or entry.target.up_to:
         options += (NONE_OPTION,)
-    return Decision(chooser, "target", options)
+    flow.ask(g, Decision(chooser, "target", options), (ANSWER_TARGET, task))
 
 
-def target(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
+def target(g: Table, answer: Task) -> None:
+    _, task, option = answer
     if option[0] == NONE:
-        g.stack.pop()
         return
-    hit(g, frame, option[1], option[2])
+    hit(g, task, option[1], option[2])
     check_instant(g)
 
 
-def free_play_step(g: Table, frame: list[Any]) -> Decision:
-    controller, card, entry = frame[1], frame[5], frame[6]
+def free_play_step(g: Table, task: Task) -> None:
+    controller, card, entry = task[1], task[5], task[6]
     options: list[tuple[int, ...]] = [
         (FREE_PLAY_CARD, c, slot) for c, slot in free_plays(g, controller, entry, card)
     ]
     options.append(NONE_OPTION)
-    return Decision(controller, "free_play", tuple(options))
+    decision = Decision(controller, "free_play", tuple(options))
+    flow.ask(g, decision, (ANSWER_FREE_PLAY, task))
 
 
 def free_plays(g: Table, seat: int, entry: object, src_card: int) -> list[tuple[int, int]]:
@@ -964,11 +1012,11 @@ def free_plays(g: Table, seat: int, entry: object, src_card: int) -> list[tuple[
     return found
 
 
-def free_play(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
-    g.stack.pop()
+def free_play(g: Table, answer: Task) -> None:
+    _, task, option = answer
     if option[0] == NONE:
         return
-    seat, card, slot = frame[1], option[1], option[2]
+    seat, card, slot = task[1], option[1], option[2]
     take_from_hand(g, seat, card)
     place(g, seat, slot, card)
     g.log.append((g.turn, seat, card, PLAYED, 1))
@@ -977,8 +1025,8 @@ def free_play(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
     check_instant(g)
 
 
-def fetch_step(g: Table, frame: list[Any]) -> Decision | None:
-    controller, card, entry, left = frame[1], frame[5], frame[6], frame[7]
+def fetch_step(g: Table, task: Task) -> None:
+    _, controller, _, _, _, card, entry, left = task
     zone = g.deck[controller] if entry.zone == ZONE_DECK else g.discard[controller]
     options: tuple[tuple[int, int], ...] = ()
     if left > 0:
@@ -989,16 +1037,18 @@ def fetch_step(g: Table, frame: list[Any]) -> Decision | None:
             (FETCH_CARD, c) for c in sorted(set(zone)) if fits_filter(spec, flt, c, card)
         )
     if not options:
-        finish_fetch(g, frame)
-        return None
-    return Decision(controller, "fetch", options + (NONE_OPTION,))
-
-
-def fetch(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
-    if option[0] == NONE:
-        finish_fetch(g, frame)
+        finish_fetch(g, task)
         return
-    controller, entry, card = frame[1], frame[6], option[1]
+    flow.ask(g, Decision(controller, "fetch", options + (NONE_OPTION,)), (ANSWER_FETCH, task))
+
+
+def fetch(g: Table, answer: Task) -> None:
+    _, task, option = answer
+    if option[0] == NONE:
+        finish_fetch(g, task)
+        return
+    _, controller, seat, slot, serial, src_card, entry, left = task
+    card = option[1]
     if entry.zone == ZONE_DECK:
         zone = list(g.deck[controller])
         zone.remove(card)
@@ -1010,13 +1060,13 @@ def fetch(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
     to_hand(g, controller, card)
     reveal(g, controller, card)  # fetched cards are revealed
     g.log.append((g.turn, controller, card, 1, 1))  # DRAWN
-    frame[7] -= 1
+    # the next card, if any is left to fetch (`fetch_step` finishes otherwise)
+    g.todo.append((FETCH, controller, seat, slot, serial, src_card, entry, left - 1))
 
 
-def finish_fetch(g: Table, frame: list[Any]) -> None:
-    g.stack.pop()
-    if frame[6].zone == ZONE_DECK:
-        shuffle_deck(g, frame[1])
+def finish_fetch(g: Table, task: Task) -> None:
+    if task[6].zone == ZONE_DECK:
+        shuffle_deck(g, task[1])
 
 
 # -- the Great Battle ------------------------------------------------------------------------
@@ -1035,13 +1085,13 @@ def start_battle(g: Table) -> None:
         for slot, card in enumerate(grid):
             if card != EMPTY and spec.on_veteran[card] and up[slot] and captor[slot] == NOBODY:
                 order.append((seat, slot, g.serial[seat][slot]))
-    g.stack.append([BATTLE, tuple(order), 0])
+    g.todo.append((BATTLE, tuple(order), 0))
 
 
-def battle_step(g: Table, frame: list[Any]) -> None:
-    order, index = frame[1], frame[2]
+def battle_step(g: Table, task: Task) -> None:
+    _, order, index = task
     if index < len(order):
-        frame[2] = index + 1
+        g.todo.append((BATTLE, order, index + 1))  # the next Veteran waits for this one's entries
         seat, slot, serial = order[index]
         card = g.grid[seat][slot]
         if (
@@ -1050,9 +1100,8 @@ def battle_step(g: Table, frame: list[Any]) -> None:
             and g.face_up[seat][slot]
             and g.captor[seat][slot] == NOBODY
         ):
-            g.stack.append([ENTRIES, seat, seat, slot, serial, card, g.spec.on_veteran[card], 0])
+            g.todo.append((ENTRIES, seat, seat, slot, serial, card, g.spec.on_veteran[card], 0))
         return
-    g.stack.pop()
     great_battle(g)
 
 
@@ -1098,24 +1147,23 @@ def great_battle(g: Table) -> None:
             end_game(g, NOBODY, "draw_final")
     else:
         winner = winners[0] if len(winners) == 1 else NOBODY
-        g.stack.append([SONG, 0, winner])
+        g.todo.append((SONG, 0, winner))
 
 
 # -- Song for the Dead -----------------------------------------------------------------------
 
 
-def song_step(g: Table, frame: list[Any]) -> None:
+def song_step(g: Table, task: Task) -> None:
     """R21 with G3, G14, G16, G17a: 1. release every captured card (no play entries), then the
     instant checks; 2. each player sacrifices, the battle winner first (D7); 3. both draw up to
     song_draw_to in that order; 4. held = owned, tokens leave the cards; 5. the Wonder Token to
     the supply; 6. the battle loser is the next first player (after a shared battle: the other
     player)."""
     spec = g.spec
-    winner = frame[2]
+    _, step, winner = task
     first = winner if winner != NOBODY else g.first
     order = (first, 1 - first)
-    if frame[1] == 0:
-        frame[1] = 1
+    if step == 0:
         for seat in (0, 1):
             captor, up = g.captor[seat], g.face_up[seat]
             for slot in range(len(captor)):
@@ -1127,10 +1175,10 @@ def song_step(g: Table, frame: list[Any]) -> None:
         counts = [
             sacrifice_count(spec, len(g.grid[seat]) - g.grid[seat].count(EMPTY)) for seat in (0, 1)
         ]
-        g.stack.append([SACRIFICE, order[1], counts[order[1]]])
-        g.stack.append([SACRIFICE, order[0], counts[order[0]]])
+        g.todo.append((SONG, 1, winner))  # steps 3-6, once both have sacrificed
+        g.todo.append((SACRIFICE, order[1], counts[order[1]]))
+        g.todo.append((SACRIFICE, order[0], counts[order[0]]))
         return
-    g.stack.pop()
     for seat in order:
         missing = spec.song_draw_to - len(g.hand[seat])
         if missing > 0:
@@ -1141,7 +1189,7 @@ def song_step(g: Table, frame: list[Any]) -> None:
     g.wonder = NOBODY
     g.first = 1 - winner if winner != NOBODY else 1 - g.first
     g.round += 1
-    g.stack.append([ROUND_START])
+    g.todo.append((ROUND_START,))
 
 
 def sacrifice_count(spec: ClansSpec, in_play: int) -> int:
@@ -1157,9 +1205,9 @@ def sacrifice_count(spec: ClansSpec, in_play: int) -> int:
     return min(in_play, count + spec.sacrifice_bonus)
 
 
-def sacrifice_step(g: Table, frame: list[Any]) -> Decision | None:
-    seat = frame[1]
-    if frame[2] > 0:
+def sacrifice_step(g: Table, task: Task) -> None:
+    seat = task[1]
+    if task[2] > 0:
         grid = g.grid[seat]
         options = tuple(
             (SACRIFICE_CARD, slot)
@@ -1167,18 +1215,19 @@ def sacrifice_step(g: Table, frame: list[Any]) -> Decision | None:
             if grid[slot] != EMPTY and is_exposed(g, seat, slot)
         )
         if options:
-            return Decision(seat, "sacrifice", options)
-    g.stack.pop()
-    return None
+            flow.ask(g, Decision(seat, "sacrifice", options), (ANSWER_SACRIFICE, task))
 
 
-def sacrifice(g: Table, frame: list[Any], option: tuple[Any, ...]) -> None:
-    seat, slot = frame[1], option[1]
+def sacrifice(g: Table, answer: Task) -> None:
+    _, task, option = answer
+    _, seat, left = task
+    slot = option[1]
     card = leave_play(g, seat, slot)
     to_discard(g, seat, card)
     g.log.append((g.turn, seat, card, SACRIFICED, 1))
     g.tally[SACRIFICES * 2 + seat] += 1
-    frame[2] -= 1
+    if left > 1:
+        g.todo.append((SACRIFICE, seat, left - 1))
 
 
 # -- winning ---------------------------------------------------------------------------------
@@ -1254,8 +1303,8 @@ def end_game(g: Table, winner: int, win_type: str) -> None:
     g.over = True
     g.winner = winner
     g.win_type = win_type
-    g.stack.clear()
-    g.pending = None
+    g.todo.clear()
+    g.asking = None
     cards = len(g.spec.card_level)
     stuck = g.stuck
     while stuck:  # its set bits, lowest first
@@ -1363,7 +1412,7 @@ def describe_option(g: Table, option: tuple[Any, ...]) -> str:
     if kind == PLAY:
         return f"play {name[option[1]]} in {where(spec, option[2])}"
     if kind == SHIFT:
-        seat = g.pending.seat if g.pending else g.active
+        seat = g.asking.seat if g.asking else g.active
         out = g.grid[seat][option[1]]
         return f"shift {name[out]} ({where(spec, option[1])}) for {name[option[2]]}"
     if kind == DRAW_SMALL:
@@ -1371,7 +1420,7 @@ def describe_option(g: Table, option: tuple[Any, ...]) -> str:
     if kind == DRAW_BIG:
         return "draw_big"
     if kind == ACTIVATE:
-        seat = g.pending.seat if g.pending else g.active
+        seat = g.asking.seat if g.asking else g.active
         return f"activate {name[g.grid[seat][option[1]]]} ({where(spec, option[1])})"
     if kind == PASS:
         return "pass"
@@ -1379,7 +1428,7 @@ def describe_option(g: Table, option: tuple[Any, ...]) -> str:
         return f"pay {name[option[1]]}"
     if kind == TARGET_CARD:
         seat, slot = option[1], option[2]
-        verb = OPS[g.stack[-1][6].op] if g.stack and g.stack[-1][0] == TARGET else "target"
+        verb = OPS[asked(g)[6].op] if g.asking and g.cont[0] == ANSWER_TARGET else "target"
         face = "" if g.face_up[seat][slot] else "face-down "
         return f"{verb} P{seat + 1} {face}{name[g.grid[seat][slot]]} ({where(spec, slot)})"
     if kind == NONE:
@@ -1387,7 +1436,7 @@ def describe_option(g: Table, option: tuple[Any, ...]) -> str:
     if kind == DISCARD_CARD:
         return f"discard {name[option[1]]}"
     if kind == SACRIFICE_CARD:
-        seat = g.pending.seat if g.pending else g.active
+        seat = g.asking.seat if g.asking else g.active
         return f"sacrifice {name[g.grid[seat][option[1]]]} ({where(spec, option[1])})"
     if kind == FREE_PLAY_CARD:
         return f"free_play {name[option[1]]} in {where(spec, option[2])}"
@@ -1396,33 +1445,29 @@ def describe_option(g: Table, option: tuple[Any, ...]) -> str:
     raise ValueError(f"unknown option {option!r}")
 
 
-# -- the frame tables ------------------------------------------------------------------------
+# -- the tasks' handlers ----------------------------------------------------------------------
 
-STEP = {
-    DRAFT: draft_step,
-    MULLIGAN: mulligan_step,
-    ROUND_START: start_round,
-    ACTION: action_step,
-    END_TURN: end_turn_step,
-    ENTRIES: entries_step,
-    TARGET: target_step,
-    PAY: pay_step,
-    DISCARD: discard_step,
-    SACRIFICE: sacrifice_step,
-    FREE_PLAY: free_play_step,
-    FETCH: fetch_step,
-    BATTLE: battle_step,
-    SONG: song_step,
-}
-STEP = tuple(STEP[kind] for kind in range(len(STEP)))  # type: ignore[assignment]
-APPLY = {
-    DRAFT: draft_pick,
-    MULLIGAN: mulligan,
-    ACTION: act,
-    TARGET: target,
-    PAY: pay,
-    DISCARD: discard_card,
-    SACRIFICE: sacrifice,
-    FREE_PLAY: free_play,
-    FETCH: fetch,
-}
+TASKS.bind(DRAFT, draft_step)
+TASKS.bind(MULLIGAN, mulligan_step)
+TASKS.bind(ROUND_START, start_round)
+TASKS.bind(ACTION, action_step)
+TASKS.bind(END_TURN, end_turn_step)
+TASKS.bind(ENTRIES, entries_step)
+TASKS.bind(TARGET, target_step)
+TASKS.bind(PAY, pay_step)
+TASKS.bind(DISCARD, discard_step)
+TASKS.bind(SACRIFICE, sacrifice_step)
+TASKS.bind(FREE_PLAY, free_play_step)
+TASKS.bind(FETCH, fetch_step)
+TASKS.bind(BATTLE, battle_step)
+TASKS.bind(SONG, song_step)
+TASKS.bind(ANSWER_DRAFT, draft_pick)
+TASKS.bind(ANSWER_MULLIGAN, mulligan)
+TASKS.bind(ANSWER_ACTION, act)
+TASKS.bind(ANSWER_TARGET, target)
+TASKS.bind(ANSWER_PAY, pay)
+TASKS.bind(ANSWER_DISCARD, discard_card)
+TASKS.bind(ANSWER_SACRIFICE, sacrifice)
+TASKS.bind(ANSWER_FREE_PLAY, free_play)
+TASKS.bind(ANSWER_FETCH, fetch)
+TASKS.check()

@@ -7,7 +7,8 @@ play). Everything a rule decides lives in `rules.py` and `effects.py`.
 Search bots copy a state once per move they try, so a copy must be cheap: every per-seat value is
 a pair of immutable tuples, replaced (never changed) when it changes, and a copy shares them; the
 game's RNG is shared until either copy draws; the events logged before a copy become a frozen
-chunk both keep. Only the frames, the army summary and the tallies are copied.
+chunk both keep. Only the task stack (one list copy), the army summary and the tallies are
+copied.
 
 The army of seat s is `grid[s]`, a tuple of `rows * row_spaces` slots: slot = row * row_spaces +
 column, row 0 the Troop row (bottom), row 1 the Hero row, row 2 the Immortal row. Parallel tuples
@@ -16,9 +17,12 @@ Tokens (`tokens`). `serial` counts the cards that ever entered a slot, so an eff
 own source card from a later card in the same space. `board` sums up both armies (military,
 active cards per row and clan, free spaces...) and is kept up to date by the army moves below.
 
-Pending work is a stack of frames (plain lists, `[kind, ...]`, kinds below): the turn's end,
-an effect's entries still to resolve, a target or a discard still to choose. Every choice inside
-one of them is a pending `Decision`, computed once and cached in `pending` until the next apply.
+The rules run on the kit's flow engine (balance/core/flow.py): pending work is a stack of tasks
+(`todo`, tuples `(kind, ...)`, kinds in TASKS below): the turn's end, an effect's entries still
+to resolve, a target or a discard still to choose. A task that needs a choice poses it as
+`asking` and leaves in `cont` its answer task, `(ANSWER_*, the asking task)`: the chosen option
+is appended to it, and the asking task itself is kept so that a determinized copy can pose it
+again (rules.refresh_decision). Tuples are never changed, so a copy shares them all.
 """
 
 from __future__ import annotations
@@ -28,8 +32,9 @@ from random import Random
 from typing import TYPE_CHECKING, Any, Self
 
 from balance.core.codes import Names
-from balance.core.contract import DRAWN, Decision, Event
-from balance.core.eventchain import EventLog
+from balance.core.contract import DRAWN, Decision
+from balance.core.eventchain import EventLog, Logged
+from balance.core.flow import Task, Tasks
 from balance.core.gamerng import GameRng, fast_deal
 
 if TYPE_CHECKING:
@@ -38,21 +43,32 @@ if TYPE_CHECKING:
 EMPTY = -1  # an empty army slot
 NOBODY = -1  # no seat: the Wonder Token in the supply, a free (uncaptured) card, no winner
 
-# Frame kinds on the pending stack.
-DRAFT = 0  # [DRAFT, pick index]                      D1
-MULLIGAN = 1  # [MULLIGAN, seat]                      D2
-ROUND_START = 2  # [ROUND_START]
-ACTION = 3  # [ACTION, seat]                          D3
-END_TURN = 4  # [END_TURN, seat, step, passed]        steps 1-3 of the turn's end
-ENTRIES = 5  # [ENTRIES, controller, seat, slot, serial, card, entries, index]
-TARGET = 6  # [TARGET, controller, seat, slot, serial, card, entry, left]   D5
-PAY = 7  # [PAY, seat, left, reason]                  D4
-DISCARD = 8  # [DISCARD, seat, left, reason]          D6
-SACRIFICE = 9  # [SACRIFICE, seat, left]              D7
-FREE_PLAY = 10  # [FREE_PLAY, controller, seat, slot, serial, card, entry]   D8
-FETCH = 11  # [FETCH, controller, seat, slot, serial, card, entry, left]     D9
-BATTLE = 12  # [BATTLE, step, veterans, index]
-SONG = 13  # [SONG, step, order, winner]
+# The task kinds (rules.py binds what each does), then the answers: a decision's `cont` is
+# (ANSWER_*, the task that asked), run with the chosen option appended.
+TASKS: Tasks[Table] = Tasks("clans")
+DRAFT = TASKS.declare("draft")  # (DRAFT, pick index)                     D1
+MULLIGAN = TASKS.declare("mulligan")  # (MULLIGAN, seat)                   D2
+ROUND_START = TASKS.declare("round_start")  # (ROUND_START,)
+ACTION = TASKS.declare("action")  # (ACTION, seat)                         D3
+END_TURN = TASKS.declare("end_turn")  # (END_TURN, seat, step, passed): the turn's end, steps 1-3
+ENTRIES = TASKS.declare("entries")  # (ENTRIES, controller, seat, slot, serial, card, entries, i)
+TARGET = TASKS.declare("target")  # (TARGET, controller, seat, slot, serial, card, entry, left) D5
+PAY = TASKS.declare("pay")  # (PAY, seat, left, reason)                    D4
+DISCARD = TASKS.declare("discard")  # (DISCARD, seat, left, reason)        D6
+SACRIFICE = TASKS.declare("sacrifice")  # (SACRIFICE, seat, left)          D7
+FREE_PLAY = TASKS.declare("free_play")  # (FREE_PLAY, controller, seat, slot, serial, card, entry)
+FETCH = TASKS.declare("fetch")  # (FETCH, controller, seat, slot, serial, card, entry, left) D9
+BATTLE = TASKS.declare("battle")  # (BATTLE, veterans, index)
+SONG = TASKS.declare("song")  # (SONG, step, winner)
+ANSWER_DRAFT = TASKS.declare("draft_answer")
+ANSWER_MULLIGAN = TASKS.declare("mulligan_answer")
+ANSWER_ACTION = TASKS.declare("action_answer")
+ANSWER_TARGET = TASKS.declare("target_answer")
+ANSWER_PAY = TASKS.declare("pay_answer")
+ANSWER_DISCARD = TASKS.declare("discard_answer")
+ANSWER_SACRIFICE = TASKS.declare("sacrifice_answer")
+ANSWER_FREE_PLAY = TASKS.declare("free_play_answer")
+ANSWER_FETCH = TASKS.declare("fetch_answer")
 
 # The army summary `Table.board`, kept up to date by every change to an army (`place`,
 # `leave_play`, `set_status`): per seat, from seat * spec.board_stride, these counts, then one
@@ -98,7 +114,7 @@ SHARED_TIES = STATS.add("shared_ties")
 
 
 @dataclass(slots=True, eq=False)
-class Table:
+class Table(Logged):
     """One game of clans, as data. `rules.Clans` adds the contract's methods."""
 
     spec: ClansSpec  # the compiled config with the flipped clans' modifiers applied
@@ -142,8 +158,9 @@ class Table:
     veteran_bonus: tuple[int, int]  # this battle's Veteran additions
     mulligans: tuple[int, int]
     # -- the machine
-    stack: list[list[Any]]
-    pending: Decision | None
+    todo: list[Task]  # the tasks to run, the last one next (the flow engine's stack)
+    asking: Decision | None  # the pending decision
+    cont: Task  # (ANSWER_*, the task that asked): takes the answer to `asking`
     decisions: int
     over: bool
     winner: int  # the winning seat, or NOBODY for a draw
@@ -176,19 +193,8 @@ class Table:
     value: float = 0.0
     valued: int = -1
 
-    @property
-    def events(self) -> list[Event]:
-        """Every event so far, oldest first (a new list: read it at the end of a game, not in a
-        loop)."""
-        return self.log.every()
-
-    @events.setter
-    def events(self, events: list[Event]) -> None:
-        self.log = EventLog()
-        self.log += events
-
     def clone(self) -> Self:
-        """An exact copy: zones, frames, counters and the RNG state (shared until either draws)."""
+        """An exact copy: zones, tasks, counters and the RNG state (shared until either draws)."""
         new = self._copy()
         new.rng = self.rng.fork()
         return new
@@ -232,14 +238,9 @@ class Table:
         new.in_turn = self.in_turn
         new.veteran_bonus = self.veteran_bonus
         new.mulligans = self.mulligans
-        stack = self.stack  # frames change in place: each is copied (two or three, mostly)
-        if len(stack) == 2:
-            new.stack = [stack[0][:], stack[1][:]]
-        elif len(stack) == 3:
-            new.stack = [stack[0][:], stack[1][:], stack[2][:]]
-        else:
-            new.stack = [frame[:] for frame in stack]
-        new.pending = self.pending
+        new.todo = self.todo[:]  # tasks are tuples, shared
+        new.asking = self.asking
+        new.cont = self.cont
         new.decisions = self.decisions
         new.over = self.over
         new.winner = self.winner

@@ -51,7 +51,7 @@ from balance.games.possession.state import (
     enter,
     flip,
     leave,
-    log,
+    record,
     ref,
     take,
     to_deck_bottom,
@@ -838,7 +838,7 @@ def deal_damage(t: Table, pos: int, amount: int, source: int) -> int:
     if pos == t.defender and seat >= 0:  # G16: a seat's work on the Defender
         work = t.work
         t.work = (*work[:seat], work[seat] + amount, *work[seat + 1 :])
-    log(t, DAMAGED, -1, amount, ref(t, source) if source != EMPTY else NO_CREATURE, ref(t, pos))
+    record(t, DAMAGED, -1, amount, ref(t, source) if source != EMPTY else NO_CREATURE, ref(t, pos))
     return amount
 
 
@@ -849,7 +849,7 @@ def heal(t: Table, pos: int, amount: int, healer: int) -> int:
     if removed <= 0:
         return 0
     t.damage[c] -= removed
-    log(t, HEALED, -1, removed, ref(t, healer) if healer != EMPTY else NO_CREATURE, ref(t, pos))
+    record(t, HEALED, -1, removed, ref(t, healer) if healer != EMPTY else NO_CREATURE, ref(t, pos))
     return removed
 
 

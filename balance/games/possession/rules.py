@@ -38,6 +38,7 @@ from balance.games.possession.effects import (
 from balance.games.possession.spec import (
     ATTACK,
     COMMAND,
+    DAMAGED,
     DISCARDED,
     ESCAPED,
     GLORY,
@@ -141,7 +142,7 @@ from balance.games.possession.state import (
     enter,
     flip,
     leave,
-    log,
+    record,
     ref,
     take,
     to_discard,
@@ -185,8 +186,7 @@ class Possession(Table):
         return self.asking
 
     def apply(self, option: int) -> None:
-        flow.answer(self, option)
-        flow.run(self, TASKS)
+        flow.resume(self, option, TASKS)
 
     def result(self) -> Result:
         return result_of(self)
@@ -205,7 +205,11 @@ class Possession(Table):
     def option_twins(self) -> list[int] | None:
         """Per option of the pending decision, an earlier option sure to score the same once
         applied, else itself; None where none has a twin (soothe_twins: an action's Soothes
-        of unhurt creatures). A hint for the bots (balance/bots/greedy.py)."""
+        of unhurt creatures; discard_twins: a Swap's discards that keep the same reach). A
+        hint for the bots (balance/bots/greedy.py)."""
+        asking = self.asking
+        if asking is not None and asking.kind == "swap":
+            return discard_twins(self)
         return soothe_twins(self)
 
     def preview(self, option: int) -> Possession:
@@ -333,8 +337,8 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         todo=[],
         asking=None,
         cont=(),
-        log=[],
-        log_mask=0,
+        step_events=[],
+        step_mask=0,
         queue=[],
         chain_n=0,
         dirty=False,
@@ -347,7 +351,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         capped=False,
         game_stats=[0] * len(GAME_STATS),
         seat_stats=[0] * (seats * NS),
-        card_events=EventLog(),
+        log=EventLog(),
         watch=None,
     )
     if len(deck) < spec.setup_size(seats):
@@ -366,7 +370,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
             c = deck.pop()
             t.hands[seat].append(c)
             t.known[c] = 1 << seat
-            t.card_events.append((0, seat, kind[c], OPENING, 1))
+            t.log.append((0, seat, kind[c], OPENING, 1))
     t.seat_stats[first * NS + S_FIRST_PLAYER] = 1
     return t
 
@@ -402,7 +406,7 @@ def turn_start(t: Table, task: tuple[Any, ...]) -> None:
     new_turn(t)
     t.todo.extend(TURN_TASKS)
     begin_chain(t)
-    log(t, TURN_START, t.turn_player)
+    record(t, TURN_START, t.turn_player)
     if not t.deck and t.spec.exhaustion:
         exhaust(t, t.turn_player)
 
@@ -488,7 +492,7 @@ def play(t: Table, seat: int, pos: int, card: int) -> None:
             to_discard(t, old)
     t.occ[pos] = c
     t.known[c] = t.every_seat
-    t.card_events.append((t.turn, seat, t.kind[c], PLAYED, 1))
+    t.log.append((t.turn, seat, t.kind[c], PLAYED, 1))
     role = t.role_of[pos]
     stat = (
         S_PLAYS_POSSESSED
@@ -499,8 +503,8 @@ def play(t: Table, seat: int, pos: int, card: int) -> None:
     )
     t.seat_stats[seat * NS + stat] += 1
     subject = ref(t, pos)
-    log(t, PLAYED_TRIGGER, seat, 0, NO_CREATURE, subject)
-    log(t, REPLACED, -1, 0, NO_CREATURE, subject)
+    record(t, PLAYED_TRIGGER, seat, 0, NO_CREATURE, subject)
+    record(t, REPLACED, -1, 0, NO_CREATURE, subject)
 
 
 def action_phase(t: Table, task: tuple[Any, ...]) -> None:
@@ -557,7 +561,7 @@ def swap_do(t: Table, task: tuple[Any, ...]) -> None:
     if option[0] == "discard":
         to_discard(t, take(t, seat, option[1]))
         t.seat_stats[seat * NS + S_DISCARDS] += 1
-        log(t, DISCARDED, seat)
+        record(t, DISCARDED, seat)
     else:
         possess(t, seat, option[1])
 
@@ -575,7 +579,7 @@ def turn_end_step(t: Table, task: tuple[Any, ...]) -> None:
     without a source."""
     if not t.turn_cut:
         begin_chain(t)
-        log(t, TURN_END, t.turn_player)
+        record(t, TURN_END, t.turn_player)
         if t.spec.defender_wear:
             deal_damage(t, t.defender, t.spec.defender_wear, EMPTY)
 
@@ -639,7 +643,7 @@ def attack(t: Table, pos: int) -> None:
     defender = t.defender
     d = t.occ[defender]
     c = t.occ[pos]
-    log(t, ATTACK, -1, 0, ref(t, pos), ref(t, defender))
+    record(t, ATTACK, -1, 0, ref(t, pos), ref(t, defender))
     t.todo.append((T_COUNTER, c, t.epoch[c], d, t.epoch[d]))
     t.todo.append(CHECK)
     landed = deal_damage(t, defender, might(t, c), pos)
@@ -666,13 +670,13 @@ def strike_back(t: Table, task: tuple[Any, ...]) -> None:
 def command(t: Table, pos: int, i: int, j: int) -> None:
     """R17: two adjacent face-up Wilds trade places."""
     base = t.ring_base
-    log(t, COMMAND, -1, 0, ref(t, pos), ref(t, base + i), ref(t, base + j))
+    record(t, COMMAND, -1, 0, ref(t, pos), ref(t, base + i), ref(t, base + j))
     trade(t, base + i, base + j)
 
 
 def soothe(t: Table, pos: int, target: int) -> None:
     """R18: heal the target by the actor's Nurture, then D heals its own Nurture (G11)."""
-    log(t, SOOTHE, -1, 0, ref(t, pos), ref(t, target))
+    record(t, SOOTHE, -1, 0, ref(t, pos), ref(t, target))
     heal(t, target, nurture(t, t.occ[pos]), pos)
     defender = t.defender
     heal(t, defender, nurture(t, t.occ[defender]), defender)
@@ -709,6 +713,59 @@ def soothe_twins(t: Table) -> list[int] | None:
             twins = list(range(len(options)))
         twins[k] = first
     return twins
+
+
+# The events between a discard and the next seat's first decision, where the Defender outlives
+# its wear and nobody is exhausted: the discard, the turn's end, the wear's damage, the next
+# turn's start.
+AFTER_DISCARD = frozenset({DISCARDED, TURN_END, DAMAGED, TURN_START})
+
+
+def discard_twins(t: Table) -> list[int] | None:
+    """For a Swap decision: each discard as the twin of the first one that keeps the same
+    highest Might in hand.
+
+    After a discard the turn ends: the Defender wears (G17), the next seat's turn begins, and it
+    decides next. On that way nothing reads which card went where the Defender outlives its
+    wear (no escape, so no replacement from the hand), the deck is not empty (no exhaustion,
+    G15) and no creature in the scan order has an effect on the events met (`AFTER_DISCARD`),
+    so that no effect runs: the tables then differ only in the hand kept and the discard pile, and
+    `evaluate` reads of the hand its size and, for its own seat, whether a card in it reaches
+    the Defender (heuristics.glory_chances): the highest Might kept decides. None elsewhere,
+    and where no two discards are twins."""
+    asking = t.asking
+    if asking is None or asking.kind != "swap":
+        return None
+    options = asking.options
+    if len(options) < 3 or options[1][0] != "discard":  # fewer than two discards
+        return None
+    spec, occ, kind = t.spec, t.occ, t.kind
+    d = occ[t.defender]
+    if spec.defender_wear and endure(t, d) - t.damage[d] <= spec.defender_wear:
+        return None
+    if spec.exhaustion and not t.deck:
+        return None
+    pos_effects = t.pos_effects
+    for pos in scan_positions(t):
+        c = occ[pos]
+        if c != EMPTY:
+            effect = pos_effects[pos][kind[c]]
+            if effect is not None and effect.trigger in AFTER_DISCARD:
+                return None
+    might = spec.might
+    mights = sorted((might[kind[c]] for c in t.hands[asking.seat]), reverse=True)
+    top = mights[0]
+    after_top = mights[1]  # two discards: two cards in hand at least
+    first: dict[int, int] = {}  # the highest Might kept -> the first discard keeping it
+    twins = list(range(len(options)))
+    discards = 0
+    for k, option in enumerate(options):
+        if option[0] != "discard":
+            break  # the discards come first (swap_options)
+        kept = after_top if might[option[1]] == top else top
+        twins[k] = first.setdefault(kept, k)
+        discards += 1
+    return twins if len(first) < discards else None
 
 
 def soothes_watched(t: Table) -> bool:
@@ -813,7 +870,7 @@ def escape(t: Table, collected: list[int]) -> None:
     for pos in collected:
         c = t.occ[pos]
         who = ref(t, pos)
-        log(t, ESCAPED, -1, 0, NO_CREATURE, who)
+        record(t, ESCAPED, -1, 0, NO_CREATURE, who)
         owner = pos if pos < t.seats else t.turn_player
         counter(t, owner, t.kind[c], K_ESCAPES)
         if pos < base:
@@ -835,7 +892,7 @@ def escape(t: Table, collected: list[int]) -> None:
     if glory_seat >= 0:
         gs[G_DEFENDER_ESCAPES] += 1
         counter(t, glory_seat, t.kind[glory_card], K_GLORY_YIELDED)
-        log(t, GLORY, glory_seat, 0, NO_CREATURE, glory_ref)
+        record(t, GLORY, glory_seat, 0, NO_CREATURE, glory_ref)
         goal = t.spec.glory_to_win
         if goal and len(t.glory[glory_seat]) >= goal:
             finish(t, (glory_seat,), "glory")
@@ -952,7 +1009,7 @@ def refill_defender(t: Table, task: tuple[Any, ...]) -> None:
     if t.occ[support] != EMPTY:
         t.occ[defender] = t.occ[support]  # moving up cancels nothing (G8)
         t.occ[support] = EMPTY
-        log(t, REPLACED, -1, 0, NO_CREATURE, ref(t, defender))
+        record(t, REPLACED, -1, 0, NO_CREATURE, ref(t, defender))
     elif t.limbo != EMPTY:
         c, t.limbo = t.limbo, EMPTY
         enter(t, defender, c)
@@ -976,7 +1033,7 @@ def remove(t: Table, seat: int) -> None:
     t.removal_order.append(seat)
     t.game_stats[G_REMOVALS] += 1
     t.seat_stats[seat * NS + S_REMOVED_TURN] = t.turn
-    log(t, REMOVED, seat)
+    record(t, REMOVED, seat)
     hand = t.hands[seat]
     for c in hand:
         to_discard(t, c)
@@ -1000,13 +1057,13 @@ def scan(t: Table, task: tuple[Any, ...]) -> None:
     """After a step: each creature in scan order (R7) binds its active effect to the last event
     of the step that matches its trigger and conditions (G7); a creature already waiting is
     re-queued (R10, `retrigger_position`). Most steps wake nobody: the loop only looks."""
-    events = t.log
+    events = t.step_events
     if not events:
         return
     watch = t.watch
     if watch is not None:
         watch.append(("log", tuple(events)))
-    mask = t.log_mask
+    mask = t.step_mask
     kind, occ, pos_effects = t.kind, t.occ, t.pos_effects
     for pos in scan_positions(t):
         c = occ[pos]
@@ -1015,7 +1072,7 @@ def scan(t: Table, task: tuple[Any, ...]) -> None:
             if effect is not None and (mask >> effect.trigger) & 1:
                 bind(t, pos, c, effect, events)
     events.clear()
-    t.log_mask = 0
+    t.step_mask = 0
     if watch is not None:
         watch.append(("queue", tuple((p[0], p[3]) for p in t.queue)))
 
@@ -1098,7 +1155,7 @@ def step_end(t: Table, task: tuple[Any, ...]) -> None:
             return  # escapes to resolve first: the scan and the queue wait on the stack
         todo.pop()
         todo.pop()
-    if t.log:
+    if t.step_events:
         scan(t, task)
     chain_next(t, task)
 
@@ -1156,7 +1213,7 @@ def discard_ask(t: Table, task: tuple[Any, ...]) -> None:
 def discard_pick(t: Table, task: tuple[Any, ...]) -> None:
     seat, count, option = task[1], task[2], task[3]
     to_discard(t, take(t, seat, option[1]))
-    log(t, DISCARDED, seat)
+    record(t, DISCARDED, seat)
     t.todo.append((T_DISCARD, seat, count - 1))
 
 

@@ -21,8 +21,8 @@ from random import Random
 from typing import TYPE_CHECKING, Any, Self
 
 from balance.core.codes import Names
-from balance.core.contract import DRAWN, FIRST_COUNTER, Decision, Event
-from balance.core.eventchain import EventLog
+from balance.core.contract import DRAWN, FIRST_COUNTER, Decision
+from balance.core.eventchain import EventLog, Logged
 from balance.core.flow import Tasks
 from balance.core.gamerng import GameRng, fast_shuffle
 from balance.games.possession.spec import (
@@ -132,7 +132,7 @@ K_EFFECT_HEALING = COUNTERS.add("effect_healing")
 
 
 @dataclass(slots=True)
-class Table:
+class Table(Logged):
     """Everything on the table. Lists are owned by one state; tuples are shared freely. The
     rarely written lists (Glory piles, ward, modifiers, removals: `own_rare`) are shared with
     clones until one of them writes: every write to them goes through `own_rare` first."""
@@ -197,8 +197,8 @@ class Table:
     cont: tuple[Any, ...]  # the task that takes the answer to `asking`
 
     # the trigger queue (§6.5)
-    log: list[tuple[Any, ...]]  # the current step's events
-    log_mask: int  # bit per trigger present in `log`
+    step_events: list[tuple[Any, ...]]  # the current step's events
+    step_mask: int  # bit per trigger present in `step_events`
     queue: list[tuple[Any, ...]]  # Pending(copy, epoch, effect, event, possessed owner or -1)
     chain_n: int  # effect resolutions in the current chain
     dirty: bool  # damage or Endure may have changed since the last escape check
@@ -215,9 +215,9 @@ class Table:
     # statistics
     game_stats: list[int]
     seat_stats: list[int]  # seat * NS + k
-    # The card events (contract.Event): log with `card_events.append`; a clone shares the
+    # The card events (contract.Event): log with `log.append`; a clone shares the
     # earlier ones as a frozen chain (the kit's EventLog), so copying costs nothing per event.
-    card_events: EventLog
+    log: EventLog
     watch: list[Any] | None  # tests set a list: each scan records ("log", events), ("queue", ...)
 
     def clone(self) -> Self:
@@ -267,8 +267,8 @@ class Table:
         copy.todo = self.todo[:]
         copy.asking = self.asking
         copy.cont = self.cont
-        copy.log = self.log[:]
-        copy.log_mask = self.log_mask
+        copy.step_events = self.step_events[:]
+        copy.step_mask = self.step_mask
         copy.queue = self.queue[:]
         copy.chain_n = self.chain_n
         copy.dirty = self.dirty
@@ -281,7 +281,7 @@ class Table:
         copy.capped = self.capped
         copy.game_stats = self.game_stats[:]
         copy.seat_stats = self.seat_stats[:]
-        copy.card_events = self.card_events.fork()
+        copy.log = self.log.fork()
         copy.watch = None if self.watch is None else self.watch[:]
         return copy
 
@@ -297,16 +297,6 @@ class Table:
             self.removed = self.removed[:]
             self.removal_order = self.removal_order[:]
             self.rare_shared = False
-
-    @property
-    def events(self) -> list[Event]:
-        """Every card event so far, oldest first (a new list: log with `card_events.append`)."""
-        return self.card_events.every()
-
-    @events.setter
-    def events(self, events: list[Event]) -> None:
-        self.card_events = EventLog()
-        self.card_events += events
 
     def inventory(self) -> tuple[int, ...]:
         """Every card id in every zone: deck, hands, positions, discard, glory piles, limbo."""
@@ -361,7 +351,7 @@ def ref(t: Table, pos: int) -> tuple[int, int, int, int]:
     return (c, t.epoch[c], t.role_of[pos], pos if pos < t.seats else -1)
 
 
-def log(
+def record(
     t: Table,
     trigger: int,
     player: int = -1,
@@ -371,12 +361,12 @@ def log(
     subject2: tuple[int, int, int, int] = NO_CREATURE,
 ) -> None:
     """Record an event of the current step (spec §6.1): triggers read these after the step."""
-    t.log.append((trigger, player, amount, actor, subject, subject2))
-    t.log_mask |= 1 << trigger
+    t.step_events.append((trigger, player, amount, actor, subject, subject2))
+    t.step_mask |= 1 << trigger
 
 
 def counter(t: Table, seat: int, card: int, k: int, value: int = 1) -> None:
-    t.card_events.append((t.turn, seat, card, FIRST_COUNTER + k, value))
+    t.log.append((t.turn, seat, card, FIRST_COUNTER + k, value))
 
 
 def clear(t: Table, c: int) -> None:
@@ -407,13 +397,13 @@ def enter(t: Table, pos: int, c: int) -> None:
     t.occ[pos] = c
     if pos != t.ring_base + t.face_down:
         t.known[c] = t.every_seat
-    log(t, REPLACED, -1, 0, NO_CREATURE, ref(t, pos))
+    record(t, REPLACED, -1, 0, NO_CREATURE, ref(t, pos))
 
 
 def trade(t: Table, a: int, b: int) -> None:
     occ = t.occ
     occ[a], occ[b] = occ[b], occ[a]
-    log(t, TRADED, -1, 0, NO_CREATURE, ref(t, a), ref(t, b))
+    record(t, TRADED, -1, 0, NO_CREATURE, ref(t, a), ref(t, b))
 
 
 def flip(t: Table, i: int) -> None:
@@ -432,14 +422,14 @@ def flip(t: Table, i: int) -> None:
     t.known[revealed] = t.every_seat
     if t.damage[revealed]:
         t.dirty = True
-    log(t, TURNED_FACE_DOWN, -1, 0, NO_CREATURE, ref(t, down))
-    log(t, TURNED_FACE_UP, -1, 0, NO_CREATURE, ref(t, up))
+    record(t, TURNED_FACE_DOWN, -1, 0, NO_CREATURE, ref(t, down))
+    record(t, TURNED_FACE_UP, -1, 0, NO_CREATURE, ref(t, up))
 
 
 def to_hand(t: Table, seat: int, c: int) -> None:
     t.hands[seat].append(c)
     t.known[c] |= 1 << seat
-    t.card_events.append((t.turn, seat, t.kind[c], DRAWN, 1))
+    t.log.append((t.turn, seat, t.kind[c], DRAWN, 1))
 
 
 def draw_cards(t: Table, seat: int, count: int) -> int:
@@ -451,7 +441,7 @@ def draw_cards(t: Table, seat: int, count: int) -> int:
         drawn += 1
     if drawn:
         deck_drawn(t)
-        log(t, DREW, seat, drawn)
+        record(t, DREW, seat, drawn)
     return drawn
 
 

@@ -191,9 +191,8 @@ class Zynalith(Table):
         return copy
 
     def apply(self, option: int) -> None:
-        flow.answer(self, option)  # the answer's step, (KIND_*, context, choice), runs first
         self.decisions += 1
-        flow.run(self, TASKS)
+        flow.resume(self, option, TASKS)  # the answer's step, (KIND_*, context, choice), first
         if not self.over and self.decisions >= self.spec.max_decisions:
             score(self, "decision_cap", capped=True)
 

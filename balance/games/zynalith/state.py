@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from balance.core.codes import Names
-from balance.core.contract import FIRST_COUNTER, Decision, Event
-from balance.core.eventchain import EventLog
+from balance.core.contract import FIRST_COUNTER, Decision
+from balance.core.eventchain import EventLog, Logged
 from balance.core.flow import Task, Tasks
 from balance.core.gamerng import GameRng
 
@@ -239,7 +239,7 @@ NOTHING_OWNED: frozenset[int] = frozenset()  # a clone's `owned` until it change
 
 # weakly referable: a turn decision not listed yet reaches its state by a weak reference (rules)
 @dataclass(slots=True, weakref_slot=True)
-class Table:
+class Table(Logged):
     """Every zone and counter of a game of Zynalith."""
 
     spec: Any  # the compiled ZynalithSpec
@@ -377,16 +377,6 @@ class Table:
         copy.gtally = self.gtally[:]
         copy.log = self.log.fork()
         return copy
-
-    @property
-    def events(self) -> list[Event]:
-        """Every card event so far, oldest first (a new list: log with `log.append`)."""
-        return self.log.every()
-
-    @events.setter
-    def events(self, events: list[Event]) -> None:
-        self.log = EventLog()
-        self.log += events
 
     def own(self, c: Creature) -> Creature:
         """`c` made this state's own before a change: every change to a creature in play goes

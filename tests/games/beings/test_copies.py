@@ -7,7 +7,7 @@ from __future__ import annotations
 from random import Random
 
 from balance.core.registry import load_game
-from balance.games.beings.rules import BeingsMatch
+from balance.games.beings.rules import BeingsMatch, main_options
 
 GAME = load_game("beings")
 SPEC = GAME.load(GAME.config_dir)
@@ -124,3 +124,30 @@ def test_an_original_played_on_never_changes_its_clones() -> None:
             for option in choices[step:]:
                 twin.apply(option)
             assert snapshot(twin) == end, f"clone from step {step} played differently"
+
+
+def test_a_search_worlds_main_decision_lists_its_options_when_read() -> None:
+    """A search world (determinize and its clones) lists a main decision's options only when
+    they are read (rules.main_decision), a real game at once; a clone taken before they were read
+    lists those of its own position, the same as listed at once, even once its original is
+    gone."""
+    unlisted = 0
+    for seed in range(4):
+        m = GAME.new_game(SPEC, [DECKS[seed % 2], DECKS[seed // 2 % 2]], seed)
+        chooser = Random(seed)
+        while (decision := m.decision()) is not None:
+            assert decision.listed  # a real game's bots read them all
+            world = m.determinize(decision.seat, Random(seed))
+            for option in range(len(decision.options)):
+                copy = world.clone()
+                copy.apply(option)
+                after = copy.decision()
+                # listed at once only where it may be a lone `end_turn` (applied at once)
+                if after is None or after.kind != "main" or after.listed:
+                    continue
+                unlisted += 1
+                twin = copy.clone()
+                del copy, after  # the twin's decision must not need its original
+                assert twin.decision().options == main_options(twin)
+            m.apply(chooser.randrange(len(decision.options)))
+    assert unlisted > 100

@@ -74,7 +74,7 @@ class Table:
         g.owned = (max(2, held[0]), max(2, held[1]))
         g.first = first
         g.events = []
-        g.stack = [[ROUND_START]]
+        g.todo, g.asking = [(ROUND_START,)], None
         recount(g)
         rules.advance(g)
         return g

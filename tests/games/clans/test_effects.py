@@ -326,7 +326,7 @@ def test_an_entry_without_a_target_does_nothing(table) -> None:
 
 def test_two_cards_that_trigger_each_other_loop_on_a_flat_stack(table) -> None:
     # War Drummer and Acolyte each trigger another own card when activated: a loop the rules
-    # let run until a player declines or the decision cap (spec §8). Each trigger's frame is
+    # let run until a player declines or the decision cap (spec §8). Each trigger's task is
     # done as it resolves, so the stack stays as deep as one trigger, however long the loop.
     g = table.new(p1=("ironhide", "phoenix", "sages"))
     table.put(g, 0, "War Drummer", "troop", 1)
@@ -337,7 +337,7 @@ def test_two_cards_that_trigger_each_other_loop_on_a_flat_stack(table) -> None:
         shown = table.options(g)
         assert g.decision().kind == "target" and "none" in shown
         table.play(g, next(option for option in shown if option.startswith("trigger")))
-        depths.append(len(g.stack))
+        depths.append(len(g.todo))
     assert max(depths) == min(depths) <= 4
     table.play(g, "none")
     assert g.decision().kind == "action" and g.decision().seat == 1

@@ -44,7 +44,7 @@ def mulligan_table(table, seed: int):
         "Phantom",
         "Night Queen",
     )
-    g.stack = [[rules.ROUND_START], [rules.MULLIGAN, 1]]
+    g.todo, g.asking = [(rules.ROUND_START,), (rules.MULLIGAN, 1)], None
     table.reseed(g, seed)
     rules.refresh_decision(g)
     return g

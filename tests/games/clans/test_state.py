@@ -170,3 +170,26 @@ def test_a_kept_evaluation_is_never_stale(seed: int, lineup: tuple[str, str]) ->
             for seat in (0, 1, 1, 0):
                 assert state.evaluate(seat) == heuristics.evaluate(state, seat)
         g.apply(chooser.randrange(len(decision.options)))
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 60))
+def test_a_clone_resumes_where_its_original_stood_and_leaves_it_as_it_was(
+    seed: int, steps: int
+) -> None:
+    """The pending work is tuples on the flow engine's stack: a clone copies the list and shares
+    the tasks, so playing the clone to the end changes nothing of the original's, which then
+    plays the same choices to the same end."""
+    g = midgame(seed, steps)
+    todo, asking, cont = g.todo[:], g.asking, g.cont
+    assert all(type(task) is tuple for task in todo)
+    copy = g.clone()
+    chooser = Random(seed)
+    choices = []
+    while (decision := copy.decision()) is not None:
+        choices.append(chooser.randrange(len(decision.options)))
+        copy.apply(choices[-1])
+    assert (g.todo, g.asking, g.cont) == (todo, asking, cont)
+    for choice in choices:
+        g.apply(choice)
+    assert g.over and g.result() == copy.result() and g.events == copy.events

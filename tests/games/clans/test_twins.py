@@ -29,7 +29,7 @@ def test_twins_have_their_twins_value() -> None:
         while (decision := g.decision()) is not None:
             twins = g.option_twins()
             if twins is not None:
-                frame = g.stack[-1]
+                frame = rules.asked(g)
                 last = frame[2] < 2 or len(g.hand[frame[1]]) < 2
                 for option, twin in enumerate(twins):
                     if twin != option:

@@ -62,7 +62,7 @@ def snapshot(t) -> dict:
     return {
         name: copy.deepcopy(getattr(t, name))
         for name in (f.name for f in dataclasses.fields(t))
-        if name not in ("spec", "rng", "rare_shared", "card_events")
+        if name not in ("spec", "rng", "rare_shared", "log")
     } | {"events": t.events}
 
 

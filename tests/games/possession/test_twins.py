@@ -1,6 +1,7 @@
-"""possession's option_twins (rules.soothe_twins): an action's Soothe said to be another's twin has,
-for greedy, that option's value, checked by applying both on positions of seeded greedy games;
-where a creature watches Soothes, none are told (and such positions are met)."""
+"""possession's option_twins (rules.soothe_twins, rules.discard_twins): an action's Soothe, or a
+Swap's discard, said to be another's twin has, for greedy, that option's value, checked by
+applying both on positions of seeded greedy games; where a creature watches Soothes, or an
+effect could run before the next seat decides, none are told (and such positions are met)."""
 
 from __future__ import annotations
 
@@ -34,7 +35,9 @@ def test_twins_have_their_twins_value_and_none_are_told_where_soothes_are_watche
         chooser = Random(seed)
         while (decision := g.decision()) is not None:
             twins = g.option_twins()
-            if decision.kind != "action":
+            if decision.kind == "swap":
+                pass  # discard twins: the test below
+            elif decision.kind != "action":
                 assert twins is None
             elif twins is not None:
                 unhurt = unhurt_soothes(g)
@@ -52,3 +55,30 @@ def test_twins_have_their_twins_value_and_none_are_told_where_soothes_are_watche
             g.apply(option)
     assert twins_checked >= 100, twins_checked
     assert watched >= 5, watched
+
+
+def test_discard_twins_have_their_twins_value_and_none_are_told_where_effects_could_run() -> None:
+    bot = GreedyBot(share_width=1)
+    twins_checked = declined = 0
+    for seed in range(30):
+        g = rules.new_game(SPEC, LINEUPS[seed % len(LINEUPS)], seed)
+        chooser = Random(seed)
+        while (decision := g.decision()) is not None:
+            if decision.kind == "swap":
+                twins = g.option_twins()
+                discards = [
+                    k for k, option in enumerate(decision.options) if option[0] == "discard"
+                ]
+                if twins is not None:
+                    for option, twin in enumerate(twins):
+                        if twin != option:
+                            assert option in discards and twin in discards and twin < option
+                            mine = greedy_value(g, option, bot, Random(1))
+                            assert mine == greedy_value(g, twin, bot, Random(1))
+                            twins_checked += 1
+                elif len(discards) > 1:
+                    declined += 1
+            option = 0 if len(decision.options) == 1 else bot.choose(g, decision, chooser)
+            g.apply(option)
+    assert twins_checked >= 30, twins_checked
+    assert declined >= 30, declined

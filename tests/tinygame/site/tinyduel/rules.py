@@ -38,8 +38,7 @@ class Duel(Table):
         return self.asking
 
     def apply(self, option: int) -> None:
-        flow.answer(self, option)
-        flow.run(self, TASKS)
+        flow.resume(self, option, TASKS)
 
     def result(self) -> Result:
         seats = len(self.points)

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from random import Random
 from typing import Self
 
-from balance.core.contract import DRAWN, FIRST_COUNTER, PLAYED, Decision, Event
-from balance.core.eventchain import EventLog
+from balance.core.contract import DRAWN, FIRST_COUNTER, PLAYED, Decision
+from balance.core.eventchain import EventLog, Logged
 from balance.core.flow import Task, Tasks
 from balance.core.gamerng import GameRng, exact_shuffle
 from tinyduel.spec import DuelSpec
@@ -26,9 +26,10 @@ T_REVEAL = TASKS.declare("reveal")  # every seat has played: the round is decide
 
 
 @dataclass(slots=True)
-class Table:
+class Table(Logged):
     """The whole game. A clone copies the small lists, forks the RNG (copied on its first
-    draw), shares the events logged so far (the kit's EventLog) and copies the task stack
+    draw), shares the events logged so far (the kit's EventLog; `Logged` gives the contract's
+    `events`) and copies the task stack
     (its tuples and the pending Decision are never changed, so they are shared)."""
 
     spec: DuelSpec
@@ -47,10 +48,6 @@ class Table:
     asking: Decision | None
     cont: Task
     over: bool
-
-    @property
-    def events(self) -> list[Event]:
-        return self.log.every()
 
     @property
     def turn(self) -> int:
