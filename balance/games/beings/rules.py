@@ -142,7 +142,6 @@ PICK_VERBS = {DISCARD: "discard", RECOVER: "recover", REVIVE: "revive"}
 # the tasks without arguments, made once (a tuple of names is built anew at every use)
 MAIN_STEP = (T_MAIN,)
 MAIN_ANSWER = (A_MAIN,)
-END_TURN_ANSWER = (A_MAIN, END_TURN)
 END_TURN_ONLY = (END_TURN,)
 PASS_TURN_STEP = (T_PASS_TURN,)
 AFTER_ATTACK_SKILLS_STEP = (T_AFTER_ATTACK_SKILLS,)
@@ -426,11 +425,15 @@ def finish_setup(m: Match, task: Task) -> None:
 # -- the turn (R7-R9, G15) -------------------------------------------------------------------------
 
 
-def start_turn(m: Match) -> None:
-    """G15: draw, gain gems, equipped gems return, refresh, expire mods, `turn/start` skills."""
+def start_turn(m: Match, turn_ended: bool = False) -> None:
+    """G15: draw, gain gems, equipped gems return, refresh, expire mods, `turn/start` skills.
+    After a turn (`turn_ended`), its `until: turn` mods expire in the same pass as the new
+    turn's `until: next` ones: nothing between reads a power but the turn limit's tiebreak."""
     spec = m.spec
     m.turn += 1
     if m.turn > spec.turn_limit:
+        if turn_ended:
+            expire_mods(m, UNTIL_TURN, NOBODY)
         reach_turn_limit(m)
         return
     seat = m.active = m.first if m.turn % 2 == 1 else 1 - m.first
@@ -446,7 +449,7 @@ def start_turn(m: Match) -> None:
             being.rested = False
     m.gems_active[seat] += m.gems_rested[seat]
     m.gems_rested[seat] = 0
-    expire_mods(m, UNTIL_NEXT, seat)
+    expire_mods(m, UNTIL_NEXT, seat, turn_ended)
     m.todo.append(MAIN_STEP)  # once the `turn/start` skills have resolved
     push_simultaneous(m, seat, TURN_START)
 
@@ -458,21 +461,22 @@ def end_turn(m: Match) -> None:
 
 
 def pass_turn(m: Match, task: Task) -> None:
-    expire_mods(m, UNTIL_TURN, NOBODY)
-    start_turn(m)
+    start_turn(m, turn_ended=True)  # the `until: turn` mods expire there
 
 
-def expire_mods(m: Match, until: int, controller: int) -> None:
-    """Drop the mods of kind `until` (for UNTIL_NEXT: only those `controller`'s effects made)."""
+def expire_mods(m: Match, until: int, controller: int, turn_ended: bool = False) -> None:
+    """Drop the mods of kind `until` (for UNTIL_NEXT: only those `controller`'s effects made),
+    and with `turn_ended` those of kind UNTIL_TURN too."""
     for seat in (0, 1):
-        side = m.field[seat]
-        for loc in range(len(side)):
-            being = side[loc]
+        loc = -1
+        for being in m.field[seat]:
+            loc += 1
             if being is not None and being.mods:
                 kept = [
                     mod
                     for mod in being.mods
-                    if mod[1] != until or (controller != NOBODY and mod[2] != controller)
+                    if (mod[1] != until or (controller != NOBODY and mod[2] != controller))
+                    and not (turn_ended and mod[1] == UNTIL_TURN)
                 ]
                 if len(kept) != len(being.mods):
                     own_being(m, seat, loc).mods = kept
@@ -492,7 +496,7 @@ def ask_main(m: Match, task: Task) -> None:
     else:
         options = main_options(m)
         if len(options) == 1:
-            m.todo.append(END_TURN_ANSWER)  # a lone option is taken at once (state.offer)
+            end_turn(m)  # a lone option is taken at once (state.offer): the turn ends
             return
         asking = Decision(seat, "main", options)
     m.phase = MAIN
@@ -631,7 +635,8 @@ def take_action(m: Match, task: Task) -> None:
     if what == "attack":
         declare_attack(m, loc_index[option[1]], option[2])
         return
-    m.todo.append(MAIN_STEP)
+    todo = m.todo
+    waiting = len(todo)
     if what == "play":
         summon(m, seat, option[1], loc_index[option[2]])
     elif what == "evolve":
@@ -642,6 +647,10 @@ def take_action(m: Match, task: Task) -> None:
         equip(m, seat, loc_index[option[1]])
     else:  # activate
         activate(m, seat, loc_index[option[1]], option[2])
+    if len(todo) == waiting and m.asking is None and not m.over:
+        ask_main(m, MAIN_STEP)  # nothing to resolve first: straight on (the most frequent way)
+    else:
+        todo.insert(waiting, MAIN_STEP)  # the main phase goes on once the skills have resolved
 
 
 def summon(m: Match, seat: int, card: int, loc: int) -> None:
