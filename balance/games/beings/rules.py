@@ -751,9 +751,11 @@ def declare_attack(m: Match, loc: int, target_name: str) -> None:
     m.attack = Attack(seat, loc, being.uid, top, target, target_uid)
     m.totals[G_ATTACKS] += 1
     m.log.append((m.turn, seat, top, K_ATTACKS, 1))
-    m.todo.append(AFTER_ATTACK_SKILLS_STEP)
     if spec.triggers[top][ATTACK]:
+        m.todo.append(AFTER_ATTACK_SKILLS_STEP)
         push_skills(m, seat, loc, ATTACK)
+    else:
+        after_attack_skills(m, AFTER_ATTACK_SKILLS_STEP)  # no skills to resolve: straight on
 
 
 def after_attack_skills(m: Match, task: Task) -> None:
@@ -784,8 +786,8 @@ def block_options(m: Match) -> tuple[Any, ...]:
 def block(m: Match, task: Task) -> None:
     """Step 4 (R26, G5): the blocker becomes the defending Being, rests, its skills resolve."""
     option = task[1]
-    m.todo.append(AFTER_BLOCK_STEP)
     if option[0] == "no_block":
+        after_block(m, AFTER_BLOCK_STEP)  # straight on
         return
     a = m.attack
     assert a is not None  # set by declare_attack until end_attack
@@ -802,7 +804,10 @@ def block(m: Match, task: Task) -> None:
     m.tally[seat][S_BLOCKS] += 1
     m.totals[G_BLOCKS] += 1
     if m.spec.triggers[being.stack[-1]][BLOCK]:
+        m.todo.append(AFTER_BLOCK_STEP)
         push_skills(m, seat, loc, BLOCK)
+    else:
+        after_block(m, AFTER_BLOCK_STEP)  # no skills to resolve: straight on
 
 
 def after_block(m: Match, task: Task) -> None:
@@ -881,7 +886,7 @@ def defend(m: Match, task: Task) -> None:
         m.tally[seat][S_DEFENCE_CARDS] += 1
         m.tally[seat][S_DEFENCE_POWER] += gain
         m.log.append((m.turn, seat, card, K_DEFENCE_POWER, gain))
-        m.todo.append(DEFEND_STEP)
+        defend_step(m, DEFEND_STEP)  # the step goes on
     else:  # evolve in defence (R23); its play skills resolve, then the defend step goes on
         m.todo.append(AFTER_BLOCK_STEP)
         evolve(m, seat, option[1], m.spec.loc_index[option[2]], in_defence=True)
