@@ -450,8 +450,13 @@ def start_turn(m: Match, turn_ended: bool = False) -> None:
     m.gems_active[seat] += m.gems_rested[seat]
     m.gems_rested[seat] = 0
     expire_mods(m, UNTIL_NEXT, seat, turn_ended)
-    m.todo.append(MAIN_STEP)  # once the `turn/start` skills have resolved
+    todo = m.todo
+    waiting = len(todo)
     push_simultaneous(m, seat, TURN_START)
+    if len(todo) == waiting:
+        ask_main(m, MAIN_STEP)  # no `turn/start` skills: straight on
+    else:
+        todo.insert(waiting, MAIN_STEP)  # once the `turn/start` skills have resolved
 
 
 def end_turn(m: Match) -> None:
@@ -954,7 +959,7 @@ def end_attack(m: Match, fizzled: bool = False) -> None:
     if m.winner != NOBODY:
         game_over(m)
         return
-    m.todo.append(MAIN_STEP)
+    ask_main(m, MAIN_STEP)  # the main phase goes on (the step would run next)
 
 
 def _alive(m: Match, seat: int, loc: int, uid: int) -> bool:
