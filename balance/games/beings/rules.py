@@ -459,10 +459,18 @@ def start_turn(m: Match, turn_ended: bool = False) -> None:
         todo.insert(waiting, MAIN_STEP)  # once the `turn/start` skills have resolved
 
 
-def end_turn(m: Match) -> None:
-    """TURN_END: own `turn/end` skills, then `until: turn` mods expire and the turn passes."""
-    m.todo.append(PASS_TURN_STEP)
+def end_turn(m: Match, straight: bool = False) -> None:
+    """TURN_END: own `turn/end` skills, then `until: turn` mods expire and the turn passes.
+    `straight` (the answer `end_turn`): without such skills the next turn starts at once. A
+    lone `end_turn` passes the turn through the stack, so that turns without a decision do not
+    nest calls."""
+    todo = m.todo
+    waiting = len(todo)
     push_simultaneous(m, m.active, TURN_END)
+    if straight and len(todo) == waiting:
+        start_turn(m, turn_ended=True)
+    else:
+        todo.insert(waiting, PASS_TURN_STEP)
 
 
 def pass_turn(m: Match, task: Task) -> None:
@@ -632,7 +640,7 @@ def take_action(m: Match, task: Task) -> None:
     option = task[1]
     what = option[0]
     if what == "end_turn":
-        end_turn(m)
+        end_turn(m, straight=True)
         return
     m.actions += 1
     seat = m.active
