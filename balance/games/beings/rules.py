@@ -18,7 +18,7 @@ from balance.core import flow
 from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError, did_you_mean
 from balance.core.eventchain import EventLog
-from balance.core.flow import Task
+from balance.core.flow import Task, resume
 from balance.core.gamerng import GameRng, fast_shuffle
 from balance.games.beings import heuristics
 from balance.games.beings.effects import (
@@ -161,16 +161,15 @@ class BeingsMatch(Match):
 
     def clone(self) -> BeingsMatch:
         new = Match.clone(self)
-        asking = new.asking
-        if asking is not None and not asking.listed:
-            # a main decision not listed yet lists from the match that asked it: the copy
-            # asks its own (main_decision)
+        if not new.options and new.asking is not None:
+            # a main decision not listed yet (no `options` kept: `listed`) lists from the match
+            # that asked it: the copy asks its own (main_decision)
             new.asking = main_decision(new)
         return new
 
     def apply(self, option: int) -> None:
         self.known = self.tighten = None
-        flow.resume(self, option, TASKS)  # the answer's task runs first
+        resume(self, option, TASKS)  # the answer's task runs first
 
     def result(self) -> Result:
         return result_of(self)
