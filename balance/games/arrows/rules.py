@@ -5,10 +5,12 @@ of one card (S0 triggers, Ability Phase 1, conflicts, flip, Ability Phase 2); ch
 of the game. The verbs cards and abilities use (destroy, damage, push, move, swap, place, draw)
 are state.py's.
 
-Every choice is a pending `Decision` on the state. `advance` runs everything automatic until the
-next decision (or the end): first the triggered effects of the last action (reading order of their
-cells), then the activations that action queued (P orders 2+ with `chain_order`), then the top of
-the chain stack, and only when the stack is empty the turn's next step.
+The rules run on the kit's flow engine (balance/core/flow.py), over the tasks state.py declares
+(TASKS): everything automatic runs until the next decision (or the end) in the order of the stack
+`todo`: first the triggered effects of the last action (reading order of their cells), then the
+activations that action queued (P orders 2+ with `chain_order`), then the top of the chain stack,
+and only when the stack holds nothing else the turn's next step. A task that asks a decision
+stays on the stack; the answer task (`ANSWER_*`) takes it off and goes on.
 """
 
 from __future__ import annotations
@@ -18,12 +20,21 @@ from operator import itemgetter
 from random import Random
 from typing import TYPE_CHECKING, Self
 
+from balance.core import flow
 from balance.core.contract import OPENING, Decision, Result
 from balance.core.contract import PLAYED as PLAYED_EVENT
 from balance.core.eventchain import EventLog
+from balance.core.flow import Task
 from balance.core.gamerng import GameRng
 from balance.games.arrows import effects, heuristics
 from balance.games.arrows.state import (
+    ANSWER_ABILITY,
+    ANSWER_CHAIN_ORDER,
+    ANSWER_CONFLICT,
+    ANSWER_DISCARD,
+    ANSWER_PLAY,
+    ANSWER_REVEAL_ORDER,
+    ANSWER_TARGET,
     APPLY,
     CONFLICTS_LOST,
     CONFLICTS_WON,
@@ -44,6 +55,11 @@ from balance.games.arrows.state import (
     REACTIVATIONS,
     REVEAL,
     REVEALED,
+    RUN_ACTIVATION,
+    RUN_GROUP,
+    RUN_QUEUED,
+    RUN_TRIGGER,
+    RUN_TURN,
     S0_TRIGGERS,
     S1_ABILITIES,
     S2_CONFLICTS,
@@ -69,11 +85,10 @@ from balance.games.arrows.state import (
     T_PASSES,
     T_UNPAID_REVEALS,
     TALLY_SIZE,
+    TASKS,
     TURN_END,
     ArrowsState,
-    Frame,
     Piece,
-    Queued,
     Trigger,
     board_scores,
     count,
@@ -107,14 +122,17 @@ class Arrows(ArrowsState):
     __slots__ = ()
 
     def apply(self, option: int) -> None:
-        apply_option(self, option)
+        if self.asking is None:
+            raise ValueError("the game is over")
+        flow.answer(self, option)
+        flow.run(self, TASKS)
 
     def result(self) -> Result:
         return result(self)
 
     def determinize(self, seat: int, rng: Random) -> Self:
         copy = super().determinize(seat, rng)
-        if copy.pending is None:  # options that read hidden cards are computed afresh
+        if copy.asking is None:  # options that read hidden cards are computed afresh
             advance(copy)
         return copy
 
@@ -166,8 +184,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> Arrows:
         turn_enders=0,
         next_uid=1,
         scores=[0, 0],
-        stack=[],
-        batches=[],
+        todo=[(RUN_TURN,)],
         triggers=[],
         queued=[],
         to_reveal=[],
@@ -180,7 +197,8 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> Arrows:
         end_reason="",
         tally=[0] * TALLY_SIZE,
         log=EventLog(),
-        pending=None,
+        asking=None,
+        cont=(),
     )
     for seat in (first, 1 - first):
         for _ in range(spec.starting_hand):
@@ -196,89 +214,35 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> Arrows:
 
 
 def advance(s: ArrowsState) -> None:
-    """Run until a decision is pending (`s.pending`) or the game is over (`s.pending` None).
-
-    The steps below run several steps in one call while nothing of higher priority appears
-    (a trigger, a queued activation): the same order as one step per turn of this loop."""
-    while not s.over:
-        if s.batches:
-            batch = s.batches[-1]
-            if not batch:
-                s.batches.pop()
-                continue
-            decision = next_trigger(s, batch)
-        elif s.queued:
-            queued = s.queued
-            s.queued = []
-            if len(queued) > 1:
-                s.stack.append(Queued(queued))
-                continue
-            # A group of one starts at once if still P's face-up card, and runs (nothing else
-            # can be pending: starting fires nothing).
-            piece = s.pieces.get(queued[0][0])
-            if piece is None or not piece.face_up or piece.controller != s.active:
-                continue
-            start_activation(s, queued[0])
-            decision = step_frame(s, s.stack[-1])  # type: ignore[arg-type]
-        elif s.stack:
-            top = s.stack[-1]
-            if type(top) is Queued:
-                decision = step_queued(s, top)
-            else:
-                decision = step_frame(s, top)  # type: ignore[arg-type]
-        else:
-            decision = step_turn(s)
-        if decision is not None:
-            s.pending = decision
-            return
-    s.pending = None
-
-
-def apply_option(s: ArrowsState, option: int) -> None:
-    decision = s.pending
-    if decision is None:
-        raise ValueError("the game is over")
-    choice = decision.options[option]
-    kind = decision.kind
-    if kind == "ability":
-        use_or_end_phase(s, choice)
-    elif kind == "play":
-        play(s, choice)
-    elif kind == "conflict":
-        choose_conflict(s, choice)
-    elif kind == "target":
-        trigger = s.batches[-1].pop()
-        effects.resolve_trigger(s, trigger, choice)
-        end_action(s)
-    elif kind == "chain_order":
-        start_chained(s, choice)
-    elif kind == "reveal_order":
-        reveal(s, piece_at(s, choice))
-    elif kind == "discard":
-        discard(s, choice)
-    else:  # pragma: no cover - every kind above is the full list
-        raise ValueError(f"unknown decision kind {kind}")
-    advance(s)
+    """Run until a decision is pending (`s.asking`) or the game is over (`s.asking` None). A
+    decision already pending is asked afresh: the task that asked it is still on the stack (a
+    determinized copy whose options may read redealt cards, a position set up by hand)."""
+    s.asking = None
+    flow.run(s, TASKS)
 
 
 # -- the turn (R1-R13, §4) ---------------------------------------------------------------------
 
 
-def step_turn(s: ArrowsState) -> Decision | None:
-    """The turn's steps, in order, while no chain is running: up to a Decision when P must
-    choose, or until a step fires triggers, queues activations (they resolve first) or ends
-    the game. `s.step` always names the step to run next."""
+def run_turn(s: ArrowsState, task: Task) -> None:
+    """The turn's steps, in order, while no chain is running: up to a decision when P must
+    choose, or until a step fires triggers, queues activations (they resolve first: they go on
+    the stack above the turn, which stays at the bottom) or ends the game. `s.step` always names
+    the step to run next."""
+    todo = s.todo
+    todo.append(task)  # alone on the stack: anything above it now comes from this step
     spec = s.spec
     step = s.step
     while True:
         if step == PLAY:
             if s.plays < spec.plays_per_turn:
-                return play_decision(s)
+                flow.ask(s, play_decision(s), _ANSWER_PLAY)
+                return
             step = TURN_END
         if step == TURN_END:
             resolve_turn_end_effects(s)  # on to SCORE
-            if s.batches:
-                return None
+            if len(todo) > 1:
+                return
             step = SCORE
         if step == SCORE:
             s.scores = board_scores(s)
@@ -286,12 +250,14 @@ def step_turn(s: ArrowsState) -> Decision | None:
         if step == DISCARD:
             hand = s.hands[s.active]
             if len(hand) > spec.hand_limit:
-                return Decision(s.active, "discard", tuple(sorted(set(hand))))
+                discard = Decision(s.active, "discard", tuple(sorted(set(hand))))
+                flow.ask(s, discard, _ANSWER_DISCARD)
+                return
             step = s.step = END_TURN
         if step == END_TURN:
             end_turn(s)  # on to the next player's GAIN_AND_DRAW, unless the game ends
             if s.over:
-                return None
+                return
             step = GAIN_AND_DRAW
         if step == GAIN_AND_DRAW:
             gain_credits_and_draw(s)  # on to REVEAL
@@ -304,10 +270,29 @@ def step_turn(s: ArrowsState) -> Decision | None:
             continue
         if len(waiting) > 1:
             cells = sorted(s.pieces[uid].cell for uid in waiting)
-            return Decision(s.active, "reveal_order", tuple(cells))
+            flow.ask(s, Decision(s.active, "reveal_order", tuple(cells)), _ANSWER_REVEAL_ORDER)
+            return
         reveal(s, s.pieces[waiting[0]])
-        if s.queued or s.batches:
-            return None
+        if len(todo) > 1:
+            return
+
+
+# The answers to the turn's decisions: the turn goes on after them (it is still on the stack).
+_ANSWER_PLAY: Task = (ANSWER_PLAY,)
+_ANSWER_REVEAL_ORDER: Task = (ANSWER_REVEAL_ORDER,)
+_ANSWER_DISCARD: Task = (ANSWER_DISCARD,)
+
+
+def answer_play(s: ArrowsState, task: Task) -> None:
+    play(s, task[1])
+
+
+def answer_reveal_order(s: ArrowsState, task: Task) -> None:
+    reveal(s, piece_at(s, task[1]))
+
+
+def answer_discard(s: ArrowsState, task: Task) -> None:
+    discard(s, task[1])
 
 
 def gain_credits_and_draw(s: ArrowsState) -> None:
@@ -532,71 +517,86 @@ def end_turn(s: ArrowsState) -> None:
 
 # The `ability` decision with nothing to use but `end_phase`, per seat: Decisions are immutable.
 _NOTHING_TO_USE = (Decision(0, "ability", (END_PHASE,)), Decision(1, "ability", (END_PHASE,)))
+_ANSWER_ABILITY: Task = (ANSWER_ABILITY,)
+_ANSWER_CONFLICT: Task = (ANSWER_CONFLICT,)
 
 
-def step_frame(s: ArrowsState, frame: Frame) -> Decision | None:
-    """The top frame's steps in order (S0 ... S4), up to a Decision, or until a step fires
-    triggers or queues activations (they resolve first). A card that left the board, or is no
-    longer P's face-up card, ends its sequence at once (G4). Between two returns nothing but
-    the steps themselves runs, and none of them changes the card itself."""
-    piece = s.pieces.get(frame.uid)
+def run_activation(s: ArrowsState, task: Task) -> None:
+    """A card's Activation Sequence, its steps in order (S0 ... S4), up to a decision, or until
+    a step fires triggers or queues activations (they resolve first). A card that left the
+    board, or is no longer P's face-up card, ends its sequence at once (G4). Before a step acts,
+    the activation goes back on the stack as it stands after that step (its task is a tuple),
+    so that what the step fires resolves before the sequence goes on."""
+    _, uid, reactivation, via, step, used, revived, conflicts = task
+    piece = s.pieces.get(uid)
     if piece is None or not piece.face_up or piece.controller != s.active:
-        s.stack.pop()
-        return None
-    step = frame.step
+        return
+    todo = s.todo
     if step == S0_TRIGGERS:
-        step = frame.step = S1_ABILITIES
-        card_effects = s.spec.on_reactivate if frame.reactivation else s.spec.on_activate
+        step = S1_ABILITIES
+        card_effects = s.spec.on_reactivate if reactivation else s.spec.on_activate
         if card_effects[piece.card]:
+            todo.append((RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts))
             for effect in card_effects[piece.card]:
-                s.triggers.append(trigger_of(s, piece, effect, frame.via))
+                s.triggers.append(trigger_of(s, piece, effect, via))
             end_action(s)
-            return None
+            return
+        task = (RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts)
     if step == S1_ABILITIES or step == S4_ABILITIES:
-        return ability_decision(s, frame, piece)
+        todo.append(task)
+        flow.ask(s, ability_decision(s, piece, used, revived, via), _ANSWER_ABILITY)
+        return
     aimed = s.spec.aimed[piece.card][piece.cell] & s.occupied  # else no conflict, no flip
     if step == S2_FIND_CONFLICTS:
         if aimed:
-            frame.conflicts = find_conflicts(s, piece)
-        step = frame.step = S2_CONFLICTS
-    if step == S2_CONFLICTS and frame.conflicts:
-        waiting = [c for c in frame.conflicts if in_conflict(s, piece, c[0], c[1])]
-        frame.conflicts = waiting
-        if waiting:
-            return Decision(s.active, "conflict", tuple(arrow for arrow, _ in waiting))
+            conflicts = find_conflicts(s, piece)
+        step = S2_CONFLICTS
+    if step == S2_CONFLICTS and conflicts:
+        conflicts = tuple(c for c in conflicts if in_conflict(s, piece, c[0], c[1]))
+        if conflicts:
+            todo.append((RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts))
+            arrows = tuple(arrow for arrow, _ in conflicts)
+            flow.ask(s, Decision(s.active, "conflict", arrows), _ANSWER_CONFLICT)
+            return
     # S3_FLIP
-    frame.step = S4_ABILITIES
+    todo.append((RUN_ACTIVATION, uid, reactivation, via, S4_ABILITIES, used, revived, conflicts))
     if aimed:
+        resumes = len(todo)
         flip(s, piece)
         end_action(s)
-        if s.batches or s.queued or s.over:
-            return None
-    return ability_decision(s, frame, piece)
+        if len(todo) > resumes or s.over:
+            return
+    flow.ask(s, ability_decision(s, piece, used, revived, via), _ANSWER_ABILITY)
 
 
-def ability_decision(s: ArrowsState, frame: Frame, piece: Piece) -> Decision:
+def ability_decision(s: ArrowsState, piece: Piece, used: int, revived: int, via: int) -> Decision:
     """Ability Phase 1 or 2: `end_phase` and every usable unused ability."""
-    usable = effects.ability_options(s, frame, piece) if s.spec.abilities[piece.card] else ()
+    if not s.spec.abilities[piece.card]:
+        return _NOTHING_TO_USE[s.active]
+    usable = effects.ability_options(s, piece, used, revived, via)
     if not usable:
         return _NOTHING_TO_USE[s.active]
     return Decision(s.active, "ability", (END_PHASE, *usable))
 
 
-def use_or_end_phase(s: ArrowsState, choice: object) -> None:
+def answer_ability(s: ArrowsState, task: Task) -> None:
     """Ability Phase 1 or 2 (R10): use one ability, or end the phase."""
-    frame = s.stack[-1]
-    assert type(frame) is Frame
+    choice = task[1]
+    todo = s.todo
+    _, uid, reactivation, via, step, used, revived, conflicts = todo.pop()
     if choice == END_PHASE:
-        if frame.step == S1_ABILITIES:
-            frame.step = S2_FIND_CONFLICTS
-        else:  # the end of Ability Phase 2 is the end of the sequence
-            s.stack.pop()
+        if step == S1_ABILITIES:
+            step = S2_FIND_CONFLICTS
+            todo.append((RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts))
+        # else the end of Ability Phase 2 is the end of the sequence
         return
-    effects.use_ability(s, frame, s.pieces[frame.uid], choice)  # type: ignore[arg-type]
+    used, revived = effects.spent(s.spec, used, revived, choice)
+    todo.append((RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts))
+    effects.use_ability(s, s.pieces[uid], choice)
     end_action(s)
 
 
-def find_conflicts(s: ArrowsState, piece: Piece) -> list[tuple[int, int]]:
+def find_conflicts(s: ArrowsState, piece: Piece) -> tuple[tuple[int, int], ...]:
     """R12: the card's arrows at an opponent face-up card with an arrow pointing back."""
     grid = s.grid
     fight_mask = s.spec.fight_mask
@@ -611,7 +611,7 @@ def find_conflicts(s: ArrowsState, piece: Piece) -> list[tuple[int, int]]:
             and fight_mask[defender.card] & back
         ):
             found.append((arrow, defender.uid))
-    return found
+    return tuple(found)
 
 
 def in_conflict(s: ArrowsState, piece: Piece, arrow: int, uid: int) -> bool:
@@ -628,14 +628,16 @@ def in_conflict(s: ArrowsState, piece: Piece, arrow: int, uid: int) -> bool:
     )
 
 
-def choose_conflict(s: ArrowsState, arrow: int) -> None:
-    frame = s.stack[-1]
-    assert type(frame) is Frame
-    for i, (conflict_arrow, uid) in enumerate(frame.conflicts):
+def answer_conflict(s: ArrowsState, task: Task) -> None:
+    arrow = task[1]
+    todo = s.todo
+    _, uid, reactivation, via, step, used, revived, conflicts = todo.pop()
+    for i, (conflict_arrow, defender) in enumerate(conflicts):
         if conflict_arrow == arrow:
-            del frame.conflicts[i]
+            conflicts = conflicts[:i] + conflicts[i + 1 :]
             break
-    conflict(s, s.pieces[frame.uid], s.pieces[uid], arrow)
+    todo.append((RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts))
+    conflict(s, s.pieces[uid], s.pieces[defender], arrow)
     end_action(s)
 
 
@@ -713,11 +715,12 @@ def flip(s: ArrowsState, piece: Piece) -> None:
 
 def end_action(s: ArrowsState) -> None:
     """An atomic action is complete: its triggered effects resolve next, in the reading order
-    of their source cells (stored reversed: the next one is last)."""
+    of their source cells (the next one on top of the stack)."""
     if s.triggers:
         batch = sorted(s.triggers, key=_by_cell)
-        batch.reverse()
-        s.batches.append(batch)
+        todo = s.todo
+        for trigger in reversed(batch):
+            todo.append((RUN_TRIGGER, trigger))
         s.triggers = []
 
 
@@ -725,62 +728,85 @@ def _by_cell(trigger: Trigger) -> int:
     return trigger.cell
 
 
-def next_trigger(s: ArrowsState, batch: list[Trigger]) -> Decision | None:
-    """Resolve the next triggered effect, or return its `target` decision."""
-    trigger = batch[-1]
+_ANSWER_TARGET: Task = (ANSWER_TARGET,)
+
+
+def run_trigger(s: ArrowsState, task: Task) -> None:
+    """Resolve the next triggered effect, or ask its `target` decision."""
+    trigger: Trigger = task[1]
     effect = trigger.effect
     if effect.conditions and not effects.conditions_hold(
         s, effect, trigger.controller, trigger.cell, trigger.via
     ):
-        batch.pop()
-        return None
+        return
     options = effects.trigger_options(s, trigger)
     if options is None:
-        batch.pop()
         effects.resolve_trigger(s, trigger, None)
         end_action(s)
-        return None
+        return
     if not options:  # no legal target: it fizzles
-        batch.pop()
-        return None
-    return Decision(trigger.controller, "target", options)
+        return
+    s.todo.append(task)
+    flow.ask(s, Decision(trigger.controller, "target", options), _ANSWER_TARGET)
 
 
-def step_queued(s: ArrowsState, group: Queued) -> Decision | None:
+def answer_target(s: ArrowsState, task: Task) -> None:
+    trigger = s.todo.pop()[1]
+    effects.resolve_trigger(s, trigger, task[1])
+    end_action(s)
+
+
+def run_queued(s: ArrowsState, task: Task) -> None:
+    """The activations queued since the last ones started: 2+ go on the stack as a group (P
+    orders them); one starts at once if still P's face-up card."""
+    queued = s.queued
+    s.queued = []
+    if len(queued) > 1:
+        s.todo.append((RUN_GROUP, tuple(queued)))
+        return
+    piece = s.pieces.get(queued[0][0])
+    if piece is not None and piece.face_up and piece.controller == s.active:
+        start_activation(s, queued[0])
+
+
+_ANSWER_CHAIN_ORDER: Task = (ANSWER_CHAIN_ORDER,)
+
+
+def run_group(s: ArrowsState, task: Task) -> None:
     """Activations queued together: one starts (last in, first out); 2+ wait for `chain_order`."""
     seat = s.active
     alive = []
-    for entry in group.entries:
+    for entry in task[1]:
         piece = s.pieces.get(entry[0])
         if piece is not None and piece.face_up and piece.controller == seat:
             alive.append(entry)
-    group.entries = alive
     if len(alive) > 1:
-        return Decision(
-            seat, "chain_order", tuple(sorted(s.pieces[uid].cell for uid, _, _ in alive))
-        )
-    s.stack.pop()
+        s.todo.append((RUN_GROUP, tuple(alive)))
+        cells = tuple(sorted(s.pieces[uid].cell for uid, _, _ in alive))
+        flow.ask(s, Decision(seat, "chain_order", cells), _ANSWER_CHAIN_ORDER)
+        return
     if alive:
         start_activation(s, alive[0])
-    return None
 
 
-def start_chained(s: ArrowsState, cell: int) -> None:
-    group = s.stack[-1]
-    assert type(group) is Queued
-    uid = piece_at(s, cell).uid
-    for i, entry in enumerate(group.entries):
+def answer_chain_order(s: ArrowsState, task: Task) -> None:
+    todo = s.todo
+    entries = todo.pop()[1]
+    uid = piece_at(s, task[1]).uid
+    for i, entry in enumerate(entries):
         if entry[0] == uid:
-            del group.entries[i]
+            todo.append((RUN_GROUP, entries[:i] + entries[i + 1 :]))
             start_activation(s, entry)
             return
+    todo.append((RUN_GROUP, entries))  # pragma: no cover - an offered cell holds a queued card
 
 
 def start_activation(s: ArrowsState, entry: tuple[int, bool, int]) -> None:
     uid, reactivation, via = entry
-    stack = s.stack
-    stack.append(Frame(uid, reactivation, via, S0_TRIGGERS, 0, 0, []))
-    depth = 1 if len(stack) == 1 else sum(type(level) is Frame for level in stack)
+    todo = s.todo
+    todo.append((RUN_ACTIVATION, uid, reactivation, via, S0_TRIGGERS, 0, 0, ()))
+    # the turn and this activation alone, or the activations on the stack (groups are not)
+    depth = 1 if len(todo) == 2 else sum(task[0] == RUN_ACTIVATION for task in todo)
     if depth > 1:
         s.tally[T_CHAINS] += 1
     s.tally[T_MAX_CHAIN_DEPTH] = max(s.tally[T_MAX_CHAIN_DEPTH], depth)
@@ -837,7 +863,7 @@ def game_stats(s: ArrowsState, scores: list[int]) -> dict[str, float]:
 
 def describe(s: ArrowsState, option: int) -> str:
     """The pending decision's option in the game's words, e.g. `play lancer_pup active at C3`."""
-    decision = s.pending
+    decision = s.asking
     if decision is None:
         raise ValueError("the game is over")
     choice = decision.options[option]
@@ -853,12 +879,25 @@ def describe(s: ArrowsState, option: int) -> str:
     if kind == "ability":
         return effects.describe_ability(spec, choice)
     if kind == "conflict":
-        frame = s.stack[-1]
-        assert isinstance(frame, Frame)
-        piece = s.pieces[frame.uid]
+        piece = s.pieces[s.todo[-1][1]]  # the activation that asks
         target = spec.neighbor[piece.cell][choice]
         return f"conflict {DIRECTIONS[choice]} with {spec.cell_names[target]}"
     if kind == "discard":
         return f"discard {spec.catalog.cards[choice]}"
     words = {"reveal_order": "reveal", "chain_order": "chain", "target": "target"}[kind]
     return f"{words} {spec.cell_names[choice]}"
+
+
+TASKS.bind(RUN_TURN, run_turn)
+TASKS.bind(RUN_ACTIVATION, run_activation)
+TASKS.bind(RUN_GROUP, run_group)
+TASKS.bind(RUN_QUEUED, run_queued)
+TASKS.bind(RUN_TRIGGER, run_trigger)
+TASKS.bind(ANSWER_PLAY, answer_play)
+TASKS.bind(ANSWER_REVEAL_ORDER, answer_reveal_order)
+TASKS.bind(ANSWER_DISCARD, answer_discard)
+TASKS.bind(ANSWER_ABILITY, answer_ability)
+TASKS.bind(ANSWER_CONFLICT, answer_conflict)
+TASKS.bind(ANSWER_TARGET, answer_target)
+TASKS.bind(ANSWER_CHAIN_ORDER, answer_chain_order)
+TASKS.check()
