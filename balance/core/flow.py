@@ -104,3 +104,18 @@ def answer(state: Flowing, option: int) -> None:
     chosen = asking.options[option]
     state.asking = None
     state.todo.append((*state.cont, chosen))
+
+
+def resume(state: S, option: int, tasks: Tasks[S]) -> None:
+    """`answer` then `run`, in one call: the answer task runs at once instead of going on the
+    stack first (it would run next). A game's `apply` is exactly this; it saves the answer
+    task's trip through the stack on every decision."""
+    asking = state.asking
+    if asking is None:
+        raise ValueError("no decision is pending")
+    chosen = asking.options[option]
+    state.asking = None
+    if not state.over:
+        cont = state.cont
+        tasks.handlers[cont[0]](state, cont + (chosen,))
+    run(state, tasks)

@@ -97,3 +97,23 @@ def test_a_kind_declared_or_bound_twice_or_left_unbound_is_refused() -> None:
         tasks.bind(code, add)
     with pytest.raises(ValueError, match="without a handler: b"):
         tasks.check()
+
+
+def test_resume_is_answer_then_run() -> None:
+    answered = Counting(todo=[(STEP, 3), (STEP, 2), (STEP, 1)])
+    resumed = Counting(todo=[(STEP, 3), (STEP, 2), (STEP, 1)])
+    for s in (answered, resumed):
+        flow.run(s, TASKS)
+    flow.answer(answered, 1)
+    flow.run(answered, TASKS)
+    flow.resume(resumed, 1, TASKS)
+    assert resumed == answered and resumed.ran[-1] == "add 10" and resumed.total == 12
+    with pytest.raises(ValueError, match="no decision is pending"):
+        flow.resume(Counting(), 0, TASKS)
+
+
+def test_resume_runs_nothing_once_the_game_is_over() -> None:
+    s = Counting(total=19, over=True, todo=[(STEP, 1)])
+    flow.ask(s, Decision(0, "add", (1, 10)), (ADD,))
+    flow.resume(s, 0, TASKS)
+    assert s.ran == [] and s.todo == [] and s.asking is None
