@@ -122,10 +122,7 @@ class Arrows(ArrowsState):
     __slots__ = ()
 
     def apply(self, option: int) -> None:
-        if self.asking is None:
-            raise ValueError("the game is over")
-        flow.answer(self, option)
-        flow.run(self, TASKS)
+        flow.resume(self, option, TASKS)
 
     def result(self) -> Result:
         return result(self)
@@ -250,8 +247,8 @@ def run_turn(s: ArrowsState, task: Task) -> None:
         if step == DISCARD:
             hand = s.hands[s.active]
             if len(hand) > spec.hand_limit:
-                discard = Decision(s.active, "discard", tuple(sorted(set(hand))))
-                flow.ask(s, discard, _ANSWER_DISCARD)
+                decision = Decision(s.active, "discard", tuple(sorted(set(hand))))
+                flow.ask(s, decision, _ANSWER_DISCARD)
                 return
             step = s.step = END_TURN
         if step == END_TURN:
@@ -277,22 +274,15 @@ def run_turn(s: ArrowsState, task: Task) -> None:
             return
 
 
-# The answers to the turn's decisions: the turn goes on after them (it is still on the stack).
+# The answers to the turn's decisions (`play`, `answer_reveal_order`, `discard`): the turn goes
+# on after them (it is still on the stack).
 _ANSWER_PLAY: Task = (ANSWER_PLAY,)
 _ANSWER_REVEAL_ORDER: Task = (ANSWER_REVEAL_ORDER,)
 _ANSWER_DISCARD: Task = (ANSWER_DISCARD,)
 
 
-def answer_play(s: ArrowsState, task: Task) -> None:
-    play(s, task[1])
-
-
 def answer_reveal_order(s: ArrowsState, task: Task) -> None:
     reveal(s, piece_at(s, task[1]))
-
-
-def answer_discard(s: ArrowsState, task: Task) -> None:
-    discard(s, task[1])
 
 
 def gain_credits_and_draw(s: ArrowsState) -> None:
@@ -420,8 +410,10 @@ def _pick_one(cell: int) -> CellPick:
     return pick
 
 
-def play(s: ArrowsState, choice: tuple[int, int, int] | str) -> None:
-    """Steps 4-6 (R5-R8): an active card is paid and activates; a covered one waits (G7)."""
+def play(s: ArrowsState, task: Task) -> None:
+    """Steps 4-6 (R5-R8), the answer to `play` (its choice last in `task`): an active card is
+    paid and activates; a covered one waits (G7)."""
+    choice: tuple[int, int, int] | str = task[-1]
     seat = s.active
     if isinstance(choice, str):  # PASS
         s.tally[T_PASSES] += 1
@@ -463,8 +455,10 @@ def resolve_turn_end_effects(s: ArrowsState) -> None:
     s.step = SCORE
 
 
-def discard(s: ArrowsState, card: int) -> None:
-    """Step 8 (R13, G15): one card per decision, to the graveyard."""
+def discard(s: ArrowsState, task: Task) -> None:
+    """Step 8 (R13, G15), the answer to `discard` (its card last in `task`): one card per
+    decision, to the graveyard."""
+    card: int = task[-1]
     seat = s.active
     s.hands[seat].remove(card)
     own_zones(s)
@@ -552,7 +546,8 @@ def run_activation(s: ArrowsState, task: Task) -> None:
             conflicts = find_conflicts(s, piece)
         step = S2_CONFLICTS
     if step == S2_CONFLICTS and conflicts:
-        conflicts = tuple(c for c in conflicts if in_conflict(s, piece, c[0], c[1]))
+        waiting = [c for c in conflicts if in_conflict(s, piece, c[0], c[1])]
+        conflicts = tuple(waiting) if waiting else ()
         if conflicts:
             todo.append((RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts))
             arrows = tuple(arrow for arrow, _ in conflicts)
@@ -585,9 +580,11 @@ def answer_ability(s: ArrowsState, task: Task) -> None:
     todo = s.todo
     _, uid, reactivation, via, step, used, revived, conflicts = todo.pop()
     if choice == END_PHASE:
-        if step == S1_ABILITIES:
+        if step == S1_ABILITIES:  # ending a phase fires nothing: the sequence goes on at once
             step = S2_FIND_CONFLICTS
-            todo.append((RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts))
+            run_activation(
+                s, (RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts)
+            )
         # else the end of Ability Phase 2 is the end of the sequence
         return
     used, revived = effects.spent(s.spec, used, revived, choice)
@@ -611,7 +608,7 @@ def find_conflicts(s: ArrowsState, piece: Piece) -> tuple[tuple[int, int], ...]:
             and fight_mask[defender.card] & back
         ):
             found.append((arrow, defender.uid))
-    return tuple(found)
+    return tuple(found) if found else ()
 
 
 def in_conflict(s: ArrowsState, piece: Piece, arrow: int, uid: int) -> bool:
@@ -766,7 +763,7 @@ def run_queued(s: ArrowsState, task: Task) -> None:
         return
     piece = s.pieces.get(queued[0][0])
     if piece is not None and piece.face_up and piece.controller == s.active:
-        start_activation(s, queued[0])
+        run_activation(s, start_activation(s, queued[0]))  # it runs at once (nothing is above)
 
 
 _ANSWER_CHAIN_ORDER: Task = (ANSWER_CHAIN_ORDER,)
@@ -786,7 +783,7 @@ def run_group(s: ArrowsState, task: Task) -> None:
         flow.ask(s, Decision(seat, "chain_order", cells), _ANSWER_CHAIN_ORDER)
         return
     if alive:
-        start_activation(s, alive[0])
+        s.todo.append(start_activation(s, alive[0]))
 
 
 def answer_chain_order(s: ArrowsState, task: Task) -> None:
@@ -796,22 +793,23 @@ def answer_chain_order(s: ArrowsState, task: Task) -> None:
     for i, entry in enumerate(entries):
         if entry[0] == uid:
             todo.append((RUN_GROUP, entries[:i] + entries[i + 1 :]))
-            start_activation(s, entry)
+            todo.append(start_activation(s, entry))
             return
     todo.append((RUN_GROUP, entries))  # pragma: no cover - an offered cell holds a queued card
 
 
-def start_activation(s: ArrowsState, entry: tuple[int, bool, int]) -> None:
+def start_activation(s: ArrowsState, entry: tuple[int, bool, int]) -> Task:
+    """A card's Activation Sequence begins: its task, to go on top of the stack (or run at once)."""
     uid, reactivation, via = entry
     todo = s.todo
-    todo.append((RUN_ACTIVATION, uid, reactivation, via, S0_TRIGGERS, 0, 0, ()))
-    # the turn and this activation alone, or the activations on the stack (groups are not)
-    depth = 1 if len(todo) == 2 else sum(task[0] == RUN_ACTIVATION for task in todo)
+    # its depth: 1 over the turn alone, else one more than the activations on the stack
+    depth = 1 if len(todo) == 1 else 1 + sum(task[0] == RUN_ACTIVATION for task in todo)
     if depth > 1:
         s.tally[T_CHAINS] += 1
     s.tally[T_MAX_CHAIN_DEPTH] = max(s.tally[T_MAX_CHAIN_DEPTH], depth)
     if reactivation:
         count(s, s.pieces[uid], REACTIVATIONS)
+    return (RUN_ACTIVATION, uid, reactivation, via, S0_TRIGGERS, 0, 0, ())
 
 
 # -- the end (§8) ------------------------------------------------------------------------------
@@ -893,9 +891,9 @@ TASKS.bind(RUN_ACTIVATION, run_activation)
 TASKS.bind(RUN_GROUP, run_group)
 TASKS.bind(RUN_QUEUED, run_queued)
 TASKS.bind(RUN_TRIGGER, run_trigger)
-TASKS.bind(ANSWER_PLAY, answer_play)
+TASKS.bind(ANSWER_PLAY, play)
 TASKS.bind(ANSWER_REVEAL_ORDER, answer_reveal_order)
-TASKS.bind(ANSWER_DISCARD, answer_discard)
+TASKS.bind(ANSWER_DISCARD, discard)
 TASKS.bind(ANSWER_ABILITY, answer_ability)
 TASKS.bind(ANSWER_CONFLICT, answer_conflict)
 TASKS.bind(ANSWER_TARGET, answer_target)

@@ -562,13 +562,15 @@ def queue_activation(s: ArrowsState, piece: Piece, reactivation: bool, via: int)
     uid = piece.uid
     if s.queued and any(entry[0] == uid for entry in s.queued):
         return
-    for task in s.todo:  # the chain stack: the activations and groups on it
-        kind = task[0]
-        if kind == RUN_ACTIVATION:
-            if task[1] == uid:
+    todo = s.todo
+    if len(todo) > 1:  # the chain stack: the activations and groups above the turn
+        for task in todo:
+            kind = task[0]
+            if kind == RUN_ACTIVATION:
+                if task[1] == uid:
+                    return
+            elif kind == RUN_GROUP and any(entry[0] == uid for entry in task[1]):
                 return
-        elif kind == RUN_GROUP and any(entry[0] == uid for entry in task[1]):
-            return
     spec = s.spec
     if s.activations >= spec.max_activations_per_turn or (
         reactivation and piece.reactivations >= spec.max_reactivations_per_card_per_turn
@@ -583,7 +585,6 @@ def queue_activation(s: ArrowsState, piece: Piece, reactivation: bool, via: int)
     if not s.queued:
         # The queued activations start once the triggered effects waiting now have resolved
         # (§4 Chains): `(RUN_QUEUED,)` goes below those on top of the stack.
-        todo = s.todo
         below = len(todo)
         while below and todo[below - 1][0] == RUN_TRIGGER:
             below -= 1
