@@ -227,7 +227,7 @@ def run_turn(s: ArrowsState, task: Task) -> None:
     the stack above the turn, which stays at the bottom) or ends the game. `s.step` always names
     the step to run next."""
     todo = s.todo
-    todo.append(task)  # alone on the stack: anything above it now comes from this step
+    todo.append(task)  # alone on the stack: anything above it (`fired`) comes from this step
     spec = s.spec
     step = s.step
     while True:
@@ -238,7 +238,7 @@ def run_turn(s: ArrowsState, task: Task) -> None:
             step = TURN_END
         if step == TURN_END:
             resolve_turn_end_effects(s)  # on to SCORE
-            if len(todo) > 1:
+            if todo[-1] is not task:  # fired
                 return
             step = SCORE
         if step == SCORE:
@@ -270,7 +270,7 @@ def run_turn(s: ArrowsState, task: Task) -> None:
             flow.ask(s, Decision(s.active, "reveal_order", tuple(cells)), _ANSWER_REVEAL_ORDER)
             return
         reveal(s, s.pieces[waiting[0]])
-        if len(todo) > 1:
+        if todo[-1] is not task:  # fired
             return
 
 
@@ -554,12 +554,12 @@ def run_activation(s: ArrowsState, task: Task) -> None:
             flow.ask(s, Decision(s.active, "conflict", arrows), _ANSWER_CONFLICT)
             return
     # S3_FLIP
-    todo.append((RUN_ACTIVATION, uid, reactivation, via, S4_ABILITIES, used, revived, conflicts))
+    task = (RUN_ACTIVATION, uid, reactivation, via, S4_ABILITIES, used, revived, conflicts)
+    todo.append(task)
     if aimed:
-        resumes = len(todo)
         flip(s, piece)
         end_action(s)
-        if len(todo) > resumes or s.over:
+        if todo[-1] is not task or s.over:  # what the flip fired goes first
             return
     flow.ask(s, ability_decision(s, piece, used, revived, via), _ANSWER_ABILITY)
 

@@ -563,7 +563,8 @@ def queue_activation(s: ArrowsState, piece: Piece, reactivation: bool, via: int)
     if s.queued and any(entry[0] == uid for entry in s.queued):
         return
     todo = s.todo
-    if len(todo) > 1:  # the chain stack: the activations and groups above the turn
+    below = len(todo)
+    if below > 1:  # the chain stack: the activations and groups above the turn
         for task in todo:
             kind = task[0]
             if kind == RUN_ACTIVATION:
@@ -585,7 +586,6 @@ def queue_activation(s: ArrowsState, piece: Piece, reactivation: bool, via: int)
     if not s.queued:
         # The queued activations start once the triggered effects waiting now have resolved
         # (§4 Chains): `(RUN_QUEUED,)` goes below those on top of the stack.
-        below = len(todo)
         while below and todo[below - 1][0] == RUN_TRIGGER:
             below -= 1
         todo.insert(below, QUEUED_TASK)
