@@ -16,7 +16,6 @@ from balance.games.arrows.state import (
     ORTHOGONAL,
     PLAY,
     ArrowsState,
-    Frame,
     Piece,
     current_atk,
     current_def,
@@ -236,9 +235,7 @@ def default_choice(s: ArrowsState, look_ahead: bool = True) -> int:
     kind = decision.kind
     options = decision.options
     if kind == "conflict":
-        frame = s.stack[-1]
-        assert isinstance(frame, Frame)
-        active = s.pieces[frame.uid]
+        active = s.pieces[s.todo[-1][1]]  # the activation that asks: its task, uid first
         own = current_def(spec, active)
 
         def conflict_order(i: int) -> tuple[bool, int]:
