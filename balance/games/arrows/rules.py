@@ -328,7 +328,7 @@ def reveal(s: ArrowsState, piece: Piece) -> None:
     s.up_sides[piece.controller].append(piece.sides)
     if s.spec.on_turn_end[piece.card]:
         s.turn_enders += 1
-    queue_activation(s, piece, False, REVEALED)
+    activate(s, piece, REVEALED)
 
 
 def play_decision(s: ArrowsState) -> Decision:
@@ -429,8 +429,7 @@ def play(s: ArrowsState, task: Task) -> None:
         s.credits[seat] -= cost  # pay
         s.tally[T_CREDITS_SPENT + seat] += cost
         s.tally[T_ACTIVE_PLAYS + seat] += 1
-        piece = place(s, seat, card, cell, True, 0, False)
-        queue_activation(s, piece, False, PLAYED)
+        activate(s, place(s, seat, card, cell, True, 0, False), PLAYED)
     else:
         s.tally[T_COVERED_PLAYS + seat] += 1
         s.log.append((s.turn, seat, card, PLAYED_COVERED, 1))
@@ -540,25 +539,34 @@ def run_activation(s: ArrowsState, task: Task) -> None:
         todo.append(task)
         flow.ask(s, ability_decision(s, piece, used, revived, via), _ANSWER_ABILITY)
         return
+    fight_and_flip(s, piece, task)
+
+
+def fight_and_flip(s: ArrowsState, piece: Piece, task: Task) -> None:
+    """From S2 on (`task`'s step S2_FIND_CONFLICTS or S2_CONFLICTS): the conflicts one by one,
+    the flip, then Ability Phase 2's decision."""
+    _, uid, reactivation, via, step, used, revived, conflicts = task
+    todo = s.todo
     aimed = s.spec.aimed[piece.card][piece.cell] & s.occupied  # else no conflict, no flip
-    if step == S2_FIND_CONFLICTS:
-        if aimed:
-            conflicts = find_conflicts(s, piece)
-        step = S2_CONFLICTS
-    if step == S2_CONFLICTS and conflicts:
+    if step == S2_FIND_CONFLICTS and aimed:
+        conflicts = find_conflicts(s, piece)
+    if conflicts:
         waiting = [c for c in conflicts if in_conflict(s, piece, c[0], c[1])]
-        conflicts = tuple(waiting) if waiting else ()
-        if conflicts:
-            todo.append((RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts))
+        if waiting:
+            conflicts = tuple(waiting)
+            todo.append((RUN_ACTIVATION, uid, reactivation, via, S2_CONFLICTS, used, revived,
+                         conflicts))  # fmt: skip
             arrows = tuple(arrow for arrow, _ in conflicts)
             flow.ask(s, Decision(s.active, "conflict", arrows), _ANSWER_CONFLICT)
             return
+        conflicts = ()
     # S3_FLIP
     task = (RUN_ACTIVATION, uid, reactivation, via, S4_ABILITIES, used, revived, conflicts)
     todo.append(task)
     if aimed:
         flip(s, piece)
-        end_action(s)
+        if s.triggers:
+            end_action(s)
         if todo[-1] is not task or s.over:  # what the flip fired goes first
             return
     flow.ask(s, ability_decision(s, piece, used, revived, via), _ANSWER_ABILITY)
@@ -578,15 +586,19 @@ def answer_ability(s: ArrowsState, task: Task) -> None:
     """Ability Phase 1 or 2 (R10): use one ability, or end the phase."""
     choice = task[1]
     todo = s.todo
-    _, uid, reactivation, via, step, used, revived, conflicts = todo.pop()
+    frame = todo.pop()
     if choice == END_PHASE:
-        if step == S1_ABILITIES:  # ending a phase fires nothing: the sequence goes on at once
+        if frame[4] == S1_ABILITIES:  # ending a phase fires nothing: the sequence goes on at once
+            _, uid, reactivation, via, _, used, revived, conflicts = frame
             step = S2_FIND_CONFLICTS
-            run_activation(
-                s, (RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts)
+            fight_and_flip(
+                s,
+                s.pieces[uid],
+                (RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts),
             )
         # else the end of Ability Phase 2 is the end of the sequence
         return
+    _, uid, reactivation, via, step, used, revived, conflicts = frame
     used, revived = effects.spent(s.spec, used, revived, choice)
     todo.append((RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts))
     effects.use_ability(s, s.pieces[uid], choice)
@@ -796,6 +808,19 @@ def answer_chain_order(s: ArrowsState, task: Task) -> None:
             todo.append(start_activation(s, entry))
             return
     todo.append((RUN_GROUP, entries))  # pragma: no cover - an offered cell holds a queued card
+
+
+def activate(s: ArrowsState, piece: Piece, via: int) -> None:
+    """A card played or revealed (R8, R4) activates, at once: what `queue_activation` then
+    `run_queued` do, without the `(RUN_QUEUED,)` task's trip through the stack. The same order:
+    a play or a reveal fires nothing else and happens only while the turn is alone on the stack
+    (nothing queued), and the card is new to the chain stack (it was in a hand, or covered)."""
+    if s.activations >= s.spec.max_activations_per_turn:  # the per-turn cap (G9): dropped
+        s.tally[T_DROPPED_TRIGGERS] += 1
+        return
+    s.activations += 1
+    if not s.over:  # the last cell ended the game (`board_full_end: immediate`)
+        run_activation(s, start_activation(s, (piece.uid, False, via)))
 
 
 def start_activation(s: ArrowsState, entry: tuple[int, bool, int]) -> Task:
