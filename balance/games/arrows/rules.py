@@ -560,16 +560,16 @@ def run_activation(s: ArrowsState, task: Task) -> None:
         todo.append(task)
         flow.ask(s, ability_decision(s, piece, used, revived, via), _ANSWER_ABILITY)
         return
-    fight_and_flip(s, piece, task)
+    fight_and_flip(s, piece, task, step == S2_FIND_CONFLICTS)
 
 
-def fight_and_flip(s: ArrowsState, piece: Piece, task: Task) -> None:
-    """From S2 on (`task`'s step S2_FIND_CONFLICTS or S2_CONFLICTS): the conflicts one by one,
-    the flip, then Ability Phase 2's decision."""
-    _, uid, reactivation, via, step, used, revived, conflicts = task
+def fight_and_flip(s: ArrowsState, piece: Piece, task: Task, find: bool) -> None:
+    """From S2 on: the conflicts (found first with `find`, else the ones `task` still holds)
+    one by one, the flip, then Ability Phase 2's decision."""
+    _, uid, reactivation, via, _, used, revived, conflicts = task
     todo = s.todo
     aimed = s.spec.aimed[piece.card][piece.cell] & s.occupied  # else no conflict, no flip
-    if step == S2_FIND_CONFLICTS and aimed:
+    if find and aimed:
         conflicts = find_conflicts(s, piece)
     if conflicts:
         waiting = [c for c in conflicts if in_conflict(s, piece, c[0], c[1])]
@@ -610,13 +610,7 @@ def answer_ability(s: ArrowsState, task: Task) -> None:
     frame = todo.pop()
     if choice == END_PHASE:
         if frame[4] == S1_ABILITIES:  # ending a phase fires nothing: the sequence goes on at once
-            _, uid, reactivation, via, _, used, revived, conflicts = frame
-            step = S2_FIND_CONFLICTS
-            fight_and_flip(
-                s,
-                s.pieces[uid],
-                (RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts),
-            )
+            fight_and_flip(s, s.pieces[frame[1]], frame, True)
         # else the end of Ability Phase 2 is the end of the sequence
         return
     _, uid, reactivation, via, step, used, revived, conflicts = frame
@@ -659,6 +653,7 @@ def in_conflict(s: ArrowsState, piece: Piece, arrow: int, uid: int) -> bool:
 
 
 def answer_conflict(s: ArrowsState, task: Task) -> None:
+    """The `conflict` decision's answer: that conflict resolves (G4), the others wait."""
     arrow = task[1]
     todo = s.todo
     _, uid, reactivation, via, step, used, revived, conflicts = todo.pop()
@@ -666,9 +661,13 @@ def answer_conflict(s: ArrowsState, task: Task) -> None:
         if conflict_arrow == arrow:
             conflicts = conflicts[:i] + conflicts[i + 1 :]
             break
-    todo.append((RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts))
-    conflict(s, s.pieces[uid], s.pieces[defender], arrow)
-    end_action(s)
+    frame = (RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts)
+    conflict(s, s.pieces[uid], s.pieces[defender], arrow)  # reads nor changes the stack
+    if s.triggers:  # what a death fired resolves before the sequence goes on
+        todo.append(frame)
+        end_action(s)
+    else:  # nothing fired: the sequence goes on at once (the frame would be next anyway)
+        run_activation(s, frame)
 
 
 def conflict(s: ArrowsState, active: Piece, defender: Piece, arrow: int) -> None:
