@@ -353,25 +353,23 @@ def play_options(
     `mode=active` needs credits >= cost, `mode=covered` is always legal."""
     if not hand:
         return (PASS,)
-    pick = open_cells(spec, occupied)
+    pick_covered, pick_both = open_cells(spec, occupied)
     options: list[object] = [PASS]
     cost = spec.cost
     plays = spec.plays
     for card in sorted(set(hand)) if len(hand) > 1 else hand:
-        active_row, covered_row = plays[card]
-        if credits >= cost[card]:
-            options += pick(active_row)
-        options += pick(covered_row)
+        options += (pick_both if credits >= cost[card] else pick_covered)(plays[card])
     return tuple(options)
 
 
-# A card's plays on the open cells: from its row of per-cell options (spec.plays), the entries
-# of the cells where a card may be played, in cell order.
+# A card's plays on the open cells: from its row of plays on every cell (spec.plays), the entries
+# of the cells where it may be played, in cell order: covered ones alone, or active then covered.
 CellPick = Callable[[Sequence[tuple[int, int, int]]], tuple[tuple[int, int, int], ...]]
 
-# (cells, adjacency rule, occupied cells) -> the board's CellPick. About half the play decisions
-# of random games meet a board seen before; the cache is simply cleared when it grows large.
-_OPEN_CELLS: dict[tuple[int, bool, int], CellPick] = {}
+# (cells, adjacency rule, occupied cells) -> the board's two CellPicks (covered, both). About half
+# the play decisions of random games meet a board seen before; the cache is simply cleared when
+# it grows large.
+_OPEN_CELLS: dict[tuple[int, bool, int], tuple[CellPick, CellPick]] = {}
 
 
 # [k][bits] -> the cells 8k ... 8k+7 set in `bits`: a board's empty cells in a few lookups where
@@ -389,13 +387,14 @@ def cells_in_bytes(cells: int) -> list[tuple[tuple[int, ...], ...]]:
     return _CELLS_IN_BYTE
 
 
-def open_cells(spec: ArrowsSpec, occupied: int) -> CellPick:
-    """What picks the cells where a card may be played: empty (and next to a card, with
-    `placement_requires_adjacency`, once the board holds one). An itemgetter: a play decision
-    lists some hundred options, and it picks them in C."""
+def open_cells(spec: ArrowsSpec, occupied: int) -> tuple[CellPick, CellPick]:
+    """What picks a card's plays on the cells where it may be played: empty (and next to a card,
+    with `placement_requires_adjacency`, once the board holds one); the covered plays alone,
+    and the active then the covered ones. Itemgetters: a play decision lists some hundred
+    options, and they pick them in C, one call per card."""
     key = (spec.cells, spec.placement_requires_adjacency, occupied)
-    pick = _OPEN_CELLS.get(key)
-    if pick is None:
+    picks = _OPEN_CELLS.get(key)
+    if picks is None:
         if len(_OPEN_CELLS) >= 50_000:
             _OPEN_CELLS.clear()
         free = spec.all_cells & ~occupied  # the empty cells, 8 at a time
@@ -408,16 +407,16 @@ def open_cells(spec: ArrowsSpec, occupied: int) -> CellPick:
         if spec.placement_requires_adjacency and occupied:
             adjacent = spec.adjacent
             cells = tuple([c for c in cells if any((occupied >> n) & 1 for n in adjacent[c])])
-        # itemgetter of one index gives the item itself, not a 1-tuple
-        pick = (
-            _pick_none
-            if not cells
-            else _pick_one(cells[0])
-            if len(cells) == 1
-            else itemgetter(*cells)
-        )
-        _OPEN_CELLS[key] = pick
-    return pick
+        covered = tuple([spec.cells + cell for cell in cells])  # the row's second half
+        picks = _OPEN_CELLS[key] = (_pick(covered), _pick(cells + covered))
+    return picks
+
+
+def _pick(indexes: tuple[int, ...]) -> CellPick:
+    # itemgetter of one index gives the item itself, not a 1-tuple
+    if len(indexes) > 1:
+        return itemgetter(*indexes)
+    return _pick_one(indexes[0]) if indexes else _pick_none
 
 
 def _pick_none(row: Sequence[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
