@@ -115,7 +115,16 @@ def resume(state: S, option: int, tasks: Tasks[S]) -> None:
         raise ValueError("no decision is pending")
     chosen = asking.options[option]
     state.asking = None
-    if not state.over:
-        cont = state.cont
-        tasks.handlers[cont[0]](state, cont + (chosen,))
-    run(state, tasks)
+    if state.over:
+        state.todo.clear()
+        return
+    cont = state.cont
+    handlers = tasks.handlers
+    handlers[cont[0]](state, cont + (chosen,))
+    # `run`'s loop, written out: one call less on every decision
+    todo = state.todo
+    while todo and state.asking is None and not state.over:
+        task = todo.pop()
+        handlers[task[0]](state, task)
+    if state.over:
+        todo.clear()

@@ -262,10 +262,7 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         on_destroyed=by_trigger(DESTROYED),
         on_turn_end=by_trigger(TURN_END),
         plays=tuple(
-            (
-                tuple((card, 0, cell) for cell in range(cells)),
-                tuple((card, 1, cell) for cell in range(cells)),
-            )
+            tuple((card, mode, cell) for mode in (0, 1) for cell in range(cells))
             for card in range(n_cards)
         ),
         aims=tuple(

@@ -40,7 +40,6 @@ from balance.games.arrows.state import (
     T_CREDITS_GAINED,
     VIAS,
     ArrowsState,
-    Frame,
     Piece,
     Trigger,
     after_moves,
@@ -464,20 +463,24 @@ def _distinct(cards: list[int]) -> list[int]:
 # -- arrow abilities (S1, S4) ----------------------------------------------------------------
 
 
-def ability_options(s: ArrowsState, frame: Frame, piece: Piece) -> list[tuple[int, int, int]]:
-    """Every usable unused ability with its sub-choice: `(arrow, op, cell or card or -1)`."""
+def ability_options(
+    s: ArrowsState, piece: Piece, used: int, revived: int, via: int
+) -> list[tuple[int, int, int]]:
+    """Every usable ability with its sub-choice: `(arrow, op, cell or card or -1)`. The card's
+    activation has used the abilities of the arrows in bit mask `used`, revived cards of total
+    cost `revived`, and began `via`."""
     spec = s.spec
     cell = piece.cell
     controller = piece.controller
     options: list[tuple[int, int, int]] = []
     for effect in spec.abilities[piece.card]:
         arrow = effect.arrow
-        if (frame.used >> arrow) & 1:
+        if (used >> arrow) & 1:
             continue
         arrow_cell = spec.neighbor[cell][arrow]
         if arrow_cell < 0:  # arrows that point off the grid do nothing (G1)
             continue
-        if effect.conditions and not conditions_hold(s, effect, controller, cell, frame.via):
+        if effect.conditions and not conditions_hold(s, effect, controller, cell, via):
             continue
         op = effect.op
         occupant = s.grid[arrow_cell]
@@ -503,7 +506,7 @@ def ability_options(s: ArrowsState, frame: Frame, piece: Piece) -> list[tuple[in
                 options.extend((arrow, op, card) for card in _distinct(s.hands[controller]))
         elif op == REVIVE:
             if occupant is None:
-                budget = spec.cost[piece.card] - frame.revived
+                budget = spec.cost[piece.card] - revived
                 options.extend(
                     (arrow, op, card)
                     for card in _distinct(s.graveyards[controller])
@@ -521,11 +524,20 @@ def ability_options(s: ArrowsState, frame: Frame, piece: Piece) -> list[tuple[in
     return options
 
 
-def use_ability(s: ArrowsState, frame: Frame, piece: Piece, option: tuple[int, int, int]) -> None:
-    """One ability use: an atomic action (its triggers and activations follow it, §4 Chains)."""
+def spent(
+    spec: ArrowsSpec, used: int, revived: int, option: tuple[int, int, int]
+) -> tuple[int, int]:
+    """An activation's `used` and `revived` once it has used the ability `option` (G8: once per
+    arrow; a revive spends from the budget of the card's cost)."""
+    arrow, op, choice = option
+    return used | 1 << arrow, revived + spec.cost[choice] if op == REVIVE else revived
+
+
+def use_ability(s: ArrowsState, piece: Piece, option: tuple[int, int, int]) -> None:
+    """One ability use: an atomic action (its triggers and activations follow it, §4 Chains).
+    The activation's record of it (`used`, `revived`) is the caller's: `spent`."""
     spec = s.spec
     arrow, op, choice = option
-    frame.used |= 1 << arrow
     effect = spec.ability_at[piece.card][arrow]
     assert effect is not None
     count(s, piece, ABILITIES_USED)
@@ -549,7 +561,6 @@ def use_ability(s: ArrowsState, frame: Frame, piece: Piece, option: tuple[int, i
     elif op == REVIVE:
         own_zones(s)
         s.graveyards[controller].remove(choice)
-        frame.revived += spec.cost[choice]
         revived = place(s, controller, choice, arrow_cell, True, 0, False)
         count(s, revived, REVIVED_COUNT)
         queue_activation(s, revived, False, REVIVED)

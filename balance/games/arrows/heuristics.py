@@ -19,7 +19,6 @@ from balance.games.arrows.state import (
     PLAY,
     T_OWN_TURNS,
     ArrowsState,
-    Frame,
     Piece,
     current_atk,
     current_def,
@@ -229,7 +228,7 @@ def covered_twins(s: ArrowsState) -> list[int] | None:
     no discard at step 8 (the hand within the limit after the play), no `turn_end` effect at
     step 7 but a gain of credits, no covered card of the opponent revealed (activating) at
     its turn's start. A play decision of the same seat next (plays_per_turn > 1) ends greedy's look there as well."""
-    decision = s.pending
+    decision = s.asking
     if decision is None or decision.kind != "play":
         return None
     seat = decision.seat
@@ -265,7 +264,7 @@ def covered_values(s: ArrowsState, among: Sequence[int] | None) -> list[float | 
     after = _after_covered(s)
     if after is None:
         return None
-    options = s.pending.options  # type: ignore[union-attr]
+    options = s.asking.options  # type: ignore[union-attr]
     values: list[float | None] = [None] * len(options)
     spec, empty, mine, theirs, covered_lead, credit_lead, hand_lead = after
     known = False
@@ -283,7 +282,7 @@ def covered_values(s: ArrowsState, among: Sequence[int] | None) -> list[float | 
 def covered_value(s: ArrowsState, option: int) -> float | None:
     """`covered_values` of one option (asked again for the ones greedy must score)."""
     after = _after_covered(s)
-    choice = s.pending.options[option]  # type: ignore[union-attr]
+    choice = s.asking.options[option]  # type: ignore[union-attr]
     if after is None or not isinstance(choice, tuple) or choice[1] == 0:
         return None
     spec, empty, mine, theirs, covered_lead, credit_lead, hand_lead = after
@@ -303,7 +302,7 @@ def _after_covered(
     credits (R2) and draw (R3), no covered card of its to reveal. Else None. Returns the spec,
     the empty cells before the play, both seats' face-up sides, and the seat's leads after it
     in covered cards, credits and hand sizes."""
-    decision = s.pending
+    decision = s.asking
     if decision is None or decision.kind != "play":
         return None
     spec = s.spec
@@ -384,9 +383,7 @@ def default_choice(s: ArrowsState, look_ahead: bool = True) -> int:
     kind = decision.kind
     options = decision.options
     if kind == "conflict":
-        frame = s.stack[-1]
-        assert isinstance(frame, Frame)
-        active = s.pieces[frame.uid]
+        active = s.pieces[s.todo[-1][1]]  # the activation that asks: its task, uid first
         own = current_def(spec, active)
 
         def conflict_order(i: int) -> tuple[bool, int]:

@@ -5,10 +5,12 @@ of one card (S0 triggers, Ability Phase 1, conflicts, flip, Ability Phase 2); ch
 of the game. The verbs cards and abilities use (destroy, damage, push, move, swap, place, draw)
 are state.py's.
 
-Every choice is a pending `Decision` on the state. `advance` runs everything automatic until the
-next decision (or the end): first the triggered effects of the last action (reading order of their
-cells), then the activations that action queued (P orders 2+ with `chain_order`), then the top of
-the chain stack, and only when the stack is empty the turn's next step.
+The rules run on the kit's flow engine (balance/core/flow.py), over the tasks state.py declares
+(TASKS): everything automatic runs until the next decision (or the end) in the order of the stack
+`todo`: first the triggered effects of the last action (reading order of their cells), then the
+activations that action queued (P orders 2+ with `chain_order`), then the top of the chain stack,
+and only when the stack holds nothing else the turn's next step. A task that asks a decision
+stays on the stack; the answer task (`ANSWER_*`) takes it off and goes on.
 """
 
 from __future__ import annotations
@@ -18,12 +20,21 @@ from operator import itemgetter
 from random import Random
 from typing import TYPE_CHECKING, Self
 
+from balance.core import flow
 from balance.core.contract import OPENING, Decision, Result
 from balance.core.contract import PLAYED as PLAYED_EVENT
 from balance.core.eventchain import EventLog
+from balance.core.flow import Task
 from balance.core.gamerng import GameRng
 from balance.games.arrows import effects, heuristics
 from balance.games.arrows.state import (
+    ANSWER_ABILITY,
+    ANSWER_CHAIN_ORDER,
+    ANSWER_CONFLICT,
+    ANSWER_DISCARD,
+    ANSWER_PLAY,
+    ANSWER_REVEAL_ORDER,
+    ANSWER_TARGET,
     APPLY,
     CONFLICTS_LOST,
     CONFLICTS_WON,
@@ -44,6 +55,11 @@ from balance.games.arrows.state import (
     REACTIVATIONS,
     REVEAL,
     REVEALED,
+    RUN_ACTIVATION,
+    RUN_GROUP,
+    RUN_QUEUED,
+    RUN_TRIGGER,
+    RUN_TURN,
     S0_TRIGGERS,
     S1_ABILITIES,
     S2_CONFLICTS,
@@ -69,11 +85,10 @@ from balance.games.arrows.state import (
     T_PASSES,
     T_UNPAID_REVEALS,
     TALLY_SIZE,
+    TASKS,
     TURN_END,
     ArrowsState,
-    Frame,
     Piece,
-    Queued,
     Trigger,
     board_scores,
     count,
@@ -107,14 +122,14 @@ class Arrows(ArrowsState):
     __slots__ = ()
 
     def apply(self, option: int) -> None:
-        apply_option(self, option)
+        flow.resume(self, option, TASKS)
 
     def result(self) -> Result:
         return result(self)
 
     def determinize(self, seat: int, rng: Random) -> Self:
         copy = super().determinize(seat, rng)
-        if copy.pending is None:  # options that read hidden cards are computed afresh
+        if copy.asking is None:  # options that read hidden cards are computed afresh
             advance(copy)
         return copy
 
@@ -183,8 +198,7 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> Arrows:
         turn_enders=0,
         next_uid=1,
         scores=[0, 0],
-        stack=[],
-        batches=[],
+        todo=[(RUN_TURN,)],
         triggers=[],
         queued=[],
         to_reveal=[],
@@ -197,7 +211,8 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> Arrows:
         end_reason="",
         tally=[0] * TALLY_SIZE,
         log=EventLog(),
-        pending=None,
+        asking=None,
+        cont=(),
     )
     for seat in (first, 1 - first):
         for _ in range(spec.starting_hand):
@@ -213,89 +228,35 @@ def new_game(spec: ArrowsSpec, lineup: Sequence[str], seed: int) -> Arrows:
 
 
 def advance(s: ArrowsState) -> None:
-    """Run until a decision is pending (`s.pending`) or the game is over (`s.pending` None).
-
-    The steps below run several steps in one call while nothing of higher priority appears
-    (a trigger, a queued activation): the same order as one step per turn of this loop."""
-    while not s.over:
-        if s.batches:
-            batch = s.batches[-1]
-            if not batch:
-                s.batches.pop()
-                continue
-            decision = next_trigger(s, batch)
-        elif s.queued:
-            queued = s.queued
-            s.queued = []
-            if len(queued) > 1:
-                s.stack.append(Queued(queued))
-                continue
-            # A group of one starts at once if still P's face-up card, and runs (nothing else
-            # can be pending: starting fires nothing).
-            piece = s.pieces.get(queued[0][0])
-            if piece is None or not piece.face_up or piece.controller != s.active:
-                continue
-            start_activation(s, queued[0])
-            decision = step_frame(s, s.stack[-1])  # type: ignore[arg-type]
-        elif s.stack:
-            top = s.stack[-1]
-            if type(top) is Queued:
-                decision = step_queued(s, top)
-            else:
-                decision = step_frame(s, top)  # type: ignore[arg-type]
-        else:
-            decision = step_turn(s)
-        if decision is not None:
-            s.pending = decision
-            return
-    s.pending = None
-
-
-def apply_option(s: ArrowsState, option: int) -> None:
-    decision = s.pending
-    if decision is None:
-        raise ValueError("the game is over")
-    choice = decision.options[option]
-    kind = decision.kind
-    if kind == "ability":
-        use_or_end_phase(s, choice)
-    elif kind == "play":
-        play(s, choice)
-    elif kind == "conflict":
-        choose_conflict(s, choice)
-    elif kind == "target":
-        trigger = s.batches[-1].pop()
-        effects.resolve_trigger(s, trigger, choice)
-        end_action(s)
-    elif kind == "chain_order":
-        start_chained(s, choice)
-    elif kind == "reveal_order":
-        reveal(s, piece_at(s, choice))
-    elif kind == "discard":
-        discard(s, choice)
-    else:  # pragma: no cover - every kind above is the full list
-        raise ValueError(f"unknown decision kind {kind}")
-    advance(s)
+    """Run until a decision is pending (`s.asking`) or the game is over (`s.asking` None). A
+    decision already pending is asked afresh: the task that asked it is still on the stack (a
+    determinized copy whose options may read redealt cards, a position set up by hand)."""
+    s.asking = None
+    flow.run(s, TASKS)
 
 
 # -- the turn (R1-R13, §4) ---------------------------------------------------------------------
 
 
-def step_turn(s: ArrowsState) -> Decision | None:
-    """The turn's steps, in order, while no chain is running: up to a Decision when P must
-    choose, or until a step fires triggers, queues activations (they resolve first) or ends
-    the game. `s.step` always names the step to run next."""
+def run_turn(s: ArrowsState, task: Task) -> None:
+    """The turn's steps, in order, while no chain is running: up to a decision when P must
+    choose, or until a step fires triggers, queues activations (they resolve first: they go on
+    the stack above the turn, which stays at the bottom) or ends the game. `s.step` always names
+    the step to run next."""
+    todo = s.todo
+    todo.append(task)  # alone on the stack: anything above it (`fired`) comes from this step
     spec = s.spec
     step = s.step
     while True:
         if step == PLAY:
             if s.plays < spec.plays_per_turn:
-                return play_decision(s)
+                flow.ask(s, play_decision(s), _ANSWER_PLAY)
+                return
             step = TURN_END
         if step == TURN_END:
             resolve_turn_end_effects(s)  # on to SCORE
-            if s.batches:
-                return None
+            if todo[-1] is not task:  # fired
+                return
             step = SCORE
         if step == SCORE:
             s.scores = board_scores(s)
@@ -303,12 +264,14 @@ def step_turn(s: ArrowsState) -> Decision | None:
         if step == DISCARD:
             hand = s.hands[s.active]
             if len(hand) > spec.hand_limit:
-                return Decision(s.active, "discard", tuple(sorted(set(hand))))
+                decision = Decision(s.active, "discard", tuple(sorted(set(hand))))
+                flow.ask(s, decision, _ANSWER_DISCARD)
+                return
             step = s.step = END_TURN
         if step == END_TURN:
             end_turn(s)  # on to the next player's GAIN_AND_DRAW, unless the game ends
             if s.over:
-                return None
+                return
             step = GAIN_AND_DRAW
         if step == GAIN_AND_DRAW:
             gain_credits_and_draw(s)  # on to REVEAL
@@ -321,10 +284,22 @@ def step_turn(s: ArrowsState) -> Decision | None:
             continue
         if len(waiting) > 1:
             cells = sorted(s.pieces[uid].cell for uid in waiting)
-            return Decision(s.active, "reveal_order", tuple(cells))
+            flow.ask(s, Decision(s.active, "reveal_order", tuple(cells)), _ANSWER_REVEAL_ORDER)
+            return
         reveal(s, s.pieces[waiting[0]])
-        if s.queued or s.batches:
-            return None
+        if todo[-1] is not task:  # fired
+            return
+
+
+# The answers to the turn's decisions (`play`, `answer_reveal_order`, `discard`): the turn goes
+# on after them (it is still on the stack).
+_ANSWER_PLAY: Task = (ANSWER_PLAY,)
+_ANSWER_REVEAL_ORDER: Task = (ANSWER_REVEAL_ORDER,)
+_ANSWER_DISCARD: Task = (ANSWER_DISCARD,)
+
+
+def answer_reveal_order(s: ArrowsState, task: Task) -> None:
+    reveal(s, piece_at(s, task[1]))
 
 
 def gain_credits_and_draw(s: ArrowsState) -> None:
@@ -370,7 +345,7 @@ def reveal(s: ArrowsState, piece: Piece) -> None:
     s.up_sides[piece.controller].append(piece.sides)
     if s.spec.on_turn_end[piece.card]:
         s.turn_enders += 1
-    queue_activation(s, piece, False, REVEALED)
+    activate(s, piece, REVEALED)
 
 
 def play_decision(s: ArrowsState) -> Decision:
@@ -395,50 +370,70 @@ def play_options(
     `mode=active` needs credits >= cost, `mode=covered` is always legal."""
     if not hand:
         return (PASS,)
-    pick = open_cells(spec, occupied)
+    pick_covered, pick_both = open_cells(spec, occupied)
     options: list[object] = [PASS]
     cost = spec.cost
     plays = spec.plays
     for card in sorted(set(hand)) if len(hand) > 1 else hand:
-        active_row, covered_row = plays[card]
-        if credits >= cost[card]:
-            options += pick(active_row)
-        options += pick(covered_row)
+        options += (pick_both if credits >= cost[card] else pick_covered)(plays[card])
     return tuple(options)
 
 
-# A card's plays on the open cells: from its row of per-cell options (spec.plays), the entries
-# of the cells where a card may be played, in cell order.
+# A card's plays on the open cells: from its row of plays on every cell (spec.plays), the entries
+# of the cells where it may be played, in cell order: covered ones alone, or active then covered.
 CellPick = Callable[[Sequence[tuple[int, int, int]]], tuple[tuple[int, int, int], ...]]
 
-# (cells, adjacency rule, occupied cells) -> the board's CellPick. About half the play decisions
-# of random games meet a board seen before; the cache is simply cleared when it grows large.
-_OPEN_CELLS: dict[tuple[int, bool, int], CellPick] = {}
+# (cells, adjacency rule, occupied cells) -> the board's two CellPicks (covered, both). About half
+# the play decisions of random games meet a board seen before; the cache is simply cleared when
+# it grows large.
+_OPEN_CELLS: dict[tuple[int, bool, int], tuple[CellPick, CellPick]] = {}
 
 
-def open_cells(spec: ArrowsSpec, occupied: int) -> CellPick:
-    """What picks the cells where a card may be played: empty (and next to a card, with
-    `placement_requires_adjacency`, once the board holds one). An itemgetter: a play decision
-    lists some hundred options, and it picks them in C."""
+# [k][bits] -> the cells 8k ... 8k+7 set in `bits`: a board's empty cells in a few lookups where
+# a scan of every cell was a third of a cache miss's cost. Built as far as a board needs.
+_CELLS_IN_BYTE: list[tuple[tuple[int, ...], ...]] = []
+
+
+def cells_in_bytes(cells: int) -> list[tuple[tuple[int, ...], ...]]:
+    """`_CELLS_IN_BYTE`, long enough for a board of `cells` cells."""
+    while 8 * len(_CELLS_IN_BYTE) < cells:
+        k = len(_CELLS_IN_BYTE)
+        _CELLS_IN_BYTE.append(
+            tuple(tuple(8 * k + i for i in range(8) if (bits >> i) & 1) for bits in range(256))
+        )
+    return _CELLS_IN_BYTE
+
+
+def open_cells(spec: ArrowsSpec, occupied: int) -> tuple[CellPick, CellPick]:
+    """What picks a card's plays on the cells where it may be played: empty (and next to a card,
+    with `placement_requires_adjacency`, once the board holds one); the covered plays alone,
+    and the active then the covered ones. Itemgetters: a play decision lists some hundred
+    options, and they pick them in C, one call per card."""
     key = (spec.cells, spec.placement_requires_adjacency, occupied)
-    pick = _OPEN_CELLS.get(key)
-    if pick is None:
+    picks = _OPEN_CELLS.get(key)
+    if picks is None:
         if len(_OPEN_CELLS) >= 50_000:
             _OPEN_CELLS.clear()
-        cells = [cell for cell in range(spec.cells) if not (occupied >> cell) & 1]
+        free = spec.all_cells & ~occupied  # the empty cells, 8 at a time
+        cells: tuple[int, ...] = ()
+        for by_bits in cells_in_bytes(spec.cells):
+            if not free:
+                break
+            cells += by_bits[free & 255]
+            free >>= 8
         if spec.placement_requires_adjacency and occupied:
             adjacent = spec.adjacent
-            cells = [c for c in cells if any((occupied >> n) & 1 for n in adjacent[c])]
-        # itemgetter of one index gives the item itself, not a 1-tuple
-        pick = (
-            _pick_none
-            if not cells
-            else _pick_one(cells[0])
-            if len(cells) == 1
-            else itemgetter(*cells)
-        )
-        _OPEN_CELLS[key] = pick
-    return pick
+            cells = tuple([c for c in cells if any((occupied >> n) & 1 for n in adjacent[c])])
+        covered = tuple([spec.cells + cell for cell in cells])  # the row's second half
+        picks = _OPEN_CELLS[key] = (_pick(covered), _pick(cells + covered))
+    return picks
+
+
+def _pick(indexes: tuple[int, ...]) -> CellPick:
+    # itemgetter of one index gives the item itself, not a 1-tuple
+    if len(indexes) > 1:
+        return itemgetter(*indexes)
+    return _pick_one(indexes[0]) if indexes else _pick_none
 
 
 def _pick_none(row: Sequence[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
@@ -452,8 +447,10 @@ def _pick_one(cell: int) -> CellPick:
     return pick
 
 
-def play(s: ArrowsState, choice: tuple[int, int, int] | str) -> None:
-    """Steps 4-6 (R5-R8): an active card is paid and activates; a covered one waits (G7)."""
+def play(s: ArrowsState, task: Task) -> None:
+    """Steps 4-6 (R5-R8), the answer to `play` (its choice last in `task`): an active card is
+    paid and activates; a covered one waits (G7)."""
+    choice: tuple[int, int, int] | str = task[-1]
     seat = s.active
     if isinstance(choice, str):  # PASS
         s.tally[T_PASSES] += 1
@@ -469,8 +466,7 @@ def play(s: ArrowsState, choice: tuple[int, int, int] | str) -> None:
         s.credits[seat] -= cost  # pay
         s.tally[T_CREDITS_SPENT + seat] += cost
         s.tally[T_ACTIVE_PLAYS + seat] += 1
-        piece = place(s, seat, card, cell, True, 0, False)
-        queue_activation(s, piece, False, PLAYED)
+        activate(s, place(s, seat, card, cell, True, 0, False), PLAYED)
     else:
         s.tally[T_COVERED_PLAYS + seat] += 1
         s.log.append((s.turn, seat, card, PLAYED_COVERED, 1))
@@ -495,8 +491,10 @@ def resolve_turn_end_effects(s: ArrowsState) -> None:
     s.step = SCORE
 
 
-def discard(s: ArrowsState, card: int) -> None:
-    """Step 8 (R13, G15): one card per decision, to the graveyard."""
+def discard(s: ArrowsState, task: Task) -> None:
+    """Step 8 (R13, G15), the answer to `discard` (its card last in `task`): one card per
+    decision, to the graveyard."""
+    card: int = task[-1]
     seat = s.active
     s.hands[seat].remove(card)
     own_zones(s)
@@ -549,71 +547,96 @@ def end_turn(s: ArrowsState) -> None:
 
 # The `ability` decision with nothing to use but `end_phase`, per seat: Decisions are immutable.
 _NOTHING_TO_USE = (Decision(0, "ability", (END_PHASE,)), Decision(1, "ability", (END_PHASE,)))
+_ANSWER_ABILITY: Task = (ANSWER_ABILITY,)
+_ANSWER_CONFLICT: Task = (ANSWER_CONFLICT,)
 
 
-def step_frame(s: ArrowsState, frame: Frame) -> Decision | None:
-    """The top frame's steps in order (S0 ... S4), up to a Decision, or until a step fires
-    triggers or queues activations (they resolve first). A card that left the board, or is no
-    longer P's face-up card, ends its sequence at once (G4). Between two returns nothing but
-    the steps themselves runs, and none of them changes the card itself."""
-    piece = s.pieces.get(frame.uid)
+def run_activation(s: ArrowsState, task: Task) -> None:
+    """A card's Activation Sequence, its steps in order (S0 ... S4), up to a decision, or until
+    a step fires triggers or queues activations (they resolve first). A card that left the
+    board, or is no longer P's face-up card, ends its sequence at once (G4). Before a step acts,
+    the activation goes back on the stack as it stands after that step (its task is a tuple),
+    so that what the step fires resolves before the sequence goes on."""
+    _, uid, reactivation, via, step, used, revived, conflicts = task
+    piece = s.pieces.get(uid)
     if piece is None or not piece.face_up or piece.controller != s.active:
-        s.stack.pop()
-        return None
-    step = frame.step
+        return
+    todo = s.todo
     if step == S0_TRIGGERS:
-        step = frame.step = S1_ABILITIES
-        card_effects = s.spec.on_reactivate if frame.reactivation else s.spec.on_activate
+        step = S1_ABILITIES
+        card_effects = s.spec.on_reactivate if reactivation else s.spec.on_activate
         if card_effects[piece.card]:
+            todo.append((RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts))
             for effect in card_effects[piece.card]:
-                s.triggers.append(trigger_of(s, piece, effect, frame.via))
+                s.triggers.append(trigger_of(s, piece, effect, via))
             end_action(s)
-            return None
+            return
+        task = (RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts)
     if step == S1_ABILITIES or step == S4_ABILITIES:
-        return ability_decision(s, frame, piece)
+        todo.append(task)
+        flow.ask(s, ability_decision(s, piece, used, revived, via), _ANSWER_ABILITY)
+        return
+    fight_and_flip(s, piece, task, step == S2_FIND_CONFLICTS)
+
+
+def fight_and_flip(s: ArrowsState, piece: Piece, task: Task, find: bool) -> None:
+    """From S2 on: the conflicts (found first with `find`, else the ones `task` still holds)
+    one by one, the flip, then Ability Phase 2's decision."""
+    _, uid, reactivation, via, _, used, revived, conflicts = task
+    todo = s.todo
     aimed = s.spec.aimed[piece.card][piece.cell] & s.occupied  # else no conflict, no flip
-    if step == S2_FIND_CONFLICTS:
-        if aimed:
-            frame.conflicts = find_conflicts(s, piece)
-        step = frame.step = S2_CONFLICTS
-    if step == S2_CONFLICTS and frame.conflicts:
-        waiting = [c for c in frame.conflicts if in_conflict(s, piece, c[0], c[1])]
-        frame.conflicts = waiting
+    if find and aimed:
+        conflicts = find_conflicts(s, piece)
+    if conflicts:
+        waiting = [c for c in conflicts if in_conflict(s, piece, c[0], c[1])]
         if waiting:
-            return Decision(s.active, "conflict", tuple(arrow for arrow, _ in waiting))
+            conflicts = tuple(waiting)
+            todo.append((RUN_ACTIVATION, uid, reactivation, via, S2_CONFLICTS, used, revived,
+                         conflicts))  # fmt: skip
+            arrows = tuple(arrow for arrow, _ in conflicts)
+            flow.ask(s, Decision(s.active, "conflict", arrows), _ANSWER_CONFLICT)
+            return
+        conflicts = ()
     # S3_FLIP
-    frame.step = S4_ABILITIES
+    task = (RUN_ACTIVATION, uid, reactivation, via, S4_ABILITIES, used, revived, conflicts)
+    todo.append(task)
     if aimed:
         flip(s, piece)
-        end_action(s)
-        if s.batches or s.queued or s.over:
-            return None
-    return ability_decision(s, frame, piece)
+        if s.triggers:
+            end_action(s)
+        if todo[-1] is not task or s.over:  # what the flip fired goes first
+            return
+    flow.ask(s, ability_decision(s, piece, used, revived, via), _ANSWER_ABILITY)
 
 
-def ability_decision(s: ArrowsState, frame: Frame, piece: Piece) -> Decision:
+def ability_decision(s: ArrowsState, piece: Piece, used: int, revived: int, via: int) -> Decision:
     """Ability Phase 1 or 2: `end_phase` and every usable unused ability."""
-    usable = effects.ability_options(s, frame, piece) if s.spec.abilities[piece.card] else ()
+    if not s.spec.abilities[piece.card]:
+        return _NOTHING_TO_USE[s.active]
+    usable = effects.ability_options(s, piece, used, revived, via)
     if not usable:
         return _NOTHING_TO_USE[s.active]
     return Decision(s.active, "ability", (END_PHASE, *usable))
 
 
-def use_or_end_phase(s: ArrowsState, choice: object) -> None:
+def answer_ability(s: ArrowsState, task: Task) -> None:
     """Ability Phase 1 or 2 (R10): use one ability, or end the phase."""
-    frame = s.stack[-1]
-    assert type(frame) is Frame
+    choice = task[1]
+    todo = s.todo
+    frame = todo.pop()
     if choice == END_PHASE:
-        if frame.step == S1_ABILITIES:
-            frame.step = S2_FIND_CONFLICTS
-        else:  # the end of Ability Phase 2 is the end of the sequence
-            s.stack.pop()
+        if frame[4] == S1_ABILITIES:  # ending a phase fires nothing: the sequence goes on at once
+            fight_and_flip(s, s.pieces[frame[1]], frame, True)
+        # else the end of Ability Phase 2 is the end of the sequence
         return
-    effects.use_ability(s, frame, s.pieces[frame.uid], choice)  # type: ignore[arg-type]
+    _, uid, reactivation, via, step, used, revived, conflicts = frame
+    used, revived = effects.spent(s.spec, used, revived, choice)
+    todo.append((RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts))
+    effects.use_ability(s, s.pieces[uid], choice)
     end_action(s)
 
 
-def find_conflicts(s: ArrowsState, piece: Piece) -> list[tuple[int, int]]:
+def find_conflicts(s: ArrowsState, piece: Piece) -> tuple[tuple[int, int], ...]:
     """R12: the card's arrows at an opponent face-up card with an arrow pointing back."""
     grid = s.grid
     fight_mask = s.spec.fight_mask
@@ -628,7 +651,7 @@ def find_conflicts(s: ArrowsState, piece: Piece) -> list[tuple[int, int]]:
             and fight_mask[defender.card] & back
         ):
             found.append((arrow, defender.uid))
-    return found
+    return tuple(found) if found else ()
 
 
 def in_conflict(s: ArrowsState, piece: Piece, arrow: int, uid: int) -> bool:
@@ -645,15 +668,22 @@ def in_conflict(s: ArrowsState, piece: Piece, arrow: int, uid: int) -> bool:
     )
 
 
-def choose_conflict(s: ArrowsState, arrow: int) -> None:
-    frame = s.stack[-1]
-    assert type(frame) is Frame
-    for i, (conflict_arrow, uid) in enumerate(frame.conflicts):
+def answer_conflict(s: ArrowsState, task: Task) -> None:
+    """The `conflict` decision's answer: that conflict resolves (G4), the others wait."""
+    arrow = task[1]
+    todo = s.todo
+    _, uid, reactivation, via, step, used, revived, conflicts = todo.pop()
+    for i, (conflict_arrow, defender) in enumerate(conflicts):
         if conflict_arrow == arrow:
-            del frame.conflicts[i]
+            conflicts = conflicts[:i] + conflicts[i + 1 :]
             break
-    conflict(s, s.pieces[frame.uid], s.pieces[uid], arrow)
-    end_action(s)
+    frame = (RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts)
+    conflict(s, s.pieces[uid], s.pieces[defender], arrow)  # reads nor changes the stack
+    if s.triggers:  # what a death fired resolves before the sequence goes on
+        todo.append(frame)
+        end_action(s)
+    else:  # nothing fired: the sequence goes on at once (the frame would be next anyway)
+        run_activation(s, frame)
 
 
 def conflict(s: ArrowsState, active: Piece, defender: Piece, arrow: int) -> None:
@@ -730,11 +760,12 @@ def flip(s: ArrowsState, piece: Piece) -> None:
 
 def end_action(s: ArrowsState) -> None:
     """An atomic action is complete: its triggered effects resolve next, in the reading order
-    of their source cells (stored reversed: the next one is last)."""
+    of their source cells (the next one on top of the stack)."""
     if s.triggers:
         batch = sorted(s.triggers, key=_by_cell)
-        batch.reverse()
-        s.batches.append(batch)
+        todo = s.todo
+        for trigger in reversed(batch):
+            todo.append((RUN_TRIGGER, trigger))
         s.triggers = []
 
 
@@ -742,67 +773,104 @@ def _by_cell(trigger: Trigger) -> int:
     return trigger.cell
 
 
-def next_trigger(s: ArrowsState, batch: list[Trigger]) -> Decision | None:
-    """Resolve the next triggered effect, or return its `target` decision."""
-    trigger = batch[-1]
+_ANSWER_TARGET: Task = (ANSWER_TARGET,)
+
+
+def run_trigger(s: ArrowsState, task: Task) -> None:
+    """Resolve the next triggered effect, or ask its `target` decision."""
+    trigger: Trigger = task[1]
     effect = trigger.effect
     if effect.conditions and not effects.conditions_hold(
         s, effect, trigger.controller, trigger.cell, trigger.via
     ):
-        batch.pop()
-        return None
+        return
     options = effects.trigger_options(s, trigger)
     if options is None:
-        batch.pop()
         effects.resolve_trigger(s, trigger, None)
         end_action(s)
-        return None
+        return
     if not options:  # no legal target: it fizzles
-        batch.pop()
-        return None
-    return Decision(trigger.controller, "target", options)
+        return
+    s.todo.append(task)
+    flow.ask(s, Decision(trigger.controller, "target", options), _ANSWER_TARGET)
 
 
-def step_queued(s: ArrowsState, group: Queued) -> Decision | None:
+def answer_target(s: ArrowsState, task: Task) -> None:
+    trigger = s.todo.pop()[1]
+    effects.resolve_trigger(s, trigger, task[1])
+    end_action(s)
+
+
+def run_queued(s: ArrowsState, task: Task) -> None:
+    """The activations queued since the last ones started: 2+ go on the stack as a group (P
+    orders them); one starts at once if still P's face-up card."""
+    queued = s.queued
+    s.queued = []
+    if len(queued) > 1:
+        s.todo.append((RUN_GROUP, tuple(queued)))
+        return
+    piece = s.pieces.get(queued[0][0])
+    if piece is not None and piece.face_up and piece.controller == s.active:
+        run_activation(s, start_activation(s, queued[0]))  # it runs at once (nothing is above)
+
+
+_ANSWER_CHAIN_ORDER: Task = (ANSWER_CHAIN_ORDER,)
+
+
+def run_group(s: ArrowsState, task: Task) -> None:
     """Activations queued together: one starts (last in, first out); 2+ wait for `chain_order`."""
     seat = s.active
     alive = []
-    for entry in group.entries:
+    for entry in task[1]:
         piece = s.pieces.get(entry[0])
         if piece is not None and piece.face_up and piece.controller == seat:
             alive.append(entry)
-    group.entries = alive
     if len(alive) > 1:
-        return Decision(
-            seat, "chain_order", tuple(sorted(s.pieces[uid].cell for uid, _, _ in alive))
-        )
-    s.stack.pop()
+        s.todo.append((RUN_GROUP, tuple(alive)))
+        cells = tuple(sorted(s.pieces[uid].cell for uid, _, _ in alive))
+        flow.ask(s, Decision(seat, "chain_order", cells), _ANSWER_CHAIN_ORDER)
+        return
     if alive:
-        start_activation(s, alive[0])
-    return None
+        s.todo.append(start_activation(s, alive[0]))
 
 
-def start_chained(s: ArrowsState, cell: int) -> None:
-    group = s.stack[-1]
-    assert type(group) is Queued
-    uid = piece_at(s, cell).uid
-    for i, entry in enumerate(group.entries):
+def answer_chain_order(s: ArrowsState, task: Task) -> None:
+    todo = s.todo
+    entries = todo.pop()[1]
+    uid = piece_at(s, task[1]).uid
+    for i, entry in enumerate(entries):
         if entry[0] == uid:
-            del group.entries[i]
-            start_activation(s, entry)
+            todo.append((RUN_GROUP, entries[:i] + entries[i + 1 :]))
+            todo.append(start_activation(s, entry))
             return
+    todo.append((RUN_GROUP, entries))  # pragma: no cover - an offered cell holds a queued card
 
 
-def start_activation(s: ArrowsState, entry: tuple[int, bool, int]) -> None:
+def activate(s: ArrowsState, piece: Piece, via: int) -> None:
+    """A card played or revealed (R8, R4) activates, at once: what `queue_activation` then
+    `run_queued` do, without the `(RUN_QUEUED,)` task's trip through the stack. The same order:
+    a play or a reveal fires nothing else and happens only while the turn is alone on the stack
+    (nothing queued), and the card is new to the chain stack (it was in a hand, or covered)."""
+    if s.activations >= s.spec.max_activations_per_turn:  # the per-turn cap (G9): dropped
+        s.tally[T_DROPPED_TRIGGERS] += 1
+        return
+    s.activations += 1
+    if not s.over:  # the last cell ended the game (`board_full_end: immediate`)
+        run_activation(s, start_activation(s, (piece.uid, False, via)))
+
+
+def start_activation(s: ArrowsState, entry: tuple[int, bool, int]) -> Task:
+    """A card's Activation Sequence begins: its task, to go on top of the stack (or run at once)."""
     uid, reactivation, via = entry
-    stack = s.stack
-    stack.append(Frame(uid, reactivation, via, S0_TRIGGERS, 0, 0, []))
-    depth = 1 if len(stack) == 1 else sum(type(level) is Frame for level in stack)
+    todo = s.todo
+    # its depth: 1 over the turn alone, else one more than the activations on the stack
+    depth = 1 if len(todo) == 1 else 1 + sum(task[0] == RUN_ACTIVATION for task in todo)
     if depth > 1:
         s.tally[T_CHAINS] += 1
     s.tally[T_MAX_CHAIN_DEPTH] = max(s.tally[T_MAX_CHAIN_DEPTH], depth)
     if reactivation:
         count(s, s.pieces[uid], REACTIVATIONS)
+    return (RUN_ACTIVATION, uid, reactivation, via, S0_TRIGGERS, 0, 0, ())
 
 
 # -- the end (§8) ------------------------------------------------------------------------------
@@ -854,7 +922,7 @@ def game_stats(s: ArrowsState, scores: list[int]) -> dict[str, float]:
 
 def describe(s: ArrowsState, option: int) -> str:
     """The pending decision's option in the game's words, e.g. `play lancer_pup active at C3`."""
-    decision = s.pending
+    decision = s.asking
     if decision is None:
         raise ValueError("the game is over")
     choice = decision.options[option]
@@ -870,12 +938,25 @@ def describe(s: ArrowsState, option: int) -> str:
     if kind == "ability":
         return effects.describe_ability(spec, choice)
     if kind == "conflict":
-        frame = s.stack[-1]
-        assert isinstance(frame, Frame)
-        piece = s.pieces[frame.uid]
+        piece = s.pieces[s.todo[-1][1]]  # the activation that asks
         target = spec.neighbor[piece.cell][choice]
         return f"conflict {DIRECTIONS[choice]} with {spec.cell_names[target]}"
     if kind == "discard":
         return f"discard {spec.catalog.cards[choice]}"
     words = {"reveal_order": "reveal", "chain_order": "chain", "target": "target"}[kind]
     return f"{words} {spec.cell_names[choice]}"
+
+
+TASKS.bind(RUN_TURN, run_turn)
+TASKS.bind(RUN_ACTIVATION, run_activation)
+TASKS.bind(RUN_GROUP, run_group)
+TASKS.bind(RUN_QUEUED, run_queued)
+TASKS.bind(RUN_TRIGGER, run_trigger)
+TASKS.bind(ANSWER_PLAY, play)
+TASKS.bind(ANSWER_REVEAL_ORDER, answer_reveal_order)
+TASKS.bind(ANSWER_DISCARD, discard)
+TASKS.bind(ANSWER_ABILITY, answer_ability)
+TASKS.bind(ANSWER_CONFLICT, answer_conflict)
+TASKS.bind(ANSWER_TARGET, answer_target)
+TASKS.bind(ANSWER_CHAIN_ORDER, answer_chain_order)
+TASKS.check()

@@ -121,7 +121,9 @@ class ArrowsSpec:
     on_flipped: tuple[tuple[CardEffect, ...], ...]
     on_destroyed: tuple[tuple[CardEffect, ...], ...]
     on_turn_end: tuple[tuple[CardEffect, ...], ...]
-    plays: tuple[tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...]], ...]
+    # [card] -> its plays on every cell, (card, mode, cell): active on cells 0 ... cells-1, then
+    # covered on the same cells (rules.open_cells picks the empty ones from it)
+    plays: tuple[tuple[tuple[int, int, int], ...], ...]
     # [card][cell] -> (arrow, the cell it points at, the bit of the opposite arrow) for each
     # fighting arrow that stays on the grid: what conflicts and flips look at (G3).
     aims: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]

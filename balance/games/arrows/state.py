@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple, Self
 from balance.core.codes import Names
 from balance.core.contract import DRAWN, FIRST_COUNTER, Decision
 from balance.core.eventchain import EventLog, Logged
+from balance.core.flow import Task, Tasks
 from balance.core.gamerng import GameRng, fast_shuffle
 
 if TYPE_CHECKING:
@@ -127,33 +128,50 @@ def current_def(spec: ArrowsSpec, piece: Piece) -> int:
     return spec.def_[piece.card] + piece.def_turn + piece.def_perm - piece.damage
 
 
-@dataclass(slots=True)
-class Frame:
-    """One card running its Activation Sequence: a level of the chain stack (§4)."""
+# The rules run on the kit's flow engine (balance/core/flow.py): `todo` is a stack of tasks, plain
+# tuples, whose kinds are declared here and bound to their handlers in rules.py. At the bottom
+# the turn (`(RUN_TURN,)`, always there until the game ends); above it the chain stack (R11):
+# one `(RUN_ACTIVATION, uid, reactivation, via, step, used, revived, conflicts)` per card running
+# its Activation Sequence (§4 frames: `step` S0 ... S4; `used` the bits of the arrows whose
+# ability it used, G8; `revived` the cost it revived so far; `conflicts` its unresolved eligible
+# conflicts, (arrow, defender uid) pairs) and one `(RUN_GROUP, entries)` per group of activations
+# queued together that wait for P's `chain_order`; on top the triggered effects still to resolve,
+# `(RUN_TRIGGER, trigger)`, the next in reading order last, with `(RUN_QUEUED,)` below them when
+# the actions so far queued activations (`queued`). A task that asks a decision leaves itself on
+# the stack and asks it with an answer task (`ANSWER_*`) as `cont`: the answer takes it off; so
+# running the stack again without the answer asks the same decision afresh (`rules.advance`).
+TASKS: Tasks[ArrowsState] = Tasks("arrows")
+RUN_TURN = TASKS.declare("turn")
+RUN_ACTIVATION = TASKS.declare("activation")
+RUN_GROUP = TASKS.declare("group")
+RUN_QUEUED = TASKS.declare("queued")
+RUN_TRIGGER = TASKS.declare("trigger")
+ANSWER_PLAY = TASKS.declare("answer_play")
+ANSWER_REVEAL_ORDER = TASKS.declare("answer_reveal_order")
+ANSWER_DISCARD = TASKS.declare("answer_discard")
+ANSWER_ABILITY = TASKS.declare("answer_ability")
+ANSWER_CONFLICT = TASKS.declare("answer_conflict")
+ANSWER_TARGET = TASKS.declare("answer_target")
+ANSWER_CHAIN_ORDER = TASKS.declare("answer_chain_order")
+QUEUED_TASK: Task = (RUN_QUEUED,)
+
+
+class Frame(NamedTuple):
+    """A `RUN_ACTIVATION` task as a record, for readers of the chain stack (`ArrowsState.stack`)."""
 
     uid: int
     reactivation: bool
     via: int
     step: int
-    used: int  # bit `arrow` set: that arrow's ability was used in this activation (G8, R10)
-    revived: int  # the cost already revived in this activation (revive budget)
-    conflicts: list[tuple[int, int]]  # unresolved eligible conflicts: (arrow, defender uid)
-
-    def copy(self) -> Frame:
-        return Frame(
-            self.uid, self.reactivation, self.via, self.step, self.used, self.revived,
-            list(self.conflicts),
-        )  # fmt: skip
+    used: int
+    revived: int
+    conflicts: tuple[tuple[int, int], ...]
 
 
-@dataclass(slots=True)
-class Queued:
-    """Activations queued together by one action, waiting on the stack for P's `chain_order`."""
+class Queued(NamedTuple):
+    """A `RUN_GROUP` task as a record: activations queued together, waiting for `chain_order`."""
 
-    entries: list[tuple[int, bool, int]]  # (uid, reactivation, via)
-
-    def copy(self) -> Queued:
-        return Queued(list(self.entries))
+    entries: tuple[tuple[int, bool, int], ...]  # (uid, reactivation, via)
 
 
 class Trigger(NamedTuple):
@@ -214,10 +232,9 @@ class ArrowsState(Logged, ABC):
     turn_enders: int  # face-up cards on the board with `turn_end` effects (step 7 looks if any)
     next_uid: int
     scores: list[int]  # the last recorded scores (step 7); replaced, never changed in place
-    stack: list[Frame | Queued]  # the chain stack: the top resolves first (R11)
-    batches: list[list[Trigger]]  # triggered effects to resolve, each batch reversed
+    todo: list[Task]  # the flow engine's stack of tasks (see TASKS): the last runs next
     triggers: list[Trigger]  # fired by the action in progress
-    queued: list[tuple[int, bool, int]]  # activations queued by the action in progress
+    queued: list[tuple[int, bool, int]]  # activations queued, waiting for `(RUN_QUEUED,)`
     to_reveal: list[int]  # uids still covered from the start of step 3 (G7); replaced likewise
     plays: int  # cards played this turn (G2)
     acted: bool  # a card was played or revealed this turn (the stall counter)
@@ -230,12 +247,23 @@ class ArrowsState(Logged, ABC):
     end_reason: str
     tally: list[int]  # the game's statistics, indexed by the T_* constants
     log: EventLog  # the card events: log with `log.append`; a clone shares the earlier ones
-    pending: Decision | None  # the decision the state waits on, computed once per apply
+    asking: Decision | None  # the decision the state waits on, computed once per apply
+    cont: Task  # the answer task `asking`'s chosen option goes to (flow.answer)
 
     # -- the contract (the methods that run the rules are rules.Arrows') -----------------------
 
     def decision(self) -> Decision | None:
-        return self.pending
+        return self.asking
+
+    @property
+    def stack(self) -> list[Frame | Queued]:
+        """The chain stack (R11) as records, the top last: the activations and queued groups on
+        `todo`. For readers (the bots' default policy, tests); the rules read `todo` itself."""
+        return [
+            Frame(*task[1:]) if task[0] == RUN_ACTIVATION else Queued(task[1])
+            for task in self.todo
+            if task[0] == RUN_ACTIVATION or task[0] == RUN_GROUP
+        ]
 
     @abstractmethod
     def apply(self, option: int) -> None:
@@ -245,7 +273,6 @@ class ArrowsState(Logged, ABC):
     def clone(self) -> Self:
         self.gen = next(_GENERATIONS)  # the pieces are shared from now on: see `own`
         self.zones_shared = True
-        stack = self.stack
         return type(self)(
             self.spec, self.rng.fork(), next(_GENERATIONS),
             self.seed, self.first, self.turn, self.active, self.step, self.credits[:],
@@ -253,11 +280,10 @@ class ArrowsState(Logged, ABC):
             self.grid[:],
             self.pieces.copy(), self.occupied, [self.up_sides[0][:], self.up_sides[1][:]],
             self.down[:], self.turn_enders, self.next_uid, self.scores,
-            [level.copy() for level in stack] if stack else [],
-            [b[:] for b in self.batches] if self.batches else [], self.triggers[:],
-            self.queued[:], self.to_reveal, self.plays, self.acted, self.stall,
-            self.activations, self.marked, self.over, self.end_reason, self.tally[:],
-            self.log.fork(), self.pending,
+            self.todo[:], self.triggers[:] if self.triggers else [],
+            self.queued[:] if self.queued else [], self.to_reveal, self.plays, self.acted,
+            self.stall, self.activations, self.marked, self.over, self.end_reason, self.tally[:],
+            self.log.fork(), self.asking, self.cont,
         )  # fmt: skip
 
     def determinize(self, seat: int, rng: Random) -> Self:
@@ -286,13 +312,13 @@ class ArrowsState(Logged, ABC):
             if not piece.placed_free:
                 piece.cost_due = spec.cost[piece.card]
         copy.decks[other] = pool[hand_size + len(covered) :]
-        pending = self.pending
-        if copy.stack or copy.batches or pending is None or pending.seat != seat:
+        asking = self.asking
+        if len(copy.todo) > 1 or asking is None or asking.seat != seat:
             # The same position, but options that read hidden cards may differ (the opponent's
             # hand, a covered card in a chain), so they are computed afresh (Arrows.determinize
             # runs the rules up to the decision). The seat's own turn-step decisions (play,
-            # reveal order, discard) read only what it knows.
-            copy.pending = None
+            # reveal order, discard: only the turn is on `todo`) read only what it knows.
+            copy.asking = None
         return copy
 
     def inventory(self) -> tuple[int, ...]:
@@ -531,12 +557,16 @@ def queue_activation(s: ArrowsState, piece: Piece, reactivation: bool, via: int)
     uid = piece.uid
     if s.queued and any(entry[0] == uid for entry in s.queued):
         return
-    for level in s.stack:
-        if type(level) is Frame:
-            if level.uid == uid:
+    todo = s.todo
+    below = len(todo)
+    if below > 1:  # the chain stack: the activations and groups above the turn
+        for task in todo:
+            kind = task[0]
+            if kind == RUN_ACTIVATION:
+                if task[1] == uid:
+                    return
+            elif kind == RUN_GROUP and any(entry[0] == uid for entry in task[1]):
                 return
-        elif any(entry[0] == uid for entry in level.entries):  # type: ignore[union-attr]
-            return
     spec = s.spec
     if s.activations >= spec.max_activations_per_turn or (
         reactivation and piece.reactivations >= spec.max_reactivations_per_card_per_turn
@@ -548,6 +578,12 @@ def queue_activation(s: ArrowsState, piece: Piece, reactivation: bool, via: int)
         piece.reactivations += 1
         mark(s, piece)
     s.activations += 1
+    if not s.queued:
+        # The queued activations start once the triggered effects waiting now have resolved
+        # (§4 Chains): `(RUN_QUEUED,)` goes below those on top of the stack.
+        while below and todo[below - 1][0] == RUN_TRIGGER:
+            below -= 1
+        todo.insert(below, QUEUED_TASK)
     s.queued.append((uid, reactivation, via))
 
 

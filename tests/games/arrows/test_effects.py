@@ -279,6 +279,20 @@ def test_placement_adjacency(table_with) -> None:
     assert sorted(o.split()[-1] for o in table.options(s)[1:]) == sorted(["A2", "B1", "B2"] * 2)
 
 
+def test_open_cells_on_a_large_board(table_with) -> None:
+    """The empty cells are read 8 at a time from bit tables: on a board past 8 bytes, every
+    empty cell and only those, in cell order."""
+    spec = table_with(board_cols=26, board_rows=26).spec
+    rng = Random(3)
+    for _ in range(50):
+        occupied = rng.getrandbits(spec.cells)
+        covered, both = rules.open_cells(spec, occupied)
+        empty = [c for c in range(spec.cells) if not (occupied >> c) & 1]
+        row = spec.plays[0]
+        assert list(covered(row)) == [(0, 1, c) for c in empty]
+        assert list(both(row)) == [(0, 0, c) for c in empty] + [(0, 1, c) for c in empty]
+
+
 def test_two_plays_per_turn(table_with) -> None:
     table = table_with(plays_per_turn=2)
     s = table.new()
