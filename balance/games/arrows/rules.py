@@ -370,23 +370,27 @@ def play_options(
     `mode=active` needs credits >= cost, `mode=covered` is always legal."""
     if not hand:
         return (PASS,)
-    pick_covered, pick_both = open_cells(spec, occupied)
+    pick = open_cells(spec, occupied)
     options: list[object] = [PASS]
     cost = spec.cost
     plays = spec.plays
     for card in sorted(set(hand)) if len(hand) > 1 else hand:
-        options += (pick_both if credits >= cost[card] else pick_covered)(plays[card])
+        picked = pick(plays[card])  # the active plays, then as many covered ones
+        options += picked if credits >= cost[card] else picked[len(picked) >> 1 :]
     return tuple(options)
 
 
 # A card's plays on the open cells: from its row of plays on every cell (spec.plays), the entries
-# of the cells where it may be played, in cell order: covered ones alone, or active then covered.
+# of the cells where it may be played, in cell order: the active ones, then the covered ones.
 CellPick = Callable[[Sequence[tuple[int, int, int]]], tuple[tuple[int, int, int], ...]]
 
-# (cells, adjacency rule, occupied cells) -> the board's two CellPicks (covered, both). About half
-# the play decisions of random games meet a board seen before; the cache is simply cleared when
-# it grows large.
-_OPEN_CELLS: dict[tuple[int, bool, int], tuple[CellPick, CellPick]] = {}
+# (cells, adjacency rule, occupied cells) -> the board's CellPick. About half the play decisions
+# of random games meet a board seen before; the cache is simply cleared when it grows large. One
+# object per board, where the covered plays alone are the second half of what it picks: every
+# object the cache keeps is one more for each full collection of the cyclic GC to walk (an entry
+# of two pickers in a tuple, three objects, made random play ~5% slower in CPU time for as many
+# instructions: 2026-11-26).
+_OPEN_CELLS: dict[tuple[int, bool, int], CellPick] = {}
 
 
 # [k][bits] -> the cells 8k ... 8k+7 set in `bits`: a board's empty cells in a few lookups where
@@ -404,14 +408,14 @@ def cells_in_bytes(cells: int) -> list[tuple[tuple[int, ...], ...]]:
     return _CELLS_IN_BYTE
 
 
-def open_cells(spec: ArrowsSpec, occupied: int) -> tuple[CellPick, CellPick]:
+def open_cells(spec: ArrowsSpec, occupied: int) -> CellPick:
     """What picks a card's plays on the cells where it may be played: empty (and next to a card,
-    with `placement_requires_adjacency`, once the board holds one); the covered plays alone,
-    and the active then the covered ones. Itemgetters: a play decision lists some hundred
-    options, and they pick them in C, one call per card."""
+    with `placement_requires_adjacency`, once the board holds one); the active ones, then the
+    covered ones (as many: the covered plays alone are the second half). An itemgetter: a play
+    decision lists some hundred options, and it picks them in C, one call per card."""
     key = (spec.cells, spec.placement_requires_adjacency, occupied)
-    picks = _OPEN_CELLS.get(key)
-    if picks is None:
+    pick = _OPEN_CELLS.get(key)
+    if pick is None:
         if len(_OPEN_CELLS) >= 50_000:
             _OPEN_CELLS.clear()
         free = spec.all_cells & ~occupied  # the empty cells, 8 at a time
@@ -425,26 +429,13 @@ def open_cells(spec: ArrowsSpec, occupied: int) -> tuple[CellPick, CellPick]:
             adjacent = spec.adjacent
             cells = tuple([c for c in cells if any((occupied >> n) & 1 for n in adjacent[c])])
         covered = tuple([spec.cells + cell for cell in cells])  # the row's second half
-        picks = _OPEN_CELLS[key] = (_pick(covered), _pick(cells + covered))
-    return picks
-
-
-def _pick(indexes: tuple[int, ...]) -> CellPick:
-    # itemgetter of one index gives the item itself, not a 1-tuple
-    if len(indexes) > 1:
-        return itemgetter(*indexes)
-    return _pick_one(indexes[0]) if indexes else _pick_none
+        # two indexes or more (an active and a covered play per cell): itemgetter gives a tuple
+        pick = _OPEN_CELLS[key] = itemgetter(*cells, *covered) if cells else _pick_none
+    return pick
 
 
 def _pick_none(row: Sequence[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
     return ()
-
-
-def _pick_one(cell: int) -> CellPick:
-    def pick(row: Sequence[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
-        return (row[cell],)
-
-    return pick
 
 
 def play(s: ArrowsState, task: Task) -> None:
