@@ -156,24 +156,6 @@ ANSWER_CHAIN_ORDER = TASKS.declare("answer_chain_order")
 QUEUED_TASK: Task = (RUN_QUEUED,)
 
 
-class Frame(NamedTuple):
-    """A `RUN_ACTIVATION` task as a record, for readers of the chain stack (`ArrowsState.stack`)."""
-
-    uid: int
-    reactivation: bool
-    via: int
-    step: int
-    used: int
-    revived: int
-    conflicts: tuple[tuple[int, int], ...]
-
-
-class Queued(NamedTuple):
-    """A `RUN_GROUP` task as a record: activations queued together, waiting for `chain_order`."""
-
-    entries: tuple[tuple[int, bool, int], ...]  # (uid, reactivation, via)
-
-
 class Trigger(NamedTuple):
     """A triggered effect waiting to resolve (§4 Chains, step 1)."""
 
@@ -254,16 +236,6 @@ class ArrowsState(Logged, ABC):
 
     def decision(self) -> Decision | None:
         return self.asking
-
-    @property
-    def stack(self) -> list[Frame | Queued]:
-        """The chain stack (R11) as records, the top last: the activations and queued groups on
-        `todo`. For readers (the bots' default policy, tests); the rules read `todo` itself."""
-        return [
-            Frame(*task[1:]) if task[0] == RUN_ACTIVATION else Queued(task[1])
-            for task in self.todo
-            if task[0] == RUN_ACTIVATION or task[0] == RUN_GROUP
-        ]
 
     @abstractmethod
     def apply(self, option: int) -> None:

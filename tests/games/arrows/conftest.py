@@ -10,6 +10,7 @@ import shutil
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -17,7 +18,15 @@ from balance.core.registry import load_game
 from balance.games.arrows import rules
 from balance.games.arrows.cards import load_spec
 from balance.games.arrows.spec import ArrowsSpec
-from balance.games.arrows.state import PLAY, T_OWN_TURNS, ArrowsState, Piece, place
+from balance.games.arrows.state import (
+    PLAY,
+    RUN_ACTIVATION,
+    RUN_GROUP,
+    T_OWN_TURNS,
+    ArrowsState,
+    Piece,
+    place,
+)
 
 GAME = load_game("arrows")
 SHIPPED = GAME.config_dir
@@ -62,6 +71,34 @@ def load_quietly(folder: Path, overrides: dict | None = None) -> ArrowsSpec:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # test cards ignore the cost guideline on purpose
         return load_spec(folder, overrides)
+
+
+class Frame(NamedTuple):
+    """A `RUN_ACTIVATION` task read as a record (state.py's comment on the chain stack)."""
+
+    uid: int
+    reactivation: bool
+    via: int
+    step: int
+    used: int
+    revived: int
+    conflicts: tuple[tuple[int, int], ...]
+
+
+class Queued(NamedTuple):
+    """A `RUN_GROUP` task: activations queued together, waiting for `chain_order`."""
+
+    entries: tuple[tuple[int, bool, int], ...]  # (uid, reactivation, via)
+
+
+def chain(s: ArrowsState) -> list[Frame | Queued]:
+    """The chain stack (R11) as records, the top last: the activations and queued groups on
+    the flow stack `todo`."""
+    return [
+        Frame(*task[1:]) if task[0] == RUN_ACTIVATION else Queued(task[1])
+        for task in s.todo
+        if task[0] == RUN_ACTIVATION or task[0] == RUN_GROUP
+    ]
 
 
 class Table:

@@ -10,14 +10,15 @@ from balance.games.arrows.state import (
     T_CHAINS,
     T_DROPPED_TRIGGERS,
     T_MAX_CHAIN_DEPTH,
-    Frame,
     current_atk,
     current_def,
 )
 
+from .conftest import Frame, chain
+
 
 def top_card(table, s) -> str:
-    top = s.stack[-1]
+    top = chain(s)[-1]
     assert isinstance(top, Frame)
     return table.spec.catalog.cards[s.pieces[top.uid].card]
 
@@ -70,7 +71,7 @@ def test_swap_moves_both_and_only_the_other_card_reactivates(table) -> None:
     table.play(s, "play tide_trickster active at C3", "swap N")
     assert table.spec.catalog.cards[table.at(s, "C2").card] == "tide_trickster"
     assert table.at(s, "C3") is own and own.moved
-    assert top_card(table, s) == "lancer_pup" and len(s.stack) == 2
+    assert top_card(table, s) == "lancer_pup" and len(chain(s)) == 2
 
 
 def test_mirror_stag_reactivate_bonus(table) -> None:

@@ -16,10 +16,11 @@ from balance.games.arrows.state import (
     T_COVERED_DESTROYED,
     T_FLIPS,
     T_UNPAID_REVEALS,
-    Frame,
     current_atk,
     current_def,
 )
+
+from .conftest import Frame, chain
 
 
 def defence(table, s, cell: str) -> int:
@@ -28,7 +29,7 @@ def defence(table, s, cell: str) -> int:
 
 def frame_cell(table, s) -> str:
     """The cell of the card whose frame is on top of the chain stack."""
-    top = s.stack[-1]
+    top = chain(s)[-1]
     assert isinstance(top, Frame)
     return table.spec.cell_names[s.pieces[top.uid].cell]
 
@@ -166,8 +167,10 @@ def test_08_own_card_moved_chain_lifo(table) -> None:
     table.go(s)
     table.play(s, "play lodestone_eel active at C3", "pull N from B2")
     # The Pup reactivates before the Eel continues: its frame is on top, the Eel's below it.
-    assert frame_cell(table, s) == "C2" and s.stack[-1].uid == pup.uid and s.stack[-1].reactivation
-    assert [s.pieces[f.uid].card for f in s.stack] == [table.card("lodestone_eel"), pup.card]
+    assert (
+        frame_cell(table, s) == "C2" and chain(s)[-1].uid == pup.uid and chain(s)[-1].reactivation
+    )
+    assert [s.pieces[f.uid].card for f in chain(s)] == [table.card("lodestone_eel"), pup.card]
     table.play(s, "end phase")  # the Pup's Phase 1; its N arrow flips Q
     assert table.at(s, "C1").controller == 0
     table.play(s, "end phase")  # the Pup's Phase 2: back to the Eel's Phase 1
@@ -189,12 +192,12 @@ def test_09_opponent_card_moved_flipped_reactivates(table) -> None:
     assert frame_cell(table, s) == "C3"  # O is P1's: nothing reactivates yet
     table.play(s, "end phase")  # no conflict: O has no S arrow; the flip step flips O
     assert o.controller == 0
-    assert s.stack[-1].uid == o.uid and s.stack[-1].reactivation  # it moved this turn
+    assert chain(s)[-1].uid == o.uid and chain(s)[-1].reactivation  # it moved this turn
     table.play(s, "end phase")  # O's Phase 1; its W arrow flips K
     assert k.controller == 0
-    assert all(not isinstance(f, Frame) or f.uid != k.uid for f in s.stack)  # K did not move
+    assert all(not isinstance(f, Frame) or f.uid != k.uid for f in chain(s))  # K did not move
     table.play(s, "end phase")  # O's Phase 2
-    assert frame_cell(table, s) == "C3" and s.stack[-1].step == 5  # the Eel's Phase 2
+    assert frame_cell(table, s) == "C3" and chain(s)[-1].step == 5  # the Eel's Phase 2
 
 
 def test_09_moved_into_a_conflict_chains(table) -> None:
@@ -204,7 +207,7 @@ def test_09_moved_into_a_conflict_chains(table) -> None:
     table.hand(s, 0, "lodestone_eel")
     table.go(s)
     table.play(s, "play lodestone_eel active at C3", "pull N from D2")
-    assert s.stack[-1].uid == f.uid  # F and O point at each other: F reactivates at once
+    assert chain(s)[-1].uid == f.uid  # F and O point at each other: F reactivates at once
     table.play(s, "end phase", "conflict E with C2")
     assert table.at(s, "C2") is None
     assert current_def(table.spec, f) == 1
@@ -223,7 +226,7 @@ def test_10_push(table) -> None:
     table.play(s, "play quake_ram active at B3", "push E")
     assert s.graveyards[0] == [u.card]
     assert table.at(s, "D3") is t and t.controller == 1 and t.moved
-    assert frame_cell(table, s) == "B3" and len(s.stack) == 1  # T does not reactivate
+    assert frame_cell(table, s) == "B3" and len(chain(s)) == 1  # T does not reactivate
 
 
 def test_10_push_off_the_grid(table) -> None:
