@@ -29,8 +29,8 @@ actions then try about 3 swaps of 4.4, with the best action the same in all of 9
 Ties are broken by the bot's own stream. Long option lists are sampled (`max_options`) so that
 a decision's cost stays bounded.
 
-A game's state may tell some options' values without their being applied (beings and clans
-do), by optional methods that change no choice, only its cost:
+A game's state may tell some options' values without their being applied (beings, clans, arrows
+and possession do), by optional methods that change no choice, only its cost:
 - `option_bounds(among)`: per option of the pending decision, an upper bound on `evaluate(seat)`
   once it is applied, or None. The game gives one only for an option after which the seat does
   not decide again in the same action. Bounded options are tried last, best bound first, and
