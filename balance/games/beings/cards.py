@@ -140,6 +140,14 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
     locations, loc_index, reach, blockers = _field(rules, docs["rules"])
     types, strong, weak = _type_chart(rules, docs["rules"], notes)
     type_index = {name: i for i, name in enumerate(types)}
+    # R16: strong into the defender doubles; weak into it halves, where it is strong back
+    multiplier = tuple(
+        tuple(
+            DOUBLE if d in strong[a] else RESIST if d in weak[a] and a in strong[d] else NEUTRAL
+            for d in range(len(types))
+        )
+        for a in range(len(types))
+    )
     card_file = validate(CardFile, docs["cards"])
     cards = card_file.cards
     raw_cards = docs["cards"]["cards"]
@@ -201,12 +209,17 @@ def load_spec(config_dir: Path, overrides: Mapping[str, object] | None = None) -
         types=types,
         strong=strong,
         weak=weak,
-        multiplier=tuple(
+        multiplier=multiplier,
+        ratio=tuple(
             tuple(
-                DOUBLE if d in strong[a] else RESIST if d in weak[a] and a in strong[d] else NEUTRAL
-                for d in range(len(types))
+                (rules.double_multiplier, 1)
+                if kind == DOUBLE
+                else (1, rules.resist_divisor)
+                if kind == RESIST
+                else None
+                for kind in row
             )
-            for a in range(len(types))
+            for row in multiplier
         ),
         being=tuple(being_index[card.being] for card in cards),
         being_names=being_names,

@@ -25,7 +25,6 @@ from balance.games.beings.effects import (
     UNTIL_TURN,
     VIA_EVOLVE,
 )
-from balance.games.beings.spec import DOUBLE, RESIST
 from balance.games.beings.state import LIFE, Attack, Being, attack_power, base_power, power
 
 if TYPE_CHECKING:
@@ -166,20 +165,6 @@ def being_terms(spec: BeingsSpec, being: Being) -> Terms:
     return worth, p, base, mods, spec.type_of[being.stack[-1]]
 
 
-def _hit(spec: BeingsSpec, attacker: Being, defending: Being | None) -> int:
-    """G7 attack power (state.attack_power, without the function call)."""
-    base = attacker.printed + spec.equip_power * attacker.equipped
-    if defending is not None:
-        kind = spec.multiplier[spec.type_of[attacker.stack[-1]]][spec.type_of[defending.stack[-1]]]
-        if kind == DOUBLE:
-            base *= spec.double_multiplier
-        elif kind == RESIST:
-            base = -(-base // spec.resist_divisor)
-    for mod in attacker.mods:
-        base += mod[0]
-    return max(0, base)
-
-
 def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
     """What the attack under way will likely cost the defender, in pp (WIN: the game)."""
     spec = m.spec
@@ -193,7 +178,7 @@ def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
         if being is None or being.uid != a.defending_uid:
             return 0.0
         own = power(spec, being)
-        need = _hit(spec, attacker, being) + spec.defense_margin - own - a.counter
+        need = attack_power(spec, attacker, being) + spec.defense_margin - own - a.counter
         if need <= 0:
             return 0.0
         worth = BEING_PP * own + SLOT_PP
@@ -202,7 +187,7 @@ def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
         return 0.0
     if m.lives[defender]:
         return LIFE_PP - HAND_PP * MEAN_CARD
-    need = _hit(spec, attacker, None) + spec.defense_margin - a.counter
+    need = attack_power(spec, attacker, None) + spec.defense_margin - a.counter
     if need <= 0:
         return 0.0
     return HAND_PP * need if held >= need else WIN
@@ -222,19 +207,16 @@ def _needs(spec: BeingsSpec, mine: list[Placed], theirs: list[Placed]) -> list[N
     """My rested Beings that a threatening opposing Being in reach could defeat, each with the
     most defence (beyond its power) such an attack needs."""
     reach = spec.reach
-    multiplier = spec.multiplier
+    ratio = spec.ratio
     margin = spec.defense_margin
-    double, resist = spec.double_multiplier, spec.resist_divisor
     needs = []
     for loc, (_, own, _, _, kind) in mine:
         worst = 0
         for at, (_, _, base, mods, attacker_kind) in theirs:
             if loc in reach[at]:
-                factor = multiplier[attacker_kind][kind]
-                if factor == DOUBLE:
-                    base *= double
-                elif factor:
-                    base = -(-base // resist)
+                typed = ratio[attacker_kind][kind]  # R16, as state.attack_power
+                if typed is not None:
+                    base = -(-base * typed[0] // typed[1])
                 need = base + mods + margin - own
                 if need > worst:  # noqa: PLR1730 - max() is a call per pair, in the hot loop
                     worst = need
@@ -593,17 +575,14 @@ class _Bounds:
         mine = threats[self.seat]
         theirs = exposed[other]
         worst = {at: need for at, _, need in _needs(spec, theirs, mine)} if mine else {}
-        multiplier = spec.multiplier
+        ratio = spec.ratio
         margin = spec.defense_margin
-        double, resist = spec.double_multiplier, spec.resist_divisor
         for at, (_, own, _, _, kind) in theirs:
             most = worst.get(at, 0)
             for attacker_kind, base in strongest.items():
-                factor = multiplier[attacker_kind][kind]
-                if factor == DOUBLE:
-                    base *= double
-                elif factor:
-                    base = -(-base // resist)
+                typed = ratio[attacker_kind][kind]  # R16, as state.attack_power
+                if typed is not None:
+                    base = -(-base * typed[0] // typed[1])
                 need = base + margin - own
                 if need > most:  # noqa: PLR1730 - as in `_needs`
                     most = need
@@ -1159,12 +1138,14 @@ def _holds_when_done(m: Match, a: Attack, seat: int) -> bool:
         if a.defending >= 0:
             being = m.field[seat][a.defending]
             if being is not None and being.uid == a.defending_uid:
-                need = _hit(spec, attacker, being) + spec.defense_margin - power(spec, being)
+                need = (
+                    attack_power(spec, attacker, being) + spec.defense_margin - power(spec, being)
+                )
                 if need - a.counter > 0:
                     return False
         elif a.target != LIFE or m.lives[seat]:
             return False  # not a defend step the flow offers: no bound
-        elif _hit(spec, attacker, None) + spec.defense_margin - a.counter > 0:
+        elif attack_power(spec, attacker, None) + spec.defense_margin - a.counter > 0:
             return False
     for side in m.field:
         for being in side:
@@ -1194,7 +1175,7 @@ def _lost_when_done(m: Match, a: Attack, seat: int) -> bool:
     attacker = m.field[a.seat][a.loc]
     if attacker is None or attacker.uid != a.uid:
         return False  # it fizzles
-    return _hit(m.spec, attacker, None) + m.spec.defense_margin - a.counter > 0
+    return attack_power(m.spec, attacker, None) + m.spec.defense_margin - a.counter > 0
 
 
 def _penalty(
@@ -1313,7 +1294,7 @@ def features(m: Match, seat: int) -> dict[str, Any]:
 
 
 def needed_defense(m: Match, attacker: Being, defending: Being | None) -> int:
-    return attack_power(m, attacker, defending) + m.spec.defense_margin
+    return attack_power(m.spec, attacker, defending) + m.spec.defense_margin
 
 
 def _can_attack(m: Match, side: int, being: Being) -> bool:

@@ -941,7 +941,9 @@ def resolve_attack(m: Match) -> None:
             m.totals[G_X2] += 1
         elif kind == RESIST:
             m.totals[G_RESISTED] += 1
-    held = defence_power(m, defending) >= attack_power(m, attacker, defending) + spec.defense_margin
+    held = (
+        defence_power(m, defending) >= attack_power(spec, attacker, defending) + spec.defense_margin
+    )
     m.tally[defender][S_DEFENDS_WON if held else S_DEFENDS_LOST] += 1
     if defending is None:
         m.totals[G_ZERO_SURVIVED if held else G_ZERO_FAILED] += 1
@@ -1085,7 +1087,7 @@ def describe_option(m: Match, option: tuple[Any, ...]) -> str:
         attacking = m.field[a.seat][a.loc]
         assert attacking is not None
         defending = m.field[1 - a.seat][a.defending] if a.defending >= 0 else None
-        hit = attack_power(m, attacking, defending)
+        hit = attack_power(m.spec, attacking, defending)
         held = defence_power(m, defending)
         return f"done (defence {held} against attack {hit}: {hit + spec.defense_margin} needed)"
     if what == "target":

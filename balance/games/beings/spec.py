@@ -120,6 +120,10 @@ class BeingsSpec:
     strong: tuple[frozenset[int], ...]
     weak: tuple[frozenset[int], ...]
     multiplier: tuple[tuple[int, ...], ...]  # [attacker type][defender type] -> NEUTRAL/...
+    # [attacker type][defender type] -> (times, per), or None where neutral: R16's multiplier as
+    # one formula, the attacker's base becomes ceil(base * times / per) (doubled:
+    # (double_multiplier, 1); resisted: (1, resist_divisor)); see state.attack_power
+    ratio: tuple[tuple[tuple[int, int] | None, ...], ...]
     # the cards, indexed by card id
     being: tuple[int, ...]  # index into being_names
     being_names: tuple[str, ...]

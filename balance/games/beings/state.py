@@ -14,7 +14,6 @@ from balance.core.contract import DRAWN, FIRST_COUNTER, Decision
 from balance.core.eventchain import EventLog, Logged
 from balance.core.flow import Task, Tasks
 from balance.core.gamerng import GameRng
-from balance.games.beings.spec import DOUBLE, RESIST
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -414,25 +413,17 @@ def power(spec: BeingsSpec, being: Being) -> int:
     return max(0, total)
 
 
-def mods_total(being: Being) -> int:
-    total = 0
-    for mod in being.mods:
-        total += mod[0]
-    return total
-
-
-def attack_power(m: Match, attacker: Being, defending: Being | None) -> int:
-    """G7, R16: the attacker's base, doubled or halved (rounded up) by type, then skill mods."""
-    spec = m.spec
+def attack_power(spec: BeingsSpec, attacker: Being, defending: Being | None) -> int:
+    """G7, R16: the attacker's base, doubled or halved (rounded up) by type, then skill mods.
+    Takes the spec, not the match: the evaluation calls it in its inner loops too."""
     base = attacker.printed + spec.equip_power * attacker.equipped
     if defending is not None:
-        kind = spec.multiplier[spec.type_of[attacker.stack[-1]]][spec.type_of[defending.stack[-1]]]
-        if kind == DOUBLE:
-            base *= spec.double_multiplier
-        elif kind == RESIST:
-            base = -(-base // spec.resist_divisor)
-    total = base + mods_total(attacker)
-    return max(0, total)
+        ratio = spec.ratio[spec.type_of[attacker.stack[-1]]][spec.type_of[defending.stack[-1]]]
+        if ratio is not None:
+            base = -(-base * ratio[0] // ratio[1])  # rounded up
+    for mod in attacker.mods:
+        base += mod[0]
+    return max(0, base)
 
 
 def draw(m: Match, seat: int, n: int) -> int:

@@ -203,7 +203,7 @@ def test_attack_power_at_my_life_at_most(life: int, bonus: int) -> None:  # Sun 
         p2={"hand": ["frost_hare_1"], "field": {"C": being("sky_roc_1", rested=True)}},
     )
     play(m, "attack sky_roc_1 at C with sun_lion_3 at C")
-    assert attack_power(m, at(m, P1, "C"), at(m, P2, "C")) == 8 + bonus
+    assert attack_power(m.spec, at(m, P1, "C"), at(m, P2, "C")) == 8 + bonus
 
 
 @pytest.mark.parametrize("hand, drawn", [(6, 1), (7, 0)])
@@ -256,7 +256,7 @@ def test_attack_power_at_opp_life_at_most(opp_life: int, bonus: int) -> None:  #
         },
     )
     play(m, "attack reef_leviathan_1 at C with thunder_ram_1 at C")
-    assert attack_power(m, at(m, P1, "C"), at(m, P2, "C")) == 1 + bonus
+    assert attack_power(m.spec, at(m, P1, "C"), at(m, P2, "C")) == 1 + bonus
 
 
 @pytest.mark.parametrize("card", ["thunder_ram_3", "night_stalker_2"])
@@ -271,7 +271,7 @@ def test_attack_power_against_a_being_only(card: str) -> None:  # target_kind: b
     )
     base = at(m, P1, "C").printed
     play(m, f"attack sky_roc_1 at C with {card} at C")
-    assert attack_power(m, at(m, P1, "C"), at(m, P2, "C")) == base + 2
+    assert attack_power(m.spec, at(m, P1, "C"), at(m, P2, "C")) == base + 2
     m = table(p1={"field": {"C": being(*stack)}}, p2={"life": 1})
     play(m, f"attack life with {card} at C")
     assert at(m, P1, "C").mods == [] and len(m.lives[P2]) == 0

@@ -181,7 +181,7 @@ def test_resist_divisor() -> None:
     play(m, "attack thorn_dryad_1 at C with reef_leviathan_2 at C")  # Water - into Nature
     from balance.games.beings.rules import attack_power
 
-    assert attack_power(m, at(m, P1, "C"), at(m, P2, "C")) == 3  # ceil(8 / 3)
+    assert attack_power(m.spec, at(m, P1, "C"), at(m, P2, "C")) == 3  # ceil(8 / 3)
 
 
 def test_locations_and_reach_are_data() -> None:

@@ -47,7 +47,7 @@ def test_1_double_damage() -> None:
     # P2 has no active Being, so `no_block` is its only option and is taken at once.
     assert m.decision().kind == "defend"
     oracle, fox = at(m, P1, "C"), at(m, P2, "L")
-    assert attack_power(m, oracle, fox) == 8  # Water + into Fire: 4 × 2
+    assert attack_power(m.spec, oracle, fox) == 8  # Water + into Fire: 4 × 2
     play(m, "discard cinder_drake_1")
     # only `done` remained, so the defend step ended: 2 + 4 = 6 < 8 + 1
     assert at(m, P2, "L") is None
@@ -70,7 +70,7 @@ def test_2_resist_rounds_up_and_buffs_apply_after(tmp_path: Path) -> None:
     )
     play(m, "attack test_b_1 at C with test_a_1 at C")
     a, b = at(m, P1, "C"), at(m, P2, "C")
-    assert attack_power(m, a, b) == 6  # ceil(7 / 2) + 2, not ceil((7 + 2) / 2) = 5
+    assert attack_power(m.spec, a, b) == 6  # ceil(7 / 2) + 2, not ceil((7 + 2) / 2) = 5
     assert defence_power(m, b) == 6
     play(m, "done")  # P2 adds nothing
     assert at(m, P2, "C") is None  # 6 < 6 + 1
@@ -91,7 +91,7 @@ def test_3_halving_needs_the_mutual_condition(tmp_path: Path) -> None:
         p2={"field": {"C": being("test_y_1", rested=True)}},
     )
     play(m, "attack test_y_1 at C with test_x_1 at C")
-    assert attack_power(m, at(m, P1, "C"), at(m, P2, "C")) == 5  # not 3: Y is not + into X
+    assert attack_power(m.spec, at(m, P1, "C"), at(m, P2, "C")) == 5  # not 3: Y is not + into X
 
 
 def test_4_reach_and_rested_targets() -> None:
@@ -297,7 +297,7 @@ def test_12_deck_out_and_equip() -> None:
     assert m.turn == 15
     play(m, "attack iron_golem_1 at L with reef_leviathan_1 at L")
     leviathan = at(m, P1, "L")
-    assert attack_power(m, leviathan, golem) == 4  # Water into Metal: neutral
+    assert attack_power(m.spec, leviathan, golem) == 4  # Water into Metal: neutral
     assert defence_power(m, golem) == 6 >= 4 + 1 > golem.printed  # 4 alone would not hold
     play(m, "done")
     assert at(m, P2, "L") is golem
@@ -338,7 +338,9 @@ def test_14_attack_skill_before_block_and_resist_on_the_blocker() -> None:
     moth, golem, wyrm = at(m, P2, "L"), at(m, P2, "R"), at(m, P1, "C")
     assert power(m.spec, moth) == 0  # the attack skill resolved before the block
     play(m, "block with iron_golem_1 at R")
-    assert attack_power(m, wyrm, golem) == 7  # Ice - into Metal and Metal + into Ice: ceil(13/2)
+    assert (
+        attack_power(m.spec, wyrm, golem) == 7
+    )  # Ice - into Metal and Metal + into Ice: ceil(13/2)
     play(m, "discard reef_leviathan_3")
     assert defence_power(m, golem) == 10
     play(m, "done")  # 10 >= 7 + 1
