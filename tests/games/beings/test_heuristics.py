@@ -207,13 +207,18 @@ def _hints_hold(m: BeingsMatch, decision: Decision, world: BeingsMatch) -> Count
     if bounds is None and twins is None:
         return seen
     values = []
+    whole = []  # per option: the seat decides no more in the same action (the next decision is
+    # another seat's, of the same kind, or none), as greedy scores a bounded option
     for option in range(len(decision.options)):
         copy = world.clone()
         copy.apply(option)
         values.append(copy.evaluate(decision.seat))
+        after = copy.decision()
+        whole.append(after is None or after.seat != decision.seat or after.kind == decision.kind)
     for option, bound in enumerate(bounds or ()):
         if bound is not None:
             assert bound >= values[option], m.describe(option)
+            assert whole[option], m.describe(option)
             seen["bounded"] += 1
             seen["pruned"] += bound < max(values)
             what = world.options[option]
