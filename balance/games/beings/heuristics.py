@@ -1149,6 +1149,28 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
     return bounds, exact
 
 
+def defend_best(
+    bounds: Sequence[float | None], exact: Sequence[float | None]
+) -> tuple[int, float] | None:
+    """For a defend step whose `defend_bounds` are these: an option surely best and `evaluate`
+    for the defender once it is applied: the first of the greatest differences known exactly,
+    whose value no other option's bound is above; else None. After it, the step goes on (a
+    discard with cards left) or the attacker decides, or the game is over: never another kind
+    of decision of the defender's (a search bot's chain of follow-ups ends with it)."""
+    best = -1
+    top = -math.inf
+    for index, pp in enumerate(exact):
+        if pp is not None and (best < 0 or pp > top):
+            best, top = index, pp
+    if best < 0:
+        return None
+    value = known_value(top)
+    for index, bound in enumerate(bounds):
+        if exact[index] is None and (bound is None or bound > value):
+            return None  # it may be better
+    return best, value
+
+
 def _holds_when_done(m: Match, a: Attack, seat: int) -> bool:
     """Does ending `seat`'s defend step now leave `evaluate` as it is (R28-R31)? So it does where
     the defence holds (or the attack fizzles), no mod lasts only the attack, and the attacker's
