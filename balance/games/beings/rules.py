@@ -247,13 +247,27 @@ class BeingsMatch(Match):
 
     def option_best(self) -> tuple[int, float | None] | None:
         """An option of the pending decision surely best for its seat, with its value once
-        applied, where the bounds tell both unapplied (heuristics.defend_best: the defend
-        step), else None."""
+        applied, where the bounds tell both (heuristics.defend_best: the defend step), else
+        None. Where they tell all but `done` (the attack resolves), `done` is applied to a
+        copy to know its value, if the seat then decides no other kind of decision."""
         if self.phase != DEFEND:
             return None
-        bounds, self.known = heuristics.defend_bounds(self, self.decider)
+        seat = self.decider
+        bounds, known = heuristics.defend_bounds(self, seat)
+        self.known = known
         self.tighten = None
-        best = heuristics.defend_best(bounds, self.known)
+        best = heuristics.defend_best(bounds, known)
+        last = len(known) - 1
+        if (
+            best is None
+            and known[last] is None
+            and all(known[index] is not None or bounds[index] is not None for index in range(last))
+        ):
+            copy = self.clone()
+            copy.apply(last)
+            after = copy.decision()
+            if after is None or after.seat != seat or after.kind == "defend":
+                best = heuristics.defend_best(bounds, known, copy.evaluate(seat))
         if best is None:
             self.bounded = bounds  # for `option_bounds`, asked next
         return best
