@@ -1128,6 +1128,34 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
     return bounds, exact
 
 
+def defend_best(
+    bounds: Sequence[float | None], exact: Sequence[float | None], done: float | None = None
+) -> tuple[int, float] | None:
+    """For a defend step whose `defend_bounds` are these: an option surely best and `evaluate`
+    for the defender once it is applied: of the greatest value known, the differences known
+    exactly and `done`'s value where it was applied (`done`), whose value no other option's
+    bound is above; else None. After it, the step goes on (a discard with cards left) or the
+    attacker decides, or the game is over: never another kind of decision of the defender's
+    (a search bot's chain of follow-ups ends with it; the caller checks it of `done`)."""
+    best = -1
+    top = -math.inf
+    for index, pp in enumerate(exact):
+        if pp is not None and (best < 0 or pp > top):
+            best, top = index, pp
+    value = known_value(top) if best >= 0 else -math.inf
+    last = len(exact) - 1
+    if done is not None and (best < 0 or done > value):
+        best, value = last, done
+    if best < 0:
+        return None
+    for index, bound in enumerate(bounds):
+        if exact[index] is not None or (index == last and done is not None):
+            continue  # its value is known
+        if bound is None or bound > value:
+            return None  # it may be better
+    return best, value
+
+
 def _holds_when_done(m: Match, a: Attack, seat: int) -> bool:
     """Does ending `seat`'s defend step now leave `evaluate` as it is (R28-R31)? So it does where
     the defence holds (or the attack fizzles), no mod lasts only the attack, and the attacker's

@@ -168,7 +168,7 @@ class BeingsMatch(Match):
         return new
 
     def apply(self, option: int) -> None:
-        self.known = self.tighten = None
+        self.known = self.tighten = self.bounded = None
         resume(self, option, TASKS)  # the answer's task runs first
 
     def result(self) -> Result:
@@ -219,6 +219,9 @@ class BeingsMatch(Match):
         if self.phase == MAIN:
             bounds, self.known, self.tighten = heuristics.option_bounds(self, self.decider, among)
         elif self.phase == DEFEND:
+            if self.bounded is not None:  # worked out by `option_best`
+                bounds, self.bounded = self.bounded, None
+                return bounds
             bounds, self.known = heuristics.defend_bounds(self, self.decider)
             self.tighten = None
         else:
@@ -241,6 +244,33 @@ class BeingsMatch(Match):
         position), where that was a loose one (heuristics.option_bounds: the main phase's
         plays), else None."""
         return None if self.tighten is None else self.tighten(self, option)
+
+    def option_best(self) -> tuple[int, float | None] | None:
+        """An option of the pending decision surely best for its seat, with its value once
+        applied, where the bounds tell both (heuristics.defend_best: the defend step), else
+        None. Where they tell all but `done` (the attack resolves), `done` is applied to a
+        copy to know its value, if the seat then decides no other kind of decision."""
+        if self.phase != DEFEND:
+            return None
+        seat = self.decider
+        bounds, known = heuristics.defend_bounds(self, seat)
+        self.known = known
+        self.tighten = None
+        best = heuristics.defend_best(bounds, known)
+        last = len(known) - 1
+        if (
+            best is None
+            and known[last] is None
+            and all(known[index] is not None or bounds[index] is not None for index in range(last))
+        ):
+            copy = self.clone()
+            copy.apply(last)
+            after = copy.decision()
+            if after is None or after.seat != seat or after.kind == "defend":
+                best = heuristics.defend_best(bounds, known, copy.evaluate(seat))
+        if best is None:
+            self.bounded = bounds  # for `option_bounds`, asked next
+        return best
 
     def option_twins(self) -> list[int] | None:
         """Per option of the pending decision, the first option that `evaluate` scores the same
@@ -350,6 +380,7 @@ def new_game(spec: BeingsSpec, lineup: Sequence[str], seed: int) -> BeingsMatch:
         known=None,
         shared=0,
         tighten=None,
+        bounded=None,
         searching=False,
     )
     m.totals[G_FIRST_SEAT] = first

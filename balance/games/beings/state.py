@@ -289,6 +289,9 @@ class Match(Logged):
     # Where `option_bounds` bounded some options loosely: per option, its tighter bound (None if
     # it has none), its exact value joining `known` (rules.BeingsMatch.option_bound).
     tighten: Callable[[Match, int], float | None] | None
+    # The defend step's bounds, where `option_best` worked them out (with `known`) and told no
+    # best option: `option_bounds` gives them without working them out again. None likewise.
+    bounded: list[float | None] | None
     # A search's world (determinize and its clones): its main decisions list their options only
     # when read (rules.main_decision); a real game's list them at once, as its bots read them all
     searching: bool
@@ -335,7 +338,7 @@ class Match(Logged):
         new.totals = self.totals[:]
         new.hand_defence = self.hand_defence[:]
         new.hidden_defence = self.hidden_defence[:]
-        new.known = new.tighten = None
+        new.known = new.tighten = new.bounded = None
         new.searching = self.searching
         return new
 

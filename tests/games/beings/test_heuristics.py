@@ -119,7 +119,9 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
     option_value) is true: along seeded games (random players, and greedy ones, who reach 0 life
     and its haste often), every bound is at least the value the option leads to, twins lead to
     the same value, and a value known unapplied is that value (to rounding), among them ending
-    a defend step that loses the game; plays whose skill gains gems are bounded too."""
+    a defend step that loses the game; plays whose skill gains gems are bounded too. A bounded
+    option is a whole action (its seat decides no more in it), and a defend step's best option
+    told unapplied (option_best) has the best value, given to rounding."""
     from balance.bots import make_bot
     from balance.core.registry import load_game
 
@@ -139,7 +141,7 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
             m.apply(option)
     assert seen["bounded"] > 2000 and seen["pruned"] > seen["bounded"] // 2
     assert seen["twins"] > 100 and seen["known"] > seen["bounded"] // 3
-    assert seen["lost"] > 10 and seen["skilled"] > 10
+    assert seen["lost"] > 10 and seen["skilled"] > 10 and seen["best"] > 80
 
 
 def test_bounds_hold_and_change_no_choice_on_changed_configs(
@@ -197,7 +199,7 @@ def test_bounds_hold_and_change_no_choice_on_changed_configs(
             rng.setstate(after)
             m.apply(option)
     assert seen["bounded"] > 1000 and seen["pruned"] > seen["bounded"] // 2
-    assert seen["known"] > seen["bounded"] // 3 and seen["free"] >= 2
+    assert seen["known"] > seen["bounded"] // 3 and seen["free"] >= 2 and seen["best"] > 100
 
 
 def _hints_hold(m: BeingsMatch, decision: Decision, world: BeingsMatch) -> Counter[str]:
@@ -207,13 +209,18 @@ def _hints_hold(m: BeingsMatch, decision: Decision, world: BeingsMatch) -> Count
     if bounds is None and twins is None:
         return seen
     values = []
+    whole = []  # per option: the seat decides no more in the same action (the next decision is
+    # another seat's, of the same kind, or none), as greedy scores a bounded option
     for option in range(len(decision.options)):
         copy = world.clone()
         copy.apply(option)
         values.append(copy.evaluate(decision.seat))
+        after = copy.decision()
+        whole.append(after is None or after.seat != decision.seat or after.kind == decision.kind)
     for option, bound in enumerate(bounds or ()):
         if bound is not None:
             assert bound >= values[option], m.describe(option)
+            assert whole[option], m.describe(option)
             seen["bounded"] += 1
             seen["pruned"] += bound < max(values)
             what = world.options[option]
@@ -227,6 +234,12 @@ def _hints_hold(m: BeingsMatch, decision: Decision, world: BeingsMatch) -> Count
                 seen["lost"] += value == -1.0 and what[0] == "done"
         else:
             assert world.option_value(option) is None
+    found = world.option_best()  # the defend step's best option, told unapplied
+    if found is not None:
+        best, value = found
+        assert value is not None and abs(value - max(values)) < 1e-12, m.describe(best)
+        assert abs(values[best] - max(values)) < 1e-12 and whole[best], m.describe(best)
+        seen["best"] += 1
     for option, twin in enumerate(twins or ()):
         if twin != option:
             assert values[twin] == values[option], m.describe(option)
