@@ -13,7 +13,7 @@ the same name are one option (copies share a card id, and names are unique per d
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import repeat
 from math import ceil, floor
 from random import Random
@@ -1341,35 +1341,25 @@ def game_stats(g: Table) -> dict[str, float]:
         "capped_rounds": float(g.capped_rounds),
         "capped_decisions": float(g.capped_decisions),
     }
-    tally = g.tally
-    for key, index in TALLY_KEYS:
-        stats[key] = float(tally[index])
+    stats.update(zip(TALLY_KEYS, map(float, g.tally)))
     stats["wonder_ties"] = stats["wonder_tie_wins_0"] + stats["wonder_tie_wins_1"]
     stats["shared_ties"] = stats["shared_ties_0"]
     log = g.battle_totals
-    for r in range(min(len(log) // ROUND_LOG, spec.max_rounds)):
-        for key, value in zip(_round_keys(r + 1), log[ROUND_LOG * r : ROUND_LOG * r + ROUND_LOG]):
-            stats[key] = float(value)
+    rounds = min(len(log) // ROUND_LOG, spec.max_rounds)
+    stats.update(zip(_rounds_keys(rounds), map(float, log[: ROUND_LOG * rounds])))
     for seat in (0, 1):
         grid = g.grid[seat]
         stats[SEAT_KEYS[seat][0]] = float(g.supremacy[seat])
         stats[SEAT_KEYS[seat][1]] = float(g.owned[seat])
         stats[SEAT_KEYS[seat][2]] = float(len(grid) - grid.count(EMPTY))
         stats[SEAT_KEYS[seat][3]] = float(active_count(g, seat))
-    picks = {clan: k + 1 for k, (clan, _) in enumerate(g.picks)}
-    for index, (fielded, flipped, picked) in enumerate(spec.clan_stat_keys):
-        stats[fielded] = float(
-            (1 if index in g.clans[0] else 0) + (2 if index in g.clans[1] else 0)
-        )
-        stats[flipped] = float(index in g.flipped)
-        stats[picked] = float(picks.get(index, 0))
+    stats.update(_clan_stats(spec.clan_stat_keys, g.clans[0], g.clans[1], g.flipped, g.picks))
     return stats
 
 
-# Result.stats keys, spelled once (the order is the order game_stats fills them in)
-TALLY_KEYS = tuple(
-    (f"{name}_{seat}", i * 2 + seat) for i, name in enumerate(STATS) for seat in (0, 1)
-)
+# Result.stats keys, spelled once (the order is the order game_stats fills them in): the
+# tallies' keys in `Table.tally` order
+TALLY_KEYS = tuple(f"{name}_{seat}" for name in STATS for seat in (0, 1))
 SEAT_KEYS = tuple(
     (f"supremacy_{seat}", f"owned_tokens_{seat}", f"army_{seat}", f"faceup_{seat}")
     for seat in (0, 1)
@@ -1388,6 +1378,31 @@ def _round_keys(r: int) -> tuple[str, ...]:
         f"veteran_r{r}_0",
         f"veteran_r{r}_1",
     )
+
+
+@cache
+def _rounds_keys(rounds: int) -> tuple[str, ...]:
+    """The keys of rounds 1 to `rounds`, in Table.battle_totals order."""
+    return tuple(key for r in range(1, rounds + 1) for key in _round_keys(r))
+
+
+@lru_cache(maxsize=4096)  # drafts' pick orders are many: keep the recent ones
+def _clan_stats(
+    keys: tuple[tuple[str, str, str], ...],
+    clans0: tuple[int, ...],
+    clans1: tuple[int, ...],
+    flipped: tuple[int, ...],
+    picks: tuple[tuple[int, int], ...],
+) -> tuple[tuple[str, float], ...]:
+    """Per clan (spec.clan_stat_keys), who fields it (1, 2 or 3 for both), whether it is
+    flipped and its draft pick (0: none), as stats items: a few setups recur, so once each."""
+    pick = {clan: k + 1 for k, (clan, _) in enumerate(picks)}
+    items: list[tuple[str, float]] = []
+    for index, (fielded, flipped_key, picked) in enumerate(keys):
+        items.append((fielded, float((1 if index in clans0 else 0) + (2 if index in clans1 else 0))))
+        items.append((flipped_key, float(index in flipped)))
+        items.append((picked, float(pick.get(index, 0))))
+    return tuple(items)
 
 
 # -- words -----------------------------------------------------------------------------------
