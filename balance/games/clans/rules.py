@@ -553,43 +553,49 @@ def _action_options(g: Table, seat: int) -> tuple[tuple[Any, ...], int]:
     troops = base + CLAN_N  # active Troops per clan; active Heroes per clan from `heroes`
     heroes = troops + len(spec.clans)
     troop_slot = grid.index(EMPTY, 0, width) if board[base + TROOP_FREE] else -1
-    any_troop = board[base + ROW_N] > 0
+    # an off-clan Troop is playable: no Troop is active (R13), or its discards are affordable
+    # (R12); worked out at the first off-clan Troop (-1: not yet)
+    offclan = -1 if board[base + ROW_N] else 1
     open_slots: list[list[int] | None] = [None, None, None]  # per row, found when needed
     options: list[tuple[Any, ...]] = []
     n = len(hand)
     distinct = dict.fromkeys(hand)
-    used: set[int] = set()
+    unplayed: list[int] = []  # cards with no play: stuck unless some shift brings them in
     by_level: list[list[int]] = [[], [], [], []]
-    offclan_cost = -1
     for card in distinct:
         lv = level[card]
         by_level[lv].append(card)
-        clan = clan_of[card]
         if lv == 1:
-            if troop_slot < 0:
+            if troop_slot >= 0 and (offclan > 0 or board[troops + clan_of[card]]):
+                options.append((PLAY, card, troop_slot))
                 continue
-            if any_troop and not board[troops + clan]:
-                if offclan_cost < 0:
-                    offclan_cost = player_rule(g, seat, OFFCLAN_TROOP_COST)
-                if offclan_cost > n - 1:
+            if troop_slot >= 0 and offclan < 0:
+                offclan = 1 if player_rule(g, seat, OFFCLAN_TROOP_COST) <= n - 1 else 0
+                if offclan:
+                    options.append((PLAY, card, troop_slot))
                     continue
-            options.append((PLAY, card, troop_slot))
-            used.add(card)
-        elif board[troops + clan] and (lv == 2 or board[heroes + clan]):
-            row = lv - 1
-            if row >= 3 or not board[base + HERO_OPEN + row - 1]:
-                continue
-            slots = open_slots[row]
-            if slots is None:
-                slots = open_slots[row] = [
-                    slot
-                    for slot in range(row * width, row * width + width)
-                    if grid[slot] == EMPTY and grid[slot - width] != EMPTY
-                ]
-            for slot in slots:
-                options.append((PLAY, card, slot))
-            used.add(card)
+            unplayed.append(card)
+            continue
+        clan = clan_of[card]
+        if (
+            not board[troops + clan]
+            or (lv == 3 and not board[heroes + clan])
+            or not board[base + HERO_OPEN + lv - 2]  # an empty space on a card of the row below
+        ):
+            unplayed.append(card)
+            continue
+        row = lv - 1
+        slots = open_slots[row]
+        if slots is None:
+            slots = open_slots[row] = [
+                slot
+                for slot in range(row * width, row * width + width)
+                if grid[slot] == EMPTY and grid[slot - width] != EMPTY
+            ]
+        for slot in slots:
+            options.append((PLAY, card, slot))
     active = g.actives[seat]
+    shifted: set[int] = set()  # cards some shift brings in
     if n and active:
         discount = -1
         shift_cost = spec.card_shift
@@ -610,16 +616,16 @@ def _action_options(g: Table, seat: int) -> tuple[tuple[Any, ...], int]:
                 for card in same_row:
                     if card != out:
                         options.append((SHIFT, slot, card))
-                        used.add(card)
+                        shifted.add(card)
             else:
                 for card in same_row:
                     options.append((SHIFT, slot, card))
-                used.update(same_row)
+                shifted.update(same_row)
     stuck = 0
-    if len(used) < len(distinct):
+    if unplayed:
         base_id = seat * len(level)
-        for card in distinct:
-            if card not in used:
+        for card in unplayed:
+            if card not in shifted:
                 stuck |= 1 << (base_id + card)
     held = g.held[seat]
     if held >= spec.draw_small.tokens:
