@@ -336,7 +336,9 @@ def deal_clans(g: Table, clans: tuple[tuple[int, ...], tuple[int, ...]]) -> None
         g.pool = tuple(card for clan in g.flipped for card in base.clan_cards[clan])
     g.spec = spec = base.with_flipped(g.flipped)
     for seat in (0, 1):
-        deck = [card for clan in clans[seat] for card in spec.clan_cards[clan]]
+        deck: list[int] = []
+        for clan in clans[seat]:
+            deck += spec.clan_cards[clan]
         g.rng.shuffle(deck)
         g.deck = replaced(g.deck, seat, tuple(deck))
         deal_hand(g, seat)
@@ -360,8 +362,7 @@ def deal_hand(g: Table, seat: int) -> None:
 
 
 def troops_in(g: Table, cards: Sequence[int]) -> int:
-    level = g.spec.card_level
-    return sum(1 for card in cards if level[card] == 1)
+    return list(map(g.spec.card_level.__getitem__, cards)).count(1)
 
 
 # -- the machine -----------------------------------------------------------------------------
@@ -455,8 +456,7 @@ def mulligan(g: Table, answer: Task) -> None:
 
 
 def keep_hand(g: Table, seat: int) -> None:
-    for card in g.hand[seat]:
-        g.log.append((0, seat, card, OPENING, 1))
+    g.log.extend([(0, seat, card, OPENING, 1) for card in g.hand[seat]])
 
 
 # -- turns -----------------------------------------------------------------------------------
