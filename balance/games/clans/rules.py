@@ -1405,7 +1405,9 @@ def _clan_stats(
     pick = {clan: k + 1 for k, (clan, _) in enumerate(picks)}
     items: list[tuple[str, float]] = []
     for index, (fielded, flipped_key, picked) in enumerate(keys):
-        items.append((fielded, float((1 if index in clans0 else 0) + (2 if index in clans1 else 0))))
+        items.append(
+            (fielded, float((1 if index in clans0 else 0) + (2 if index in clans1 else 0)))
+        )
         items.append((flipped_key, float(index in flipped)))
         items.append((picked, float(pick.get(index, 0))))
     return tuple(items)
