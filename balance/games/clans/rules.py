@@ -13,7 +13,7 @@ the same name are one option (copies share a card id, and names are unique per d
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import repeat
 from math import ceil, floor
 from random import Random
@@ -336,7 +336,9 @@ def deal_clans(g: Table, clans: tuple[tuple[int, ...], tuple[int, ...]]) -> None
         g.pool = tuple(card for clan in g.flipped for card in base.clan_cards[clan])
     g.spec = spec = base.with_flipped(g.flipped)
     for seat in (0, 1):
-        deck = [card for clan in clans[seat] for card in spec.clan_cards[clan]]
+        deck: list[int] = []
+        for clan in clans[seat]:
+            deck += spec.clan_cards[clan]
         g.rng.shuffle(deck)
         g.deck = replaced(g.deck, seat, tuple(deck))
         deal_hand(g, seat)
@@ -360,8 +362,7 @@ def deal_hand(g: Table, seat: int) -> None:
 
 
 def troops_in(g: Table, cards: Sequence[int]) -> int:
-    level = g.spec.card_level
-    return sum(1 for card in cards if level[card] == 1)
+    return list(map(g.spec.card_level.__getitem__, cards)).count(1)
 
 
 # -- the machine -----------------------------------------------------------------------------
@@ -455,8 +456,7 @@ def mulligan(g: Table, answer: Task) -> None:
 
 
 def keep_hand(g: Table, seat: int) -> None:
-    for card in g.hand[seat]:
-        g.log.append((0, seat, card, OPENING, 1))
+    g.log.extend([(0, seat, card, OPENING, 1) for card in g.hand[seat]])
 
 
 # -- turns -----------------------------------------------------------------------------------
@@ -553,43 +553,49 @@ def _action_options(g: Table, seat: int) -> tuple[tuple[Any, ...], int]:
     troops = base + CLAN_N  # active Troops per clan; active Heroes per clan from `heroes`
     heroes = troops + len(spec.clans)
     troop_slot = grid.index(EMPTY, 0, width) if board[base + TROOP_FREE] else -1
-    any_troop = board[base + ROW_N] > 0
+    # an off-clan Troop is playable: no Troop is active (R13), or its discards are affordable
+    # (R12); worked out at the first off-clan Troop (-1: not yet)
+    offclan = -1 if board[base + ROW_N] else 1
     open_slots: list[list[int] | None] = [None, None, None]  # per row, found when needed
     options: list[tuple[Any, ...]] = []
     n = len(hand)
     distinct = dict.fromkeys(hand)
-    used: set[int] = set()
+    unplayed: list[int] = []  # cards with no play: stuck unless some shift brings them in
     by_level: list[list[int]] = [[], [], [], []]
-    offclan_cost = -1
     for card in distinct:
         lv = level[card]
         by_level[lv].append(card)
-        clan = clan_of[card]
         if lv == 1:
-            if troop_slot < 0:
+            if troop_slot >= 0 and (offclan > 0 or board[troops + clan_of[card]]):
+                options.append((PLAY, card, troop_slot))
                 continue
-            if any_troop and not board[troops + clan]:
-                if offclan_cost < 0:
-                    offclan_cost = player_rule(g, seat, OFFCLAN_TROOP_COST)
-                if offclan_cost > n - 1:
+            if troop_slot >= 0 and offclan < 0:
+                offclan = 1 if player_rule(g, seat, OFFCLAN_TROOP_COST) <= n - 1 else 0
+                if offclan:
+                    options.append((PLAY, card, troop_slot))
                     continue
-            options.append((PLAY, card, troop_slot))
-            used.add(card)
-        elif board[troops + clan] and (lv == 2 or board[heroes + clan]):
-            row = lv - 1
-            if row >= 3 or not board[base + HERO_OPEN + row - 1]:
-                continue
-            slots = open_slots[row]
-            if slots is None:
-                slots = open_slots[row] = [
-                    slot
-                    for slot in range(row * width, row * width + width)
-                    if grid[slot] == EMPTY and grid[slot - width] != EMPTY
-                ]
-            for slot in slots:
-                options.append((PLAY, card, slot))
-            used.add(card)
+            unplayed.append(card)
+            continue
+        clan = clan_of[card]
+        if (
+            not board[troops + clan]
+            or (lv == 3 and not board[heroes + clan])
+            or not board[base + HERO_OPEN + lv - 2]  # an empty space on a card of the row below
+        ):
+            unplayed.append(card)
+            continue
+        row = lv - 1
+        slots = open_slots[row]
+        if slots is None:
+            slots = open_slots[row] = [
+                slot
+                for slot in range(row * width, row * width + width)
+                if grid[slot] == EMPTY and grid[slot - width] != EMPTY
+            ]
+        for slot in slots:
+            options.append((PLAY, card, slot))
     active = g.actives[seat]
+    shifted: set[int] = set()  # cards some shift brings in
     if n and active:
         discount = -1
         shift_cost = spec.card_shift
@@ -610,16 +616,16 @@ def _action_options(g: Table, seat: int) -> tuple[tuple[Any, ...], int]:
                 for card in same_row:
                     if card != out:
                         options.append((SHIFT, slot, card))
-                        used.add(card)
+                        shifted.add(card)
             else:
                 for card in same_row:
                     options.append((SHIFT, slot, card))
-                used.update(same_row)
+                shifted.update(same_row)
     stuck = 0
-    if len(used) < len(distinct):
+    if unplayed:
         base_id = seat * len(level)
-        for card in distinct:
-            if card not in used:
+        for card in unplayed:
+            if card not in shifted:
                 stuck |= 1 << (base_id + card)
     held = g.held[seat]
     if held >= spec.draw_small.tokens:
@@ -1341,35 +1347,25 @@ def game_stats(g: Table) -> dict[str, float]:
         "capped_rounds": float(g.capped_rounds),
         "capped_decisions": float(g.capped_decisions),
     }
-    tally = g.tally
-    for key, index in TALLY_KEYS:
-        stats[key] = float(tally[index])
+    stats.update(zip(TALLY_KEYS, map(float, g.tally)))
     stats["wonder_ties"] = stats["wonder_tie_wins_0"] + stats["wonder_tie_wins_1"]
     stats["shared_ties"] = stats["shared_ties_0"]
     log = g.battle_totals
-    for r in range(min(len(log) // ROUND_LOG, spec.max_rounds)):
-        for key, value in zip(_round_keys(r + 1), log[ROUND_LOG * r : ROUND_LOG * r + ROUND_LOG]):
-            stats[key] = float(value)
+    rounds = min(len(log) // ROUND_LOG, spec.max_rounds)
+    stats.update(zip(_rounds_keys(rounds), map(float, log[: ROUND_LOG * rounds])))
     for seat in (0, 1):
         grid = g.grid[seat]
         stats[SEAT_KEYS[seat][0]] = float(g.supremacy[seat])
         stats[SEAT_KEYS[seat][1]] = float(g.owned[seat])
         stats[SEAT_KEYS[seat][2]] = float(len(grid) - grid.count(EMPTY))
         stats[SEAT_KEYS[seat][3]] = float(active_count(g, seat))
-    picks = {clan: k + 1 for k, (clan, _) in enumerate(g.picks)}
-    for index, (fielded, flipped, picked) in enumerate(spec.clan_stat_keys):
-        stats[fielded] = float(
-            (1 if index in g.clans[0] else 0) + (2 if index in g.clans[1] else 0)
-        )
-        stats[flipped] = float(index in g.flipped)
-        stats[picked] = float(picks.get(index, 0))
+    stats.update(_clan_stats(spec.clan_stat_keys, g.clans[0], g.clans[1], g.flipped, g.picks))
     return stats
 
 
-# Result.stats keys, spelled once (the order is the order game_stats fills them in)
-TALLY_KEYS = tuple(
-    (f"{name}_{seat}", i * 2 + seat) for i, name in enumerate(STATS) for seat in (0, 1)
-)
+# Result.stats keys, spelled once (the order is the order game_stats fills them in): the
+# tallies' keys in `Table.tally` order
+TALLY_KEYS = tuple(f"{name}_{seat}" for name in STATS for seat in (0, 1))
 SEAT_KEYS = tuple(
     (f"supremacy_{seat}", f"owned_tokens_{seat}", f"army_{seat}", f"faceup_{seat}")
     for seat in (0, 1)
@@ -1388,6 +1384,33 @@ def _round_keys(r: int) -> tuple[str, ...]:
         f"veteran_r{r}_0",
         f"veteran_r{r}_1",
     )
+
+
+@cache
+def _rounds_keys(rounds: int) -> tuple[str, ...]:
+    """The keys of rounds 1 to `rounds`, in Table.battle_totals order."""
+    return tuple(key for r in range(1, rounds + 1) for key in _round_keys(r))
+
+
+@lru_cache(maxsize=4096)  # drafts' pick orders are many: keep the recent ones
+def _clan_stats(
+    keys: tuple[tuple[str, str, str], ...],
+    clans0: tuple[int, ...],
+    clans1: tuple[int, ...],
+    flipped: tuple[int, ...],
+    picks: tuple[tuple[int, int], ...],
+) -> tuple[tuple[str, float], ...]:
+    """Per clan (spec.clan_stat_keys), who fields it (1, 2 or 3 for both), whether it is
+    flipped and its draft pick (0: none), as stats items: a few setups recur, so once each."""
+    pick = {clan: k + 1 for k, (clan, _) in enumerate(picks)}
+    items: list[tuple[str, float]] = []
+    for index, (fielded, flipped_key, picked) in enumerate(keys):
+        items.append(
+            (fielded, float((1 if index in clans0 else 0) + (2 if index in clans1 else 0)))
+        )
+        items.append((flipped_key, float(index in flipped)))
+        items.append((picked, float(pick.get(index, 0))))
+    return tuple(items)
 
 
 # -- words -----------------------------------------------------------------------------------

@@ -559,22 +559,23 @@ def recount(g: Table) -> tuple[Any, ...]:
     g.valued = -1
     g.board = [0] * (2 * spec.board_stride)
     g.actives = g.special_slots = ((), ())
+    board = g.board
     for seat in (0, 1):
         grid, up, captor = g.grid[seat], g.face_up[seat], g.captor[seat]
         base = seat * spec.board_stride
-        for slot, card in enumerate(grid):
-            row = slot // width
-            if card == EMPTY:
-                if row == 0:
-                    g.board[base + TROOP_FREE] += 1
-                elif grid[slot - width] != EMPTY:
-                    g.board[base + HERO_OPEN + row - 1] += 1
-                continue
+        board[base + TROOP_FREE] = grid[:width].count(EMPTY)
+        for row in range(1, spec.rows):  # the empty spaces on a card
+            board[base + HERO_OPEN + row - 1] = sum(
+                1
+                for slot in range(row * width, row * width + width)
+                if grid[slot] == EMPTY and grid[slot - width] != EMPTY
+            )
+        for slot in [slot for slot, card in enumerate(grid) if card != EMPTY]:
             if captor[slot] == NOBODY:
                 if up[slot]:
-                    _count_active(g, seat, slot, card, 1)
+                    _count_active(g, seat, slot, grid[slot], 1)
             elif captor[slot] != seat:
-                g.board[captor[slot] * spec.board_stride + CAPTIVES] += 1
+                board[captor[slot] * spec.board_stride + CAPTIVES] += 1
     return g.board, g.actives, g.special_slots
 
 
