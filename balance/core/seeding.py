@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 
+@lru_cache(maxsize=64)  # every seat rotation of a deal asks in turn: numpy's hash runs once a deal
 def deal_seed(run_seed: int, deal: int) -> int:
     """The seed of deal `deal` of a run: every seat rotation of a deal is played on it."""
     state = np.random.SeedSequence(run_seed, spawn_key=(deal,)).generate_state(2, dtype=np.uint32)
