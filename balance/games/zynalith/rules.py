@@ -548,10 +548,12 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
     """Side actions (below the side cap), then main actions, then `pass` (4.1).
 
     Every turn decision of a game lists these, so the listing runs one pass over each market
-    row for both its takes and its plays, and reads each creature's INIT once."""
+    row for both its takes and its plays, one pass over the hand for both its plays and its
+    redraws, and reads each creature's INIT once. The option tuples that recur (takes, toggles,
+    banishes, a creature's placements, redraws) are made once per game session and shared."""
     spec = g.spec
     if g.main_actions[seat] >= spec.max_main_actions_per_round:
-        return (PASS,)
+        return ONLY_PASS
     front = g.front[seat]
     n = len(front)
     # INIT per creature, left to right (stats never go below 0): for swaps and placements
@@ -563,6 +565,8 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
     if g.side_actions < spec.max_side_actions_per_turn:
         for i in range(n - 1):
             init = inits[i]
+            if inits[i + 1] != init:
+                continue  # most neighbours differ: no swap starts here
             for j in range(i + 1, n):
                 if inits[j] != init:
                     break
@@ -580,6 +584,7 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
     for row in (CREATURE_PILE, EXTRA_PILE):
         cards_in_row = g.market[row]
         row_takes = TAKES[row]
+        placements = MARKET_PLAYS[row]
         for pos, card in enumerate(cards_in_row):
             if cards_in_row.index(card) != pos:
                 continue  # the first copy stands for all
@@ -590,7 +595,13 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
                 continue
             if how == PLAY_CREATURE:
                 if free:
-                    market_plays.extend(market_creature_plays(row, pos, inits.count(init)))
+                    key = pos << 16 | inits.count(init)
+                    placed = placements.get(key)
+                    if placed is None:
+                        placed = placements[key] = market_creature_plays(
+                            row, pos, inits.count(init)
+                        )
+                    market_plays.extend(placed)
             else:
                 found = host_lists[how]
                 if found is None:
@@ -602,15 +613,25 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
             append(TAKE_CREATURE_PILE)
         if g.piles[EXTRA_PILE] or g.discards[EXTRA_PILE]:
             append(TAKE_EXTRA_PILE)
-    hand = g.hand_open[seat] + g.hand_secret[seat]
+    hand_open = g.hand_open[seat]
+    hand = hand_open + g.hand_secret[seat] if hand_open else g.hand_secret[seat]
     distinct = dict.fromkeys(hand) if len(hand) > 1 else hand
+    redraws: list[Option] = []
     for card in distinct:
+        cached = REDRAWS.get(card)
+        if cached is None:
+            cached = REDRAWS[card] = ((A_REDRAW, card, CREATURE_PILE), (A_REDRAW, card, EXTRA_PILE))
+        redraws.extend(cached)
         price, zprice, how, init = plays[card]
         if price > silver or zprice > zyn or how == NOT_PLAYED:
             continue
         if how == PLAY_CREATURE:
             if free:
-                extend(creature_plays(card, inits.count(init)))
+                key = card << 16 | inits.count(init)
+                placed = CREATURE_PLAYS.get(key)
+                if placed is None:
+                    placed = CREATURE_PLAYS[key] = creature_plays(card, inits.count(init))
+                extend(placed)
         else:
             found = host_lists[how]
             if found is None:
@@ -619,44 +640,33 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
                 append((A_PLAY_HAND, card, host.owner, host.uid))
     extend(market_plays)
     extend(BANISHES[n] if n < len(BANISHES) else [(A_BANISH, i) for i in range(n)])
-    for card in distinct:
-        cached = REDRAWS.get(card)
-        if cached is None:
-            cached = REDRAWS[card] = ((A_REDRAW, card, CREATURE_PILE), (A_REDRAW, card, EXTRA_PILE))
-        extend(cached)
+    extend(redraws)
     append(PASS)
     return tuple(options)
 
 
 def creature_plays(card: int, same: int) -> tuple[Option, ...]:
     """Playing creature `card` from hand with `same` creatures of its INIT in the front: each
-    place among them, in attack or defence (made once per game session)."""
-    key = (card, same)
-    cached = CREATURE_PLAYS.get(key)
-    if cached is None:
-        cached = CREATURE_PLAYS[key] = tuple(
-            (A_PLAY_HAND, card, a, b) for a in range(same + 1) for b in (ATTACK, DEFENCE)
-        )
-    return cached
+    place among them, in attack or defence."""
+    return tuple((A_PLAY_HAND, card, a, b) for a in range(same + 1) for b in (ATTACK, DEFENCE))
 
 
 def market_creature_plays(row: int, pos: int, same: int) -> tuple[Option, ...]:
     """As `creature_plays`, for the creature at `pos` in market `row`."""
-    key = (row, pos, same)
-    cached = MARKET_PLAYS.get(key)
-    if cached is None:
-        cached = MARKET_PLAYS[key] = tuple(
-            (A_PLAY_MARKET, row, pos, a, b) for a in range(same + 1) for b in (ATTACK, DEFENCE)
-        )
-    return cached
+    return tuple(
+        (A_PLAY_MARKET, row, pos, a, b) for a in range(same + 1) for b in (ATTACK, DEFENCE)
+    )
 
 
-# Option tuples that recur in every game, made once: TOGGLES[n] and BANISHES[n] for a front of n.
+# Option tuples that recur in every game, made once: TOGGLES[n] and BANISHES[n] for a front of n;
+# a creature's placements (creature_plays) by `card << 16 | same` (hand) and, per market row,
+# by `pos << 16 | same`; a hand card's two redraws by card.
 TOGGLES = tuple(tuple((A_TOGGLE, i) for i in range(n)) for n in range(65))
 BANISHES = tuple(tuple((A_BANISH, i) for i in range(n)) for n in range(65))
 SELL = (A_SELL,)
-CREATURE_PLAYS: dict[tuple[int, int], tuple[Option, ...]] = {}
-MARKET_PLAYS: dict[tuple[int, int, int], tuple[Option, ...]] = {}
+ONLY_PASS = (PASS,)
+CREATURE_PLAYS: dict[int, tuple[Option, ...]] = {}
+MARKET_PLAYS: tuple[dict[int, tuple[Option, ...]], ...] = ({}, {})
 REDRAWS: dict[int, tuple[Option, ...]] = {}
 
 
@@ -665,13 +675,14 @@ def hosts(g: Table, seat: int, host: int) -> list[Creature]:
     for it."""
     found: list[Creature] = []
     limit = g.spec.max_attachments
+    front = g.front
     for owner in clockwise(g, seat):
         if (host == HOST_OWN and owner != seat) or (host == HOST_ENEMY and owner == seat):
             continue
         if limit:
-            found.extend(c for c in g.front[owner] if len(c.attachments) < limit)
+            found += [c for c in front[owner] if len(c.attachments) < limit]
         else:
-            found.extend(g.front[owner])
+            found += front[owner]
     return found
 
 
