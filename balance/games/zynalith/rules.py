@@ -503,6 +503,8 @@ def next_turn(g: Table, step: Step) -> None:
 
 
 TURN_STEP = (S_TURN,)
+NEXT_TURN_STEP = (S_NEXT_TURN, 0)  # after a main action: the next seat's turn
+TURN_ANSWER = (KIND_TURN, ())  # the step that takes a turn decision's answer
 
 
 def turn(g: Table, step: Step) -> None:
@@ -514,7 +516,7 @@ def turn(g: Table, step: Step) -> None:
         return
     if g.side_actions >= spec.max_side_actions_per_turn:
         cap_hit(g, "max_side_actions_per_turn")
-    flow.ask(g, turn_decision(seat, g), (KIND_TURN, ()))
+    flow.ask(g, turn_decision(seat, g), TURN_ANSWER)
 
 
 def turn_decision(seat: int, g: Table) -> Decision:
@@ -548,10 +550,12 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
     """Side actions (below the side cap), then main actions, then `pass` (4.1).
 
     Every turn decision of a game lists these, so the listing runs one pass over each market
-    row for both its takes and its plays, and reads each creature's INIT once."""
+    row for both its takes and its plays, one pass over the hand for both its plays and its
+    redraws, and reads each creature's INIT once. The option tuples that recur (takes, toggles,
+    banishes, a creature's placements, redraws) are made once per game session and shared."""
     spec = g.spec
     if g.main_actions[seat] >= spec.max_main_actions_per_round:
-        return (PASS,)
+        return ONLY_PASS
     front = g.front[seat]
     n = len(front)
     # INIT per creature, left to right (stats never go below 0): for swaps and placements
@@ -563,6 +567,8 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
     if g.side_actions < spec.max_side_actions_per_turn:
         for i in range(n - 1):
             init = inits[i]
+            if inits[i + 1] != init:
+                continue  # most neighbours differ: no swap starts here
             for j in range(i + 1, n):
                 if inits[j] != init:
                     break
@@ -580,6 +586,7 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
     for row in (CREATURE_PILE, EXTRA_PILE):
         cards_in_row = g.market[row]
         row_takes = TAKES[row]
+        placements = MARKET_PLAYS[row]
         for pos, card in enumerate(cards_in_row):
             if cards_in_row.index(card) != pos:
                 continue  # the first copy stands for all
@@ -590,7 +597,13 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
                 continue
             if how == PLAY_CREATURE:
                 if free:
-                    market_plays.extend(market_creature_plays(row, pos, inits.count(init)))
+                    key = pos << 16 | inits.count(init)
+                    placed = placements.get(key)
+                    if placed is None:
+                        placed = placements[key] = market_creature_plays(
+                            row, pos, inits.count(init)
+                        )
+                    market_plays.extend(placed)
             else:
                 found = host_lists[how]
                 if found is None:
@@ -602,15 +615,25 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
             append(TAKE_CREATURE_PILE)
         if g.piles[EXTRA_PILE] or g.discards[EXTRA_PILE]:
             append(TAKE_EXTRA_PILE)
-    hand = g.hand_open[seat] + g.hand_secret[seat]
+    hand_open = g.hand_open[seat]
+    hand = hand_open + g.hand_secret[seat] if hand_open else g.hand_secret[seat]
     distinct = dict.fromkeys(hand) if len(hand) > 1 else hand
+    redraws: list[Option] = []
     for card in distinct:
+        cached = REDRAWS.get(card)
+        if cached is None:
+            cached = REDRAWS[card] = ((A_REDRAW, card, CREATURE_PILE), (A_REDRAW, card, EXTRA_PILE))
+        redraws.extend(cached)
         price, zprice, how, init = plays[card]
         if price > silver or zprice > zyn or how == NOT_PLAYED:
             continue
         if how == PLAY_CREATURE:
             if free:
-                extend(creature_plays(card, inits.count(init)))
+                key = card << 16 | inits.count(init)
+                placed = CREATURE_PLAYS.get(key)
+                if placed is None:
+                    placed = CREATURE_PLAYS[key] = creature_plays(card, inits.count(init))
+                extend(placed)
         else:
             found = host_lists[how]
             if found is None:
@@ -619,44 +642,33 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
                 append((A_PLAY_HAND, card, host.owner, host.uid))
     extend(market_plays)
     extend(BANISHES[n] if n < len(BANISHES) else [(A_BANISH, i) for i in range(n)])
-    for card in distinct:
-        cached = REDRAWS.get(card)
-        if cached is None:
-            cached = REDRAWS[card] = ((A_REDRAW, card, CREATURE_PILE), (A_REDRAW, card, EXTRA_PILE))
-        extend(cached)
+    extend(redraws)
     append(PASS)
     return tuple(options)
 
 
 def creature_plays(card: int, same: int) -> tuple[Option, ...]:
     """Playing creature `card` from hand with `same` creatures of its INIT in the front: each
-    place among them, in attack or defence (made once per game session)."""
-    key = (card, same)
-    cached = CREATURE_PLAYS.get(key)
-    if cached is None:
-        cached = CREATURE_PLAYS[key] = tuple(
-            (A_PLAY_HAND, card, a, b) for a in range(same + 1) for b in (ATTACK, DEFENCE)
-        )
-    return cached
+    place among them, in attack or defence."""
+    return tuple((A_PLAY_HAND, card, a, b) for a in range(same + 1) for b in (ATTACK, DEFENCE))
 
 
 def market_creature_plays(row: int, pos: int, same: int) -> tuple[Option, ...]:
     """As `creature_plays`, for the creature at `pos` in market `row`."""
-    key = (row, pos, same)
-    cached = MARKET_PLAYS.get(key)
-    if cached is None:
-        cached = MARKET_PLAYS[key] = tuple(
-            (A_PLAY_MARKET, row, pos, a, b) for a in range(same + 1) for b in (ATTACK, DEFENCE)
-        )
-    return cached
+    return tuple(
+        (A_PLAY_MARKET, row, pos, a, b) for a in range(same + 1) for b in (ATTACK, DEFENCE)
+    )
 
 
-# Option tuples that recur in every game, made once: TOGGLES[n] and BANISHES[n] for a front of n.
+# Option tuples that recur in every game, made once: TOGGLES[n] and BANISHES[n] for a front of n;
+# a creature's placements (creature_plays) by `card << 16 | same` (hand) and, per market row,
+# by `pos << 16 | same`; a hand card's two redraws by card.
 TOGGLES = tuple(tuple((A_TOGGLE, i) for i in range(n)) for n in range(65))
 BANISHES = tuple(tuple((A_BANISH, i) for i in range(n)) for n in range(65))
 SELL = (A_SELL,)
-CREATURE_PLAYS: dict[tuple[int, int], tuple[Option, ...]] = {}
-MARKET_PLAYS: dict[tuple[int, int, int], tuple[Option, ...]] = {}
+ONLY_PASS = (PASS,)
+CREATURE_PLAYS: dict[int, tuple[Option, ...]] = {}
+MARKET_PLAYS: tuple[dict[int, tuple[Option, ...]], ...] = ({}, {})
 REDRAWS: dict[int, tuple[Option, ...]] = {}
 
 
@@ -665,13 +677,14 @@ def hosts(g: Table, seat: int, host: int) -> list[Creature]:
     for it."""
     found: list[Creature] = []
     limit = g.spec.max_attachments
+    front = g.front
     for owner in clockwise(g, seat):
         if (host == HOST_OWN and owner != seat) or (host == HOST_ENEMY and owner == seat):
             continue
         if limit:
-            found.extend(c for c in g.front[owner] if len(c.attachments) < limit)
+            found += [c for c in front[owner] if len(c.attachments) < limit]
         else:
-            found.extend(g.front[owner])
+            found += front[owner]
     return found
 
 
@@ -696,7 +709,7 @@ def apply_turn(g: Table, answer: Task) -> None:
         return
     g.turns += 1
     g.main_actions[seat] += 1
-    g.todo.append((S_NEXT_TURN, 0))
+    g.todo.append(NEXT_TURN_STEP)
     if action == A_PASS:
         g.passed[seat] = True
         g.tally[seat][T_PASSES] += 1
@@ -773,8 +786,7 @@ def play(
     g.next_ctx += 1
     ctx = g.next_ctx
     g.todo.append((S_PLAY_ENTER, ctx, card, seat, a, b))
-    spec = g.spec
-    if not counter and (spec.counter_windows >> WINDOW_PLAY) & 1 and spec.counters[WINDOW_PLAY]:
+    if not counter and window_opens(g, WINDOW_PLAY):
         seats = tuple(s for s in clockwise(g, (seat + 1) % g.seats) if s != seat)
         open_window(g, WINDOW_PLAY, ctx, cd.kind, seats)
 
@@ -849,7 +861,7 @@ def play_after(g: Table, step: Step) -> None:
         raise_trigger(g, T_GREED, self_uid, seat, src, cd.kind)
     if attack and cd.keywords & CHARGE and g.spec.charge_on_entry:
         g.todo.append((S_CHARGE, self_uid))
-    g.todo.append(RESOLVE_STEP)
+    resolve_next(g)
 
 
 def charge(g: Table, step: Step) -> None:
@@ -859,12 +871,20 @@ def charge(g: Table, step: Step) -> None:
 # -- counter windows (G8) ----------------------------------------------------------------------
 
 
-def open_window(g: Table, window: int, ctx: int, subject_kind: int, seats: tuple[int, ...]) -> None:
-    """Offer each eligible player, in `seats` order, up to `counters_per_window` counters."""
+def window_opens(g: Table, window: int) -> bool:
+    """Whether a window of this kind opens now: it is in play and one of its counters is within
+    reach (asked before its seats are listed: most plays and events open none)."""
     spec = g.spec
-    if not (spec.counter_windows >> window) & 1 or not spec.counters[window] or not seats:
-        return
-    if not any_counter_in_reach(g, spec.counters[window]):
+    counters = spec.counters[window]
+    return bool((spec.counter_windows >> window) & 1 and counters) and any_counter_in_reach(
+        g, counters
+    )
+
+
+def open_window(g: Table, window: int, ctx: int, subject_kind: int, seats: tuple[int, ...]) -> None:
+    """Offer each eligible player, in `seats` order, up to `counters_per_window` counters (a
+    window that `window_opens`)."""
+    if not seats:
         return
     g.todo.append((S_WINDOW_CLOSE,))
     g.todo.append((S_WINDOW, window, ctx, subject_kind, seats, 0, 0))
@@ -979,9 +999,14 @@ def renew(g: Table, step: Step) -> None:
     _, row, event_player = step
     g.discards[row].extend(g.market[row])
     g.market[row].clear()
-    g.todo.append((S_DRAW_END,))
+    todo = g.todo
+    below = len(todo)
     g.draw_depth += 1  # S_DRAW_BEGIN, then S_FILL_ROW, done at once
     fill_row(g, (S_FILL_ROW, row, event_player, g.spec.market_row_size))
+    if len(todo) == below:  # the row is full (or capped) without an event: the draw ends now
+        draw_end(g, DRAW_END_STEP)
+    else:  # an event interrupted: the draw ends after the rest of the row is drawn
+        todo.insert(below, DRAW_END_STEP)
 
 
 def fill_row(g: Table, step: Step) -> None:
@@ -1029,6 +1054,9 @@ def to_hand(g: Table, step: Step) -> None:
             g.todo.append((S_TO_HAND, pile, seat, remaining - 1))
 
 
+DRAW_END_STEP = (S_DRAW_END,)
+
+
 def draw_begin(g: Table, step: Step) -> None:
     g.draw_depth += 1
 
@@ -1052,7 +1080,8 @@ def reveal_event(g: Table, card: int, event_player: int) -> None:
     g.limbo.append(card)
     ctx = new_ctx(g)
     g.todo.append((S_EVENT_RUN, ctx, card, event_player))
-    open_window(g, WINDOW_EVENT, ctx, K_EVENT, tuple(clockwise(g, event_player)))
+    if window_opens(g, WINDOW_EVENT):
+        open_window(g, WINDOW_EVENT, ctx, K_EVENT, clockwise(g, event_player))
 
 
 def event_run(g: Table, step: Step) -> None:
@@ -1145,6 +1174,15 @@ def enqueue(g: Table, found: list[Trigger], foreign: bool) -> None:
 
 
 CONTROLLER_AT = 4  # a trigger tuple's controller (effects.CONTROLLER)
+
+
+def resolve_next(g: Table) -> None:
+    """The waiting triggers resolve next: RESOLVE_STEP goes on top of the stack, unless no
+    trigger waits. Then that step would do nothing (its depth goes up and back down, and the
+    chain count is 0 already whenever the depth is back to 0), and most plays and combat rounds
+    raise none: skipping it saves a step on the stack."""
+    if g.queue:
+        g.todo.append(RESOLVE_STEP)
 
 
 def resolve_queue(g: Table, step: Step) -> None:
@@ -1260,15 +1298,16 @@ def fight(g: Table, step: Step) -> None:
                     strike(g, seat, attacker.stat(ATK), attacker)
             state_check(g)
             if not g.over:
-                g.todo.append(RESOLVE_STEP)
+                resolve_next(g)
         return
     ctx = new_ctx(g)
     g.gtally[G_CONTESTED] += 1
     g.todo.append((S_FIGHT_HIT, ctx, members))
     g.todo.append(RESOLVE_STEP)
     g.todo.append((S_FIGHT_KAMPF, ctx, members))
-    seats = tuple(s for s in clockwise(g, g.start_player) if any(c.owner == s for c in alive))
-    open_window(g, WINDOW_COMBAT, ctx, -1, seats)
+    if window_opens(g, WINDOW_COMBAT):
+        seats = tuple(s for s in clockwise(g, g.start_player) if any(c.owner == s for c in alive))
+        open_window(g, WINDOW_COMBAT, ctx, -1, seats)
 
 
 def kampf(g: Table, step: Step) -> None:
@@ -1339,7 +1378,7 @@ def hit(g: Table, step: Step) -> None:
             win_line(g, winner)
     state_check(g)
     if not g.over:
-        g.todo.append(RESOLVE_STEP)
+        resolve_next(g)
 
 
 def win_line(g: Table, winner: Creature) -> None:
@@ -1504,7 +1543,7 @@ def end_round(g: Table, step: Step) -> None:
         g.main_actions[seat] = 0
     state_check(g)
     if not g.over:
-        g.todo.append(RESOLVE_STEP)
+        resolve_next(g)
 
 
 def game_end(g: Table, step: Step) -> None:
