@@ -634,22 +634,56 @@ def scan_positions(t: Table) -> tuple[int, ...]:
     the face-up Wilds clockwise from the face-down one, the Defender, the Support. A position
     may be empty (the Support, a Possessed being refilled): callers skip those. Cached: it
     changes only with the Turn Player, the face-down Wild and the removals."""
-    key = (t.turn_player, t.face_down, len(t.removal_order))
-    if key != t.order_key:
-        full = (*key, tuple(t.removed), t.seats, t.ring)
-        order = _ORDERS.get(full)
-        if order is None:
-            base, n, fd = t.ring_base, t.ring, t.face_down
-            wilds = [base + (fd + k) % n for k in range(1, n)]
-            order = _ORDERS[full] = (*turn_order(t), *wilds, t.defender, t.support)
-        t.order = order
-        t.order_key = key
+    if (t.turn_player, t.face_down, len(t.removal_order)) != t.order_key:
+        _reorder(t)
     return t.order
 
 
-# Scan orders by (Turn Player, face-down Wild, removals, removed seats, seats, ring): a pure
-# function's memo, shared by every game of that shape (at most a few hundred entries).
-_ORDERS: dict[tuple[Any, ...], tuple[int, ...]] = {}
+def scan_watchers(t: Table, mask: int) -> tuple[int, ...]:
+    """The positions of the scan order whose role has some card with an effect on a trigger in
+    `mask` (`Table.wakes`), in scan order: what a scan of a step with those triggers must look
+    at. Most steps wake only one role (a turn's start only the Possessed, its end only the
+    Defender), so the scan skips most of the table without looking."""
+    if (t.turn_player, t.face_down, len(t.removal_order)) != t.order_key:
+        _reorder(t)
+    woken, wild, defender = t.wakes
+    roles = (1 if mask & woken else 0) | (2 if mask & wild else 0) | (4 if mask & defender else 0)
+    return t.watchers[roles]
+
+
+def _reorder(t: Table) -> None:
+    """Set the scan order and its role subsets for the table's key (see scan_positions)."""
+    key = (t.turn_player, t.face_down, len(t.removal_order))
+    full = (*key, tuple(t.removed), t.seats, t.ring)
+    orders = _ORDERS.get(full)
+    if orders is None:
+        base, n, fd = t.ring_base, t.ring, t.face_down
+        wilds = [base + (fd + k) % n for k in range(1, n)]
+        order = (*turn_order(t), *wilds, t.defender, t.support)
+        role_bit = [1 << EFFECT_ROLE[t.role_of[pos]] for pos in order]
+        subsets = tuple(
+            tuple(pos for pos, bit in zip(order, role_bit, strict=True) if bit & roles)
+            for roles in range(8)
+        )
+        orders = _ORDERS[full] = (order, subsets)
+    t.order, t.watchers = orders
+    t.order_key = key
+
+
+# Scan orders and their role subsets by (Turn Player, face-down Wild, removals, removed seats,
+# seats, ring): a pure function's memo, shared by every game of that shape (a few hundred).
+_ORDERS: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
+
+
+def role_wakes(effects: tuple[tuple[CardEffect | None, ...], ...]) -> tuple[int, int, int]:
+    """Per effect role (Possessed, Wild, Defender), the bit mask of the triggers some card's
+    effect in that role has (`Table.wakes`)."""
+    wakes = [0, 0, 0]
+    for card in effects:
+        for role, effect in enumerate(card):
+            if effect is not None:
+                wakes[role] |= 1 << effect.trigger
+    return wakes[0], wakes[1], wakes[2]
 
 
 def creatures(

@@ -32,7 +32,9 @@ from balance.games.possession.effects import (
     live,
     might,
     nurture,
+    role_wakes,
     scan_positions,
+    scan_watchers,
     turn_order,
 )
 from balance.games.possession.spec import (
@@ -279,8 +281,8 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
             f"possession is played by {MIN_SEATS}-{MAX_SEATS} players, not {seats}",
             "use --seats 2, 3 or 4",
         )
-    contents = spec.catalog.decks[deck_for(spec, lineup)]
-    kind = [card for card, copies in sorted(contents.items()) for _ in range(copies)]
+    cards, role_of, pos_effects, wakes, weaker = layout(spec, deck_for(spec, lineup), seats)
+    kind = list(cards)
     rng = GameRng(seed)
     deck = list(range(len(kind)))
     rng.shuffle(deck)
@@ -289,8 +291,6 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
     defender = seats + n
     copies = len(kind)
     every = (1 << seats) - 1
-    role_of = (POSSESSED,) * seats + (WILD,) * n + (2, SUPPORT)
-    mights = sorted(spec.might[k] for k in kind)
     t = Possession(
         spec=spec,
         rng=rng,
@@ -301,11 +301,10 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         support=defender + 1,
         role_of=role_of,
         every_seat=every,
-        pos_effects=tuple(
-            tuple(card[EFFECT_ROLE[role]] for card in spec.effects) for role in role_of
-        ),
+        pos_effects=pos_effects,
+        wakes=wakes,
         deck_size=len(kind) - spec.setup_size(seats),
-        weaker=tuple(bisect_left(mights, x) / copies for x in range(11)),
+        weaker=weaker,
         kind=kind,
         known=[0] * copies,
         deck=deck,
@@ -345,6 +344,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         eff=None,
         order_key=(-1, -1, -1),
         order=(),
+        watchers=(),
         over=False,
         winners=(),
         end_reason="",
@@ -373,6 +373,40 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
             t.log.append((0, seat, kind[c], OPENING, 1))
     t.seat_stats[first * NS + S_FIRST_PLAYER] = 1
     return t
+
+
+Layout = tuple[
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[tuple[Any, ...], ...],
+    tuple[int, int, int],
+    tuple[float, ...],
+]
+
+# What setup derives from the spec, the deck and the seat count alone, by (spec's id, deck,
+# seats): a pure function's memo (each entry keeps its spec, so the id is never reused).
+_LAYOUTS: dict[tuple[int, str, int], tuple[PossessionSpec, Layout]] = {}
+
+
+def layout(spec: PossessionSpec, deck: str, seats: int) -> Layout:
+    """The deck's card ids in copy order (copy -> card id, before the shuffle), the positions'
+    roles, per position and card id its effect there (or None), per effect role the triggers it
+    wakes on (effects.role_wakes), and per Might x the share of the deck's cards below x
+    (Table.weaker)."""
+    key = (id(spec), deck, seats)
+    known = _LAYOUTS.get(key)
+    if known is not None and known[0] is spec:
+        return known[1]
+    contents = spec.catalog.decks[deck]
+    kind = tuple(card for card, copies in sorted(contents.items()) for _ in range(copies))
+    role_of = (POSSESSED,) * seats + (WILD,) * spec.wild_count + (DEFENDER, SUPPORT)
+    pos_effects = tuple(tuple(card[EFFECT_ROLE[role]] for card in spec.effects) for role in role_of)
+    mights = sorted(spec.might[k] for k in kind)
+    weaker = tuple(bisect_left(mights, x) / len(kind) for x in range(11))
+    if len(_LAYOUTS) >= 64:
+        _LAYOUTS.clear()
+    made = _LAYOUTS[key] = (spec, (kind, role_of, pos_effects, role_wakes(spec.effects), weaker))
+    return made[1]
 
 
 def begin(t: Possession, phase: str = "turn_start") -> Possession:
@@ -1065,7 +1099,7 @@ def scan(t: Table, task: tuple[Any, ...]) -> None:
         watch.append(("log", tuple(events)))
     mask = t.step_mask
     kind, occ, pos_effects = t.kind, t.occ, t.pos_effects
-    for pos in scan_positions(t):
+    for pos in scan_watchers(t, mask):
         c = occ[pos]
         if c != EMPTY:
             effect = pos_effects[pos][kind[c]]

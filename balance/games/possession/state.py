@@ -149,6 +149,9 @@ class Table(Logged):
     role_of: tuple[int, ...]  # position -> POSSESSED | WILD | DEFENDER | SUPPORT
     every_seat: int  # the bit mask of all seats (a public card's `known`)
     pos_effects: tuple[tuple[Any, ...], ...]  # position -> card id -> its effect there, or None
+    # per effect role (Possessed, Wild, Defender): the triggers some card's effect there has
+    # (effects.role_wakes), so a scan looks only at the roles a step's events can wake
+    wakes: tuple[int, int, int]
     deck_size: int  # the deck after setup, for the bots' sense of how late it is
     weaker: tuple[float, ...]  # [x]: the share of the game's cards with Might below x (bots)
 
@@ -205,6 +208,8 @@ class Table(Logged):
     eff: tuple[Any, ...] | None  # the Pending being resolved
     order_key: tuple[int, int, int]  # (Turn Player, face-down Wild, removals) of `order`
     order: tuple[int, ...]  # the scan order's positions for that key (effects.scan_positions)
+    # [roles]: the positions of `order` whose role is in the bit set `roles` (effects.scan_watchers)
+    watchers: tuple[tuple[int, ...], ...]
 
     # the end
     over: bool
@@ -234,6 +239,7 @@ class Table(Logged):
         copy.role_of = self.role_of
         copy.every_seat = self.every_seat
         copy.pos_effects = self.pos_effects
+        copy.wakes = self.wakes
         copy.deck_size = self.deck_size
         copy.weaker = self.weaker
         copy.kind = self.kind
@@ -275,6 +281,7 @@ class Table(Logged):
         copy.eff = self.eff
         copy.order_key = self.order_key
         copy.order = self.order
+        copy.watchers = self.watchers
         copy.over = self.over
         copy.winners = self.winners
         copy.end_reason = self.end_reason
