@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from balance.core import flow
-from balance.core.contract import OPENING, PLAYED, Decision, Result
+from balance.core.contract import FIRST_COUNTER, OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError
 from balance.core.eventchain import EventLog
 from balance.core.gamerng import GameRng
@@ -161,7 +161,9 @@ USE_OR_SKIP = (("use",), ("skip",))
 PASS = ("pass",)
 DECK = ("deck",)
 DECLINE = ("decline",)
+TURNS_POSSESSED = FIRST_COUNTER + K_TURNS_POSSESSED  # its card event (state.counter)
 DRAW_DO = (T_DRAW_DO,)
+DRAWS = tuple(Decision(seat, "draw", DRAW_OR_SKIP) for seat in range(MAX_SEATS))  # per seat
 PLAY_DO = (T_PLAY_DO,)
 SWAP_DO = (T_SWAP_DO,)
 
@@ -459,7 +461,7 @@ def draw_phase(t: Table, task: tuple[Any, ...]) -> None:
     """R20: with fewer than `draw_below` cards and a deck, the player may draw."""
     seat = t.turn_player
     if not t.turn_cut and len(t.hands[seat]) < t.spec.draw_below and t.deck:
-        flow.ask(t, Decision(seat, "draw", DRAW_OR_SKIP), DRAW_DO)
+        flow.ask(t, DRAWS[seat], DRAW_DO)
 
 
 def draw_do(t: Table, task: tuple[Any, ...]) -> None:
@@ -629,10 +631,11 @@ def end_turn(t: Table, task: tuple[Any, ...]) -> None:
                 mods[stat][c] -= amount
                 t.dirty = True
         t.turn_mods.clear()
-    occ, kind = t.occ, t.kind
+    occ, kind, removed, log, turn = t.occ, t.kind, t.removed, t.log, t.turn
     for seat in range(t.seats):
-        if not t.removed[seat] and occ[seat] != EMPTY:
-            counter(t, seat, kind[occ[seat]], K_TURNS_POSSESSED)
+        c = occ[seat]
+        if c != EMPTY and not removed[seat]:
+            log.append((turn, seat, kind[c], TURNS_POSSESSED, 1))  # `counter`, written out
     following = t.turn_player if t.turn_cut else next_remaining(t, t.turn_seat)
     first, n = t.first_seat, t.seats
     if (following - first) % n <= (t.turn_seat - first) % n:  # the turn passes back: a round ends
@@ -1191,7 +1194,10 @@ def step_end(t: Table, task: tuple[Any, ...]) -> None:
         todo.pop()
     if t.step_events:
         scan(t, task)
-    chain_next(t, task)
+    if t.queue:
+        chain_next(t, task)
+    elif t.chain_n:  # chain_next's own path for an empty queue, without its two calls
+        chain_done(t)
 
 
 def chain_done(t: Table) -> None:
@@ -1311,6 +1317,10 @@ def placements(t: Table, winners: tuple[int, ...]) -> list[int]:
     return place
 
 
+# Per seat, its statistics' names in Result.stats (`<name>_<seat>`), in SEAT_STATS order.
+SEAT_KEYS = tuple(tuple(f"{name}_{seat}" for name in SEAT_STATS) for seat in range(MAX_SEATS))
+
+
 def result_of(t: Table) -> Result:
     if t.over:
         winners, reason, capped = t.winners, t.end_reason, t.capped
@@ -1325,8 +1335,8 @@ def result_of(t: Table) -> Result:
         row[S_GLORY] = len(t.glory[seat])
         row[S_PLACEMENT] = place[seat]
         row[S_FINAL_HAND] = len(t.hands[seat])
-        for k, name in enumerate(SEAT_STATS):
-            stats[f"{name}_{seat}"] = float(row[k])
+        for name, value in zip(SEAT_KEYS[seat], row, strict=True):
+            stats[name] = float(value)
     return Result.shared(list(winners), t.seats, reason, t.turn, capped=capped, stats=stats)
 
 
