@@ -634,7 +634,7 @@ def scan_positions(t: Table) -> tuple[int, ...]:
     the face-up Wilds clockwise from the face-down one, the Defender, the Support. A position
     may be empty (the Support, a Possessed being refilled): callers skip those. Cached: it
     changes only with the Turn Player, the face-down Wild and the removals."""
-    if (t.turn_player, t.face_down, len(t.removal_order)) != t.order_key:
+    if t.face_down << 6 | t.turn_player << 3 | len(t.removal_order) != t.order_key:
         _reorder(t)
     return t.order
 
@@ -644,7 +644,7 @@ def scan_watchers(t: Table, mask: int) -> tuple[int, ...]:
     `mask` (`Table.wakes`), in scan order: what a scan of a step with those triggers must look
     at. Most steps wake only one role (a turn's start only the Possessed, its end only the
     Defender), so the scan skips most of the table without looking."""
-    if (t.turn_player, t.face_down, len(t.removal_order)) != t.order_key:
+    if t.face_down << 6 | t.turn_player << 3 | len(t.removal_order) != t.order_key:
         _reorder(t)
     woken, wild, defender = t.wakes
     roles = (1 if mask & woken else 0) | (2 if mask & wild else 0) | (4 if mask & defender else 0)
@@ -652,9 +652,10 @@ def scan_watchers(t: Table, mask: int) -> tuple[int, ...]:
 
 
 def _reorder(t: Table) -> None:
-    """Set the scan order and its role subsets for the table's key (see scan_positions)."""
-    key = (t.turn_player, t.face_down, len(t.removal_order))
-    full = (*key, tuple(t.removed), t.seats, t.ring)
+    """Set the scan order and its role subsets for the table's key (see scan_positions): the
+    face-down Wild, the Turn Player (below 8) and the removals (at most 4) in one int."""
+    key = t.face_down << 6 | t.turn_player << 3 | len(t.removal_order)
+    full = (key, tuple(t.removed), t.seats, t.ring)
     orders = _ORDERS.get(full)
     if orders is None:
         base, n, fd = t.ring_base, t.ring, t.face_down
@@ -670,8 +671,8 @@ def _reorder(t: Table) -> None:
     t.order_key = key
 
 
-# Scan orders and their role subsets by (Turn Player, face-down Wild, removals, removed seats,
-# seats, ring): a pure function's memo, shared by every game of that shape (a few hundred).
+# Scan orders and their role subsets by (the key of Turn Player, face-down Wild and removals,
+# the removed seats, seats, ring): a pure function's memo, shared by every game of that shape (a few hundred).
 _ORDERS: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
 
 

@@ -344,7 +344,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         chain_n=0,
         dirty=False,
         eff=None,
-        order_key=(-1, -1, -1),
+        order_key=-1,
         order=(),
         watchers=(),
         over=False,
@@ -876,10 +876,14 @@ def _worn_out(t: Table) -> bool:
     the check its work when (as after most hits) nothing escapes."""
     occ, damage, kind, mod_endure = t.occ, t.damage, t.kind, t.mod_endure
     spec_endure = t.spec.endure
-    down = t.ring_base + t.face_down
-    for pos, c in enumerate(occ):
-        hurt = damage[c] if c >= 0 else 0
-        if hurt and pos != down and hurt >= max(1, spec_endure[kind[c]] + mod_endure[c]):
+    down = occ[t.ring_base + t.face_down]  # a copy is at one position only: skip it by copy
+    for c in occ:
+        if (
+            c >= 0
+            and damage[c]
+            and c != down
+            and damage[c] >= max(1, spec_endure[kind[c]] + mod_endure[c])
+        ):
             return True
     return False
 

@@ -206,7 +206,7 @@ class Table(Logged):
     chain_n: int  # effect resolutions in the current chain
     dirty: bool  # damage or Endure may have changed since the last escape check
     eff: tuple[Any, ...] | None  # the Pending being resolved
-    order_key: tuple[int, int, int]  # (Turn Player, face-down Wild, removals) of `order`
+    order_key: int  # the Turn Player, face-down Wild and removals of `order` (effects._reorder)
     order: tuple[int, ...]  # the scan order's positions for that key (effects.scan_positions)
     # [roles]: the positions of `order` whose role is in the bit set `roles` (effects.scan_watchers)
     watchers: tuple[tuple[int, ...], ...]
