@@ -283,7 +283,9 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
             f"possession is played by {MIN_SEATS}-{MAX_SEATS} players, not {seats}",
             "use --seats 2, 3 or 4",
         )
-    cards, role_of, pos_effects, wakes, weaker = layout(spec, deck_for(spec, lineup), seats)
+    cards, role_of, pos_effects, pos_wakes, wakes, weaker = layout(
+        spec, deck_for(spec, lineup), seats
+    )
     kind = list(cards)
     rng = GameRng(seed)
     deck = list(range(len(kind)))
@@ -304,6 +306,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         role_of=role_of,
         every_seat=every,
         pos_effects=pos_effects,
+        pos_wakes=pos_wakes,
         wakes=wakes,
         deck_size=len(kind) - spec.setup_size(seats),
         weaker=weaker,
@@ -381,6 +384,7 @@ Layout = tuple[
     tuple[int, ...],
     tuple[int, ...],
     tuple[tuple[Any, ...], ...],
+    tuple[tuple[int, ...], ...],
     tuple[int, int, int],
     tuple[float, ...],
 ]
@@ -392,7 +396,8 @@ _LAYOUTS: dict[tuple[int, str, int], tuple[PossessionSpec, Layout]] = {}
 
 def layout(spec: PossessionSpec, deck: str, seats: int) -> Layout:
     """The deck's card ids in copy order (copy -> card id, before the shuffle), the positions'
-    roles, per position and card id its effect there (or None), per effect role the triggers it
+    roles, per position and card id its effect there (or None) and the bit of that effect's
+    trigger (or 0), per effect role the triggers it
     wakes on (effects.role_wakes), and per Might x the share of the deck's cards below x
     (Table.weaker)."""
     key = (id(spec), deck, seats)
@@ -403,11 +408,18 @@ def layout(spec: PossessionSpec, deck: str, seats: int) -> Layout:
     kind = tuple(card for card, copies in sorted(contents.items()) for _ in range(copies))
     role_of = (POSSESSED,) * seats + (WILD,) * spec.wild_count + (DEFENDER, SUPPORT)
     pos_effects = tuple(tuple(card[EFFECT_ROLE[role]] for card in spec.effects) for role in role_of)
+    pos_wakes = tuple(
+        tuple(0 if effect is None else 1 << effect.trigger for effect in effects)
+        for effects in pos_effects
+    )
     mights = sorted(spec.might[k] for k in kind)
     weaker = tuple(bisect_left(mights, x) / len(kind) for x in range(11))
     if len(_LAYOUTS) >= 64:
         _LAYOUTS.clear()
-    made = _LAYOUTS[key] = (spec, (kind, role_of, pos_effects, role_wakes(spec.effects), weaker))
+    made = _LAYOUTS[key] = (
+        spec,
+        (kind, role_of, pos_effects, pos_wakes, role_wakes(spec.effects), weaker),
+    )
     return made[1]
 
 
@@ -1105,13 +1117,11 @@ def scan(t: Table, task: tuple[Any, ...]) -> None:
     if watch is not None:
         watch.append(("log", tuple(events)))
     mask = t.step_mask
-    kind, occ, pos_effects = t.kind, t.occ, t.pos_effects
+    kind, occ, wakes = t.kind, t.occ, t.pos_wakes
     for pos in scan_watchers(t, mask):
         c = occ[pos]
-        if c != EMPTY:
-            effect = pos_effects[pos][kind[c]]
-            if effect is not None and (mask >> effect.trigger) & 1:
-                bind(t, pos, c, effect, events)
+        if c >= 0 and wakes[pos][kind[c]] & mask:  # c >= 0: not EMPTY
+            bind(t, pos, c, t.pos_effects[pos][kind[c]], events)
     events.clear()
     t.step_mask = 0
     if watch is not None:

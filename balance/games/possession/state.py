@@ -149,6 +149,7 @@ class Table(Logged):
     role_of: tuple[int, ...]  # position -> POSSESSED | WILD | DEFENDER | SUPPORT
     every_seat: int  # the bit mask of all seats (a public card's `known`)
     pos_effects: tuple[tuple[Any, ...], ...]  # position -> card id -> its effect there, or None
+    pos_wakes: tuple[tuple[int, ...], ...]  # position -> card id -> 1 << its effect's trigger, or 0
     # per effect role (Possessed, Wild, Defender): the triggers some card's effect there has
     # (effects.role_wakes), so a scan looks only at the roles a step's events can wake
     wakes: tuple[int, int, int]
@@ -239,6 +240,7 @@ class Table(Logged):
         copy.role_of = self.role_of
         copy.every_seat = self.every_seat
         copy.pos_effects = self.pos_effects
+        copy.pos_wakes = self.pos_wakes
         copy.wakes = self.wakes
         copy.deck_size = self.deck_size
         copy.weaker = self.weaker
@@ -409,8 +411,20 @@ def enter(t: Table, pos: int, c: int) -> None:
 
 def trade(t: Table, a: int, b: int) -> None:
     occ = t.occ
-    occ[a], occ[b] = occ[b], occ[a]
-    record(t, TRADED, -1, 0, NO_CREATURE, ref(t, a), ref(t, b))
+    now_a, now_b = occ[a], occ[b] = occ[b], occ[a]
+    # `record` of the two `ref`s, written out: most turns trade (a Possess, a Command)
+    epoch, role_of, seats = t.epoch, t.role_of, t.seats
+    t.step_events.append(
+        (
+            TRADED,
+            -1,
+            0,
+            NO_CREATURE,
+            (now_a, epoch[now_a], role_of[a], a if a < seats else -1),
+            (now_b, epoch[now_b], role_of[b], b if b < seats else -1),
+        )
+    )
+    t.step_mask |= 1 << TRADED
 
 
 def flip(t: Table, i: int) -> None:
@@ -429,8 +443,17 @@ def flip(t: Table, i: int) -> None:
     t.known[revealed] = t.every_seat
     if t.damage[revealed]:
         t.dirty = True
-    record(t, TURNED_FACE_DOWN, -1, 0, NO_CREATURE, ref(t, down))
-    record(t, TURNED_FACE_UP, -1, 0, NO_CREATURE, ref(t, up))
+    # `record` of both events, written out: most turns Possess, and a Possess flips
+    epoch, role_of = t.epoch, t.role_of
+    events = t.step_events
+    hidden = (c, epoch[c], role_of[down], -1)  # a Wild has no owner
+    shown = (revealed, epoch[revealed], role_of[up], -1)
+    events.append((TURNED_FACE_DOWN, -1, 0, NO_CREATURE, hidden, NO_CREATURE))
+    events.append((TURNED_FACE_UP, -1, 0, NO_CREATURE, shown, NO_CREATURE))
+    t.step_mask |= FLIPPED
+
+
+FLIPPED = 1 << TURNED_FACE_DOWN | 1 << TURNED_FACE_UP  # the step mask's bits of a flip
 
 
 def to_hand(t: Table, seat: int, c: int) -> None:
