@@ -866,8 +866,9 @@ def deal_damage(t: Table, pos: int, amount: int, source: int) -> int:
         amount -= absorbed
     if amount <= 0:
         return 0
-    t.damage[c] += amount
-    t.dirty = True
+    hurt = t.damage[c] = t.damage[c] + amount
+    if hurt >= endure(t, c):  # it may escape: the next escape check looks (Table.dirty)
+        t.dirty = True
     seat = source if 0 <= source < t.seats else -1  # only a Possessed is a player's creature
     t.last_hit[c] = seat
     if pos == t.defender and seat >= 0:  # G16: a seat's work on the Defender

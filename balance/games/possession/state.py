@@ -205,7 +205,12 @@ class Table(Logged):
     step_mask: int  # bit per trigger present in `step_events`
     queue: list[tuple[Any, ...]]  # Pending(copy, epoch, effect, event, possessed owner or -1)
     chain_n: int  # effect resolutions in the current chain
-    dirty: bool  # damage or Endure may have changed since the last escape check
+    # A face-up creature may have reached its Endure since the last escape check: a hit that
+    # reached the Endure of the creature it landed on, a change of Endure, a hurt Wild turning
+    # up. Nothing else can bring a face-up creature there (a trade never moves the face-down
+    # Wild: the loader keeps `face_down_wild` out of trade_places), so a check without it has
+    # nothing to collect and returns at once.
+    dirty: bool
     eff: tuple[Any, ...] | None  # the Pending being resolved
     order_key: int  # the Turn Player, face-down Wild and removals of `order` (effects._reorder)
     order: tuple[int, ...]  # the scan order's positions for that key (effects.scan_positions)
