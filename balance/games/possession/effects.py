@@ -646,34 +646,30 @@ def scan_watchers(t: Table, mask: int) -> tuple[int, ...]:
     Defender), so the scan skips most of the table without looking."""
     if t.face_down << 6 | t.turn_player << 3 | len(t.removal_order) != t.order_key:
         _reorder(t)
-    woken, wild, defender = t.wakes
-    roles = (1 if mask & woken else 0) | (2 if mask & wild else 0) | (4 if mask & defender else 0)
-    return t.watchers[roles]
+    found = t.watchers.get(mask)
+    if found is None:
+        woken = t.wakes
+        role_of = t.role_of
+        found = t.watchers[mask] = tuple(
+            pos for pos in t.order if woken[EFFECT_ROLE[role_of[pos]]] & mask
+        )
+    return found
 
 
 def _reorder(t: Table) -> None:
-    """Set the scan order and its role subsets for the table's key (see scan_positions): the
-    face-down Wild, the Turn Player (below 8) and the removals (at most 4) in one int."""
+    """Set the scan order and its watchers for the table's key (see scan_positions): the
+    face-down Wild, the Turn Player (below 8) and the removals (at most 4) in one int; the
+    removed seats join it after a removal."""
     key = t.face_down << 6 | t.turn_player << 3 | len(t.removal_order)
-    full = (key, tuple(t.removed), t.seats, t.ring)
-    orders = _ORDERS.get(full)
+    memo: Any = key if not t.removal_order else (key, tuple(t.removed))
+    orders = t.orders.get(memo)
     if orders is None:
         base, n, fd = t.ring_base, t.ring, t.face_down
         wilds = [base + (fd + k) % n for k in range(1, n)]
         order = (*turn_order(t), *wilds, t.defender, t.support)
-        role_bit = [1 << EFFECT_ROLE[t.role_of[pos]] for pos in order]
-        subsets = tuple(
-            tuple(pos for pos, bit in zip(order, role_bit, strict=True) if bit & roles)
-            for roles in range(8)
-        )
-        orders = _ORDERS[full] = (order, subsets)
+        orders = t.orders[memo] = (order, {})
     t.order, t.watchers = orders
     t.order_key = key
-
-
-# Scan orders and their role subsets by (the key of Turn Player, face-down Wild and removals,
-# the removed seats, seats, ring): a pure function's memo, shared by every game of that shape (a few hundred).
-_ORDERS: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
 
 
 def role_wakes(effects: tuple[tuple[CardEffect | None, ...], ...]) -> tuple[int, int, int]:
@@ -867,7 +863,8 @@ def deal_damage(t: Table, pos: int, amount: int, source: int) -> int:
     if amount <= 0:
         return 0
     hurt = t.damage[c] = t.damage[c] + amount
-    if hurt >= endure(t, c):  # it may escape: the next escape check looks (Table.dirty)
+    # it may escape: the next escape check looks (Table.dirty); `endure` written out (hurt > 0)
+    if hurt >= t.spec.endure[t.kind[c]] + t.mod_endure[c]:
         t.dirty = True
     seat = source if 0 <= source < t.seats else -1  # only a Possessed is a player's creature
     t.last_hit[c] = seat

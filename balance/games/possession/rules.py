@@ -283,7 +283,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
             f"possession is played by {MIN_SEATS}-{MAX_SEATS} players, not {seats}",
             "use --seats 2, 3 or 4",
         )
-    cards, role_of, pos_effects, pos_wakes, wakes, weaker = layout(
+    cards, role_of, pos_effects, pos_wakes, wakes, weaker, orders = layout(
         spec, deck_for(spec, lineup), seats
     )
     kind = list(cards)
@@ -349,7 +349,8 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         eff=None,
         order_key=-1,
         order=(),
-        watchers=(),
+        watchers={},
+        orders=orders,
         over=False,
         winners=(),
         end_reason="",
@@ -387,6 +388,7 @@ Layout = tuple[
     tuple[tuple[int, ...], ...],
     tuple[int, int, int],
     tuple[float, ...],
+    dict[Any, Any],
 ]
 
 # What setup derives from the spec, the deck and the seat count alone, by (spec's id, deck,
@@ -398,8 +400,8 @@ def layout(spec: PossessionSpec, deck: str, seats: int) -> Layout:
     """The deck's card ids in copy order (copy -> card id, before the shuffle), the positions'
     roles, per position and card id its effect there (or None) and the bit of that effect's
     trigger (or 0), per effect role the triggers it
-    wakes on (effects.role_wakes), and per Might x the share of the deck's cards below x
-    (Table.weaker)."""
+    wakes on (effects.role_wakes), per Might x the share of the deck's cards below x
+    (Table.weaker), and the memo of scan orders its games share (Table.orders)."""
     key = (id(spec), deck, seats)
     known = _LAYOUTS.get(key)
     if known is not None and known[0] is spec:
@@ -418,7 +420,7 @@ def layout(spec: PossessionSpec, deck: str, seats: int) -> Layout:
         _LAYOUTS.clear()
     made = _LAYOUTS[key] = (
         spec,
-        (kind, role_of, pos_effects, pos_wakes, role_wakes(spec.effects), weaker),
+        (kind, role_of, pos_effects, pos_wakes, role_wakes(spec.effects), weaker, {}),
     )
     return made[1]
 

@@ -214,8 +214,12 @@ class Table(Logged):
     eff: tuple[Any, ...] | None  # the Pending being resolved
     order_key: int  # the Turn Player, face-down Wild and removals of `order` (effects._reorder)
     order: tuple[int, ...]  # the scan order's positions for that key (effects.scan_positions)
-    # [roles]: the positions of `order` whose role is in the bit set `roles` (effects.scan_watchers)
-    watchers: tuple[tuple[int, ...], ...]
+    # a step's trigger mask -> the positions of `order` whose role wakes on one of them
+    # (effects.scan_watchers): filled as masks come, shared with every table of that order
+    watchers: dict[int, tuple[int, ...]]
+    # The scan orders met so far, with their watchers, by order key: a memo of what the spec,
+    # deck and seats decide (rules.layout), shared by every game of that layout
+    orders: dict[Any, tuple[tuple[int, ...], dict[int, tuple[int, ...]]]]
 
     # the end
     over: bool
@@ -289,6 +293,7 @@ class Table(Logged):
         copy.order_key = self.order_key
         copy.order = self.order
         copy.watchers = self.watchers
+        copy.orders = self.orders
         copy.over = self.over
         copy.winners = self.winners
         copy.end_reason = self.end_reason
