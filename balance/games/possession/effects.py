@@ -646,30 +646,40 @@ def scan_watchers(t: Table, mask: int) -> tuple[int, ...]:
     Defender), so the scan skips most of the table without looking."""
     if t.face_down << 6 | t.turn_player << 3 | len(t.removal_order) != t.order_key:
         _reorder(t)
-    found = t.watchers.get(mask)
+    watchers = _WATCHERS[t.order_slot]
+    found = watchers.get(mask)
     if found is None:
         woken = t.wakes
         role_of = t.role_of
-        found = t.watchers[mask] = tuple(
+        found = watchers[mask] = tuple(
             pos for pos in t.order if woken[EFFECT_ROLE[role_of[pos]]] & mask
         )
     return found
 
 
 def _reorder(t: Table) -> None:
-    """Set the scan order and its watchers for the table's key (see scan_positions): the
+    """Set the scan order and its watchers' slot for the table's key (see scan_positions): the
     face-down Wild, the Turn Player (below 8) and the removals (at most 4) in one int; the
     removed seats join it after a removal."""
     key = t.face_down << 6 | t.turn_player << 3 | len(t.removal_order)
     memo: Any = key if not t.removal_order else (key, tuple(t.removed))
-    orders = t.orders.get(memo)
-    if orders is None:
+    orders = SHAPES[t.shape]
+    known = orders.get(memo)
+    if known is None:
         base, n, fd = t.ring_base, t.ring, t.face_down
         wilds = [base + (fd + k) % n for k in range(1, n)]
-        order = (*turn_order(t), *wilds, t.defender, t.support)
-        orders = t.orders[memo] = (order, {})
-    t.order, t.watchers = orders
+        known = orders[memo] = ((*turn_order(t), *wilds, t.defender, t.support), len(_WATCHERS))
+        _WATCHERS.append({})
+    t.order, t.order_slot = known
     t.order_key = key
+
+
+# Pure functions' memos, shared by every game of a layout (rules.layout: a spec, a deck and a
+# seat count give `Table.shape`), kept out of the table so that no copy ever writes into them:
+# per shape, the scan orders met so far by order key, with their slot in _WATCHERS; per slot,
+# a step's trigger mask -> the positions of that order whose role wakes on one of them.
+SHAPES: list[dict[Any, tuple[tuple[int, ...], int]]] = []
+_WATCHERS: list[dict[int, tuple[int, ...]]] = []
 
 
 def role_wakes(effects: tuple[tuple[CardEffect | None, ...], ...]) -> tuple[int, int, int]:

@@ -21,6 +21,7 @@ from balance.core.gamerng import GameRng
 from balance.games.possession import heuristics
 from balance.games.possession.effects import (
     EFFECT_ROLE,
+    SHAPES,
     action_options,
     ask,
     deal_damage,
@@ -33,7 +34,6 @@ from balance.games.possession.effects import (
     might,
     nurture,
     role_wakes,
-    scan_positions,
     scan_watchers,
     turn_order,
 )
@@ -283,7 +283,7 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
             f"possession is played by {MIN_SEATS}-{MAX_SEATS} players, not {seats}",
             "use --seats 2, 3 or 4",
         )
-    cards, role_of, pos_effects, pos_wakes, wakes, weaker, orders = layout(
+    cards, role_of, pos_effects, pos_wakes, wakes, weaker, shape = layout(
         spec, deck_for(spec, lineup), seats
     )
     kind = list(cards)
@@ -349,8 +349,8 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         eff=None,
         order_key=-1,
         order=(),
-        watchers={},
-        orders=orders,
+        order_slot=-1,
+        shape=shape,
         over=False,
         winners=(),
         end_reason="",
@@ -388,7 +388,7 @@ Layout = tuple[
     tuple[tuple[int, ...], ...],
     tuple[int, int, int],
     tuple[float, ...],
-    dict[Any, Any],
+    int,
 ]
 
 # What setup derives from the spec, the deck and the seat count alone, by (spec's id, deck,
@@ -401,7 +401,7 @@ def layout(spec: PossessionSpec, deck: str, seats: int) -> Layout:
     roles, per position and card id its effect there (or None) and the bit of that effect's
     trigger (or 0), per effect role the triggers it
     wakes on (effects.role_wakes), per Might x the share of the deck's cards below x
-    (Table.weaker), and the memo of scan orders its games share (Table.orders)."""
+    (Table.weaker), and its number for the memo of scan orders its games share (Table.shape)."""
     key = (id(spec), deck, seats)
     known = _LAYOUTS.get(key)
     if known is not None and known[0] is spec:
@@ -418,9 +418,10 @@ def layout(spec: PossessionSpec, deck: str, seats: int) -> Layout:
     weaker = tuple(bisect_left(mights, x) / len(kind) for x in range(11))
     if len(_LAYOUTS) >= 64:
         _LAYOUTS.clear()
+    SHAPES.append({})  # this layout's scan orders, filled as its games meet them
     made = _LAYOUTS[key] = (
         spec,
-        (kind, role_of, pos_effects, pos_wakes, role_wakes(spec.effects), weaker, {}),
+        (kind, role_of, pos_effects, pos_wakes, role_wakes(spec.effects), weaker, len(SHAPES) - 1),
     )
     return made[1]
 
@@ -770,6 +771,7 @@ def soothe_twins(t: Table) -> list[int] | None:
 # its wear and nobody is exhausted: the discard, the turn's end, the wear's damage, the next
 # turn's start.
 AFTER_DISCARD = frozenset({DISCARDED, TURN_END, DAMAGED, TURN_START})
+AFTER_DISCARD_MASK = sum(1 << trigger for trigger in AFTER_DISCARD)  # as a step mask
 
 
 def discard_twins(t: Table) -> list[int] | None:
@@ -796,13 +798,11 @@ def discard_twins(t: Table) -> list[int] | None:
         return None
     if spec.exhaustion and not t.deck:
         return None
-    pos_effects = t.pos_effects
-    for pos in scan_positions(t):
+    wakes = t.pos_wakes
+    for pos in scan_watchers(t, AFTER_DISCARD_MASK):
         c = occ[pos]
-        if c != EMPTY:
-            effect = pos_effects[pos][kind[c]]
-            if effect is not None and effect.trigger in AFTER_DISCARD:
-                return None
+        if c >= 0 and wakes[pos][kind[c]] & AFTER_DISCARD_MASK:
+            return None
     might = spec.might
     mights = sorted((might[kind[c]] for c in t.hands[asking.seat]), reverse=True)
     top = mights[0]
@@ -819,15 +819,16 @@ def discard_twins(t: Table) -> list[int] | None:
     return twins if len(first) < discards else None
 
 
+SOOTHED = 1 << SOOTHE  # as a step mask
+
+
 def soothes_watched(t: Table) -> bool:
     """Whether a creature in the scan order has an effect that triggers on Soothes."""
-    kind, occ, pos_effects = t.kind, t.occ, t.pos_effects
-    for pos in scan_positions(t):
+    kind, occ, wakes = t.kind, t.occ, t.pos_wakes
+    for pos in scan_watchers(t, SOOTHED):
         c = occ[pos]
-        if c != EMPTY:
-            effect = pos_effects[pos][kind[c]]
-            if effect is not None and effect.trigger == SOOTHE:
-                return True
+        if c >= 0 and wakes[pos][kind[c]] & SOOTHED:
+            return True
     return False
 
 

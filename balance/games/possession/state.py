@@ -214,12 +214,8 @@ class Table(Logged):
     eff: tuple[Any, ...] | None  # the Pending being resolved
     order_key: int  # the Turn Player, face-down Wild and removals of `order` (effects._reorder)
     order: tuple[int, ...]  # the scan order's positions for that key (effects.scan_positions)
-    # a step's trigger mask -> the positions of `order` whose role wakes on one of them
-    # (effects.scan_watchers): filled as masks come, shared with every table of that order
-    watchers: dict[int, tuple[int, ...]]
-    # The scan orders met so far, with their watchers, by order key: a memo of what the spec,
-    # deck and seats decide (rules.layout), shared by every game of that layout
-    orders: dict[Any, tuple[tuple[int, ...], dict[int, tuple[int, ...]]]]
+    order_slot: int  # where effects.scan_watchers keeps the watchers of `order`
+    shape: int  # the layout's number (rules.layout): its scan orders' memo (effects.SHAPES)
 
     # the end
     over: bool
@@ -292,8 +288,8 @@ class Table(Logged):
         copy.eff = self.eff
         copy.order_key = self.order_key
         copy.order = self.order
-        copy.watchers = self.watchers
-        copy.orders = self.orders
+        copy.order_slot = self.order_slot
+        copy.shape = self.shape
         copy.over = self.over
         copy.winners = self.winners
         copy.end_reason = self.end_reason
