@@ -177,6 +177,7 @@ TURN_TASKS = (
     (T_DRAW_PHASE,),
 )
 STEP_END = (T_STEP_END,)  # the escape check, scan and queue that end every step (§6.5)
+TURN_START_TASKS = (*TURN_TASKS, STEP_END)  # a turn's phases, then its turn_start step's end
 SCAN = (T_SCAN,)
 CHAIN_NEXT = (T_CHAIN_NEXT,)
 
@@ -455,8 +456,8 @@ def begin_chain(t: Table) -> None:
 
 def turn_start(t: Table, task: tuple[Any, ...]) -> None:
     new_turn(t)
-    t.todo.extend(TURN_TASKS)
-    begin_chain(t)
+    t.chain_n = 0  # begin_chain, its STEP_END pushed with the phases in one extend
+    t.todo.extend(TURN_START_TASKS)
     record(t, TURN_START, t.turn_player)
     if not t.deck and t.spec.exhaustion:
         exhaust(t, t.turn_player)
