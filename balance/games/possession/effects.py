@@ -634,22 +634,63 @@ def scan_positions(t: Table) -> tuple[int, ...]:
     the face-up Wilds clockwise from the face-down one, the Defender, the Support. A position
     may be empty (the Support, a Possessed being refilled): callers skip those. Cached: it
     changes only with the Turn Player, the face-down Wild and the removals."""
-    key = (t.turn_player, t.face_down, len(t.removal_order))
-    if key != t.order_key:
-        full = (*key, tuple(t.removed), t.seats, t.ring)
-        order = _ORDERS.get(full)
-        if order is None:
-            base, n, fd = t.ring_base, t.ring, t.face_down
-            wilds = [base + (fd + k) % n for k in range(1, n)]
-            order = _ORDERS[full] = (*turn_order(t), *wilds, t.defender, t.support)
-        t.order = order
-        t.order_key = key
+    if t.face_down << 6 | t.turn_player << 3 | len(t.removal_order) != t.order_key:
+        _reorder(t)
     return t.order
 
 
-# Scan orders by (Turn Player, face-down Wild, removals, removed seats, seats, ring): a pure
-# function's memo, shared by every game of that shape (at most a few hundred entries).
-_ORDERS: dict[tuple[Any, ...], tuple[int, ...]] = {}
+def scan_watchers(t: Table, mask: int) -> tuple[int, ...]:
+    """The positions of the scan order whose role has some card with an effect on a trigger in
+    `mask` (`Table.wakes`), in scan order: what a scan of a step with those triggers must look
+    at. Most steps wake only one role (a turn's start only the Possessed, its end only the
+    Defender), so the scan skips most of the table without looking."""
+    if t.face_down << 6 | t.turn_player << 3 | len(t.removal_order) != t.order_key:
+        _reorder(t)
+    watchers = _WATCHERS[t.order_slot]
+    found = watchers.get(mask)
+    if found is None:
+        woken = t.wakes
+        role_of = t.role_of
+        found = watchers[mask] = tuple(
+            pos for pos in t.order if woken[EFFECT_ROLE[role_of[pos]]] & mask
+        )
+    return found
+
+
+def _reorder(t: Table) -> None:
+    """Set the scan order and its watchers' slot for the table's key (see scan_positions): the
+    face-down Wild, the Turn Player (below 8) and the removals (at most 4) in one int; the
+    removed seats join it after a removal."""
+    key = t.face_down << 6 | t.turn_player << 3 | len(t.removal_order)
+    memo: Any = key if not t.removal_order else (key, tuple(t.removed))
+    orders = SHAPES[t.shape]
+    known = orders.get(memo)
+    if known is None:
+        base, n, fd = t.ring_base, t.ring, t.face_down
+        wilds = [base + (fd + k) % n for k in range(1, n)]
+        known = orders[memo] = ((*turn_order(t), *wilds, t.defender, t.support), len(_WATCHERS))
+        _WATCHERS.append({})
+    t.order, t.order_slot = known
+    t.order_key = key
+
+
+# Pure functions' memos, shared by every game of a layout (rules.layout: a spec, a deck and a
+# seat count give `Table.shape`), kept out of the table so that no copy ever writes into them:
+# per shape, the scan orders met so far by order key, with their slot in _WATCHERS; per slot,
+# a step's trigger mask -> the positions of that order whose role wakes on one of them.
+SHAPES: list[dict[Any, tuple[tuple[int, ...], int]]] = []
+_WATCHERS: list[dict[int, tuple[int, ...]]] = []
+
+
+def role_wakes(effects: tuple[tuple[CardEffect | None, ...], ...]) -> tuple[int, int, int]:
+    """Per effect role (Possessed, Wild, Defender), the bit mask of the triggers some card's
+    effect in that role has (`Table.wakes`)."""
+    wakes = [0, 0, 0]
+    for card in effects:
+        for role, effect in enumerate(card):
+            if effect is not None:
+                wakes[role] |= 1 << effect.trigger
+    return wakes[0], wakes[1], wakes[2]
 
 
 def creatures(
@@ -831,8 +872,10 @@ def deal_damage(t: Table, pos: int, amount: int, source: int) -> int:
         amount -= absorbed
     if amount <= 0:
         return 0
-    t.damage[c] += amount
-    t.dirty = True
+    hurt = t.damage[c] = t.damage[c] + amount
+    # it may escape: the next escape check looks (Table.dirty); `endure` written out (hurt > 0)
+    if hurt >= t.spec.endure[t.kind[c]] + t.mod_endure[c]:
+        t.dirty = True
     seat = source if 0 <= source < t.seats else -1  # only a Possessed is a player's creature
     t.last_hit[c] = seat
     if pos == t.defender and seat >= 0:  # G16: a seat's work on the Defender

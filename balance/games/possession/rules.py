@@ -14,13 +14,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from balance.core import flow
-from balance.core.contract import OPENING, PLAYED, Decision, Result
+from balance.core.contract import FIRST_COUNTER, OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError
 from balance.core.eventchain import EventLog
 from balance.core.gamerng import GameRng
 from balance.games.possession import heuristics
 from balance.games.possession.effects import (
     EFFECT_ROLE,
+    SHAPES,
     action_options,
     ask,
     deal_damage,
@@ -32,7 +33,8 @@ from balance.games.possession.effects import (
     live,
     might,
     nurture,
-    scan_positions,
+    role_wakes,
+    scan_watchers,
     turn_order,
 )
 from balance.games.possession.spec import (
@@ -159,7 +161,9 @@ USE_OR_SKIP = (("use",), ("skip",))
 PASS = ("pass",)
 DECK = ("deck",)
 DECLINE = ("decline",)
+TURNS_POSSESSED = FIRST_COUNTER + K_TURNS_POSSESSED  # its card event (state.counter)
 DRAW_DO = (T_DRAW_DO,)
+DRAWS = tuple(Decision(seat, "draw", DRAW_OR_SKIP) for seat in range(MAX_SEATS))  # per seat
 PLAY_DO = (T_PLAY_DO,)
 SWAP_DO = (T_SWAP_DO,)
 
@@ -173,6 +177,7 @@ TURN_TASKS = (
     (T_DRAW_PHASE,),
 )
 STEP_END = (T_STEP_END,)  # the escape check, scan and queue that end every step (§6.5)
+TURN_START_TASKS = (*TURN_TASKS, STEP_END)  # a turn's phases, then its turn_start step's end
 SCAN = (T_SCAN,)
 CHAIN_NEXT = (T_CHAIN_NEXT,)
 
@@ -279,8 +284,10 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
             f"possession is played by {MIN_SEATS}-{MAX_SEATS} players, not {seats}",
             "use --seats 2, 3 or 4",
         )
-    contents = spec.catalog.decks[deck_for(spec, lineup)]
-    kind = [card for card, copies in sorted(contents.items()) for _ in range(copies)]
+    cards, role_of, pos_effects, pos_wakes, wakes, weaker, shape = layout(
+        spec, deck_for(spec, lineup), seats
+    )
+    kind = list(cards)
     rng = GameRng(seed)
     deck = list(range(len(kind)))
     rng.shuffle(deck)
@@ -289,8 +296,6 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
     defender = seats + n
     copies = len(kind)
     every = (1 << seats) - 1
-    role_of = (POSSESSED,) * seats + (WILD,) * n + (2, SUPPORT)
-    mights = sorted(spec.might[k] for k in kind)
     t = Possession(
         spec=spec,
         rng=rng,
@@ -301,11 +306,11 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         support=defender + 1,
         role_of=role_of,
         every_seat=every,
-        pos_effects=tuple(
-            tuple(card[EFFECT_ROLE[role]] for card in spec.effects) for role in role_of
-        ),
+        pos_effects=pos_effects,
+        pos_wakes=pos_wakes,
+        wakes=wakes,
         deck_size=len(kind) - spec.setup_size(seats),
-        weaker=tuple(bisect_left(mights, x) / copies for x in range(11)),
+        weaker=weaker,
         kind=kind,
         known=[0] * copies,
         deck=deck,
@@ -343,8 +348,10 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
         chain_n=0,
         dirty=False,
         eff=None,
-        order_key=(-1, -1, -1),
+        order_key=-1,
         order=(),
+        order_slot=-1,
+        shape=shape,
         over=False,
         winners=(),
         end_reason="",
@@ -373,6 +380,51 @@ def deal(spec: PossessionSpec, lineup: Sequence[str], seed: int) -> Possession:
             t.log.append((0, seat, kind[c], OPENING, 1))
     t.seat_stats[first * NS + S_FIRST_PLAYER] = 1
     return t
+
+
+Layout = tuple[
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[tuple[Any, ...], ...],
+    tuple[tuple[int, ...], ...],
+    tuple[int, int, int],
+    tuple[float, ...],
+    int,
+]
+
+# What setup derives from the spec, the deck and the seat count alone, by (spec's id, deck,
+# seats): a pure function's memo (each entry keeps its spec, so the id is never reused).
+_LAYOUTS: dict[tuple[int, str, int], tuple[PossessionSpec, Layout]] = {}
+
+
+def layout(spec: PossessionSpec, deck: str, seats: int) -> Layout:
+    """The deck's card ids in copy order (copy -> card id, before the shuffle), the positions'
+    roles, per position and card id its effect there (or None) and the bit of that effect's
+    trigger (or 0), per effect role the triggers it
+    wakes on (effects.role_wakes), per Might x the share of the deck's cards below x
+    (Table.weaker), and its number for the memo of scan orders its games share (Table.shape)."""
+    key = (id(spec), deck, seats)
+    known = _LAYOUTS.get(key)
+    if known is not None and known[0] is spec:
+        return known[1]
+    contents = spec.catalog.decks[deck]
+    kind = tuple(card for card, copies in sorted(contents.items()) for _ in range(copies))
+    role_of = (POSSESSED,) * seats + (WILD,) * spec.wild_count + (DEFENDER, SUPPORT)
+    pos_effects = tuple(tuple(card[EFFECT_ROLE[role]] for card in spec.effects) for role in role_of)
+    pos_wakes = tuple(
+        tuple(0 if effect is None else 1 << effect.trigger for effect in effects)
+        for effects in pos_effects
+    )
+    mights = sorted(spec.might[k] for k in kind)
+    weaker = tuple(bisect_left(mights, x) / len(kind) for x in range(11))
+    if len(_LAYOUTS) >= 64:
+        _LAYOUTS.clear()
+    SHAPES.append({})  # this layout's scan orders, filled as its games meet them
+    made = _LAYOUTS[key] = (
+        spec,
+        (kind, role_of, pos_effects, pos_wakes, role_wakes(spec.effects), weaker, len(SHAPES) - 1),
+    )
+    return made[1]
 
 
 def begin(t: Possession, phase: str = "turn_start") -> Possession:
@@ -404,8 +456,8 @@ def begin_chain(t: Table) -> None:
 
 def turn_start(t: Table, task: tuple[Any, ...]) -> None:
     new_turn(t)
-    t.todo.extend(TURN_TASKS)
-    begin_chain(t)
+    t.chain_n = 0  # begin_chain, its STEP_END pushed with the phases in one extend
+    t.todo.extend(TURN_START_TASKS)
     record(t, TURN_START, t.turn_player)
     if not t.deck and t.spec.exhaustion:
         exhaust(t, t.turn_player)
@@ -425,7 +477,7 @@ def draw_phase(t: Table, task: tuple[Any, ...]) -> None:
     """R20: with fewer than `draw_below` cards and a deck, the player may draw."""
     seat = t.turn_player
     if not t.turn_cut and len(t.hands[seat]) < t.spec.draw_below and t.deck:
-        flow.ask(t, Decision(seat, "draw", DRAW_OR_SKIP), DRAW_DO)
+        flow.ask(t, DRAWS[seat], DRAW_DO)
 
 
 def draw_do(t: Table, task: tuple[Any, ...]) -> None:
@@ -595,10 +647,11 @@ def end_turn(t: Table, task: tuple[Any, ...]) -> None:
                 mods[stat][c] -= amount
                 t.dirty = True
         t.turn_mods.clear()
-    occ, kind = t.occ, t.kind
+    occ, kind, removed, log, turn = t.occ, t.kind, t.removed, t.log, t.turn
     for seat in range(t.seats):
-        if not t.removed[seat] and occ[seat] != EMPTY:
-            counter(t, seat, kind[occ[seat]], K_TURNS_POSSESSED)
+        c = occ[seat]
+        if c != EMPTY and not removed[seat]:
+            log.append((turn, seat, kind[c], TURNS_POSSESSED, 1))  # `counter`, written out
     following = t.turn_player if t.turn_cut else next_remaining(t, t.turn_seat)
     first, n = t.first_seat, t.seats
     if (following - first) % n <= (t.turn_seat - first) % n:  # the turn passes back: a round ends
@@ -719,6 +772,7 @@ def soothe_twins(t: Table) -> list[int] | None:
 # its wear and nobody is exhausted: the discard, the turn's end, the wear's damage, the next
 # turn's start.
 AFTER_DISCARD = frozenset({DISCARDED, TURN_END, DAMAGED, TURN_START})
+AFTER_DISCARD_MASK = sum(1 << trigger for trigger in AFTER_DISCARD)  # as a step mask
 
 
 def discard_twins(t: Table) -> list[int] | None:
@@ -745,13 +799,11 @@ def discard_twins(t: Table) -> list[int] | None:
         return None
     if spec.exhaustion and not t.deck:
         return None
-    pos_effects = t.pos_effects
-    for pos in scan_positions(t):
+    wakes = t.pos_wakes
+    for pos in scan_watchers(t, AFTER_DISCARD_MASK):
         c = occ[pos]
-        if c != EMPTY:
-            effect = pos_effects[pos][kind[c]]
-            if effect is not None and effect.trigger in AFTER_DISCARD:
-                return None
+        if c >= 0 and wakes[pos][kind[c]] & AFTER_DISCARD_MASK:
+            return None
     might = spec.might
     mights = sorted((might[kind[c]] for c in t.hands[asking.seat]), reverse=True)
     top = mights[0]
@@ -768,15 +820,16 @@ def discard_twins(t: Table) -> list[int] | None:
     return twins if len(first) < discards else None
 
 
+SOOTHED = 1 << SOOTHE  # as a step mask
+
+
 def soothes_watched(t: Table) -> bool:
     """Whether a creature in the scan order has an effect that triggers on Soothes."""
-    kind, occ, pos_effects = t.kind, t.occ, t.pos_effects
-    for pos in scan_positions(t):
+    kind, occ, wakes = t.kind, t.occ, t.pos_wakes
+    for pos in scan_watchers(t, SOOTHED):
         c = occ[pos]
-        if c != EMPTY:
-            effect = pos_effects[pos][kind[c]]
-            if effect is not None and effect.trigger == SOOTHE:
-                return True
+        if c >= 0 and wakes[pos][kind[c]] & SOOTHED:
+            return True
     return False
 
 
@@ -839,10 +892,14 @@ def _worn_out(t: Table) -> bool:
     the check its work when (as after most hits) nothing escapes."""
     occ, damage, kind, mod_endure = t.occ, t.damage, t.kind, t.mod_endure
     spec_endure = t.spec.endure
-    down = t.ring_base + t.face_down
-    for pos, c in enumerate(occ):
-        hurt = damage[c] if c >= 0 else 0
-        if hurt and pos != down and hurt >= max(1, spec_endure[kind[c]] + mod_endure[c]):
+    down = occ[t.ring_base + t.face_down]  # a copy is at one position only: skip it by copy
+    for c in occ:
+        if (
+            c >= 0
+            and damage[c]
+            and c != down
+            and damage[c] >= max(1, spec_endure[kind[c]] + mod_endure[c])
+        ):
             return True
     return False
 
@@ -1064,13 +1121,11 @@ def scan(t: Table, task: tuple[Any, ...]) -> None:
     if watch is not None:
         watch.append(("log", tuple(events)))
     mask = t.step_mask
-    kind, occ, pos_effects = t.kind, t.occ, t.pos_effects
-    for pos in scan_positions(t):
+    kind, occ, wakes = t.kind, t.occ, t.pos_wakes
+    for pos in scan_watchers(t, mask):
         c = occ[pos]
-        if c != EMPTY:
-            effect = pos_effects[pos][kind[c]]
-            if effect is not None and (mask >> effect.trigger) & 1:
-                bind(t, pos, c, effect, events)
+        if c >= 0 and wakes[pos][kind[c]] & mask:  # c >= 0: not EMPTY
+            bind(t, pos, c, t.pos_effects[pos][kind[c]], events)
     events.clear()
     t.step_mask = 0
     if watch is not None:
@@ -1157,7 +1212,10 @@ def step_end(t: Table, task: tuple[Any, ...]) -> None:
         todo.pop()
     if t.step_events:
         scan(t, task)
-    chain_next(t, task)
+    if t.queue:
+        chain_next(t, task)
+    elif t.chain_n:  # chain_next's own path for an empty queue, without its two calls
+        chain_done(t)
 
 
 def chain_done(t: Table) -> None:
@@ -1277,6 +1335,10 @@ def placements(t: Table, winners: tuple[int, ...]) -> list[int]:
     return place
 
 
+# Per seat, its statistics' names in Result.stats (`<name>_<seat>`), in SEAT_STATS order.
+SEAT_KEYS = tuple(tuple(f"{name}_{seat}" for name in SEAT_STATS) for seat in range(MAX_SEATS))
+
+
 def result_of(t: Table) -> Result:
     if t.over:
         winners, reason, capped = t.winners, t.end_reason, t.capped
@@ -1291,8 +1353,8 @@ def result_of(t: Table) -> Result:
         row[S_GLORY] = len(t.glory[seat])
         row[S_PLACEMENT] = place[seat]
         row[S_FINAL_HAND] = len(t.hands[seat])
-        for k, name in enumerate(SEAT_STATS):
-            stats[f"{name}_{seat}"] = float(row[k])
+        for name, value in zip(SEAT_KEYS[seat], row, strict=True):
+            stats[name] = float(value)
     return Result.shared(list(winners), t.seats, reason, t.turn, capped=capped, stats=stats)
 
 

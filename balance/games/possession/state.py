@@ -149,6 +149,10 @@ class Table(Logged):
     role_of: tuple[int, ...]  # position -> POSSESSED | WILD | DEFENDER | SUPPORT
     every_seat: int  # the bit mask of all seats (a public card's `known`)
     pos_effects: tuple[tuple[Any, ...], ...]  # position -> card id -> its effect there, or None
+    pos_wakes: tuple[tuple[int, ...], ...]  # position -> card id -> 1 << its effect's trigger, or 0
+    # per effect role (Possessed, Wild, Defender): the triggers some card's effect there has
+    # (effects.role_wakes), so a scan looks only at the roles a step's events can wake
+    wakes: tuple[int, int, int]
     deck_size: int  # the deck after setup, for the bots' sense of how late it is
     weaker: tuple[float, ...]  # [x]: the share of the game's cards with Might below x (bots)
 
@@ -201,10 +205,17 @@ class Table(Logged):
     step_mask: int  # bit per trigger present in `step_events`
     queue: list[tuple[Any, ...]]  # Pending(copy, epoch, effect, event, possessed owner or -1)
     chain_n: int  # effect resolutions in the current chain
-    dirty: bool  # damage or Endure may have changed since the last escape check
+    # A face-up creature may have reached its Endure since the last escape check: a hit that
+    # reached the Endure of the creature it landed on, a change of Endure, a hurt Wild turning
+    # up. Nothing else can bring a face-up creature there (a trade never moves the face-down
+    # Wild: the loader keeps `face_down_wild` out of trade_places), so a check without it has
+    # nothing to collect and returns at once.
+    dirty: bool
     eff: tuple[Any, ...] | None  # the Pending being resolved
-    order_key: tuple[int, int, int]  # (Turn Player, face-down Wild, removals) of `order`
+    order_key: int  # the Turn Player, face-down Wild and removals of `order` (effects._reorder)
     order: tuple[int, ...]  # the scan order's positions for that key (effects.scan_positions)
+    order_slot: int  # where effects.scan_watchers keeps the watchers of `order`
+    shape: int  # the layout's number (rules.layout): its scan orders' memo (effects.SHAPES)
 
     # the end
     over: bool
@@ -234,6 +245,8 @@ class Table(Logged):
         copy.role_of = self.role_of
         copy.every_seat = self.every_seat
         copy.pos_effects = self.pos_effects
+        copy.pos_wakes = self.pos_wakes
+        copy.wakes = self.wakes
         copy.deck_size = self.deck_size
         copy.weaker = self.weaker
         copy.kind = self.kind
@@ -275,6 +288,8 @@ class Table(Logged):
         copy.eff = self.eff
         copy.order_key = self.order_key
         copy.order = self.order
+        copy.order_slot = self.order_slot
+        copy.shape = self.shape
         copy.over = self.over
         copy.winners = self.winners
         copy.end_reason = self.end_reason
@@ -402,8 +417,20 @@ def enter(t: Table, pos: int, c: int) -> None:
 
 def trade(t: Table, a: int, b: int) -> None:
     occ = t.occ
-    occ[a], occ[b] = occ[b], occ[a]
-    record(t, TRADED, -1, 0, NO_CREATURE, ref(t, a), ref(t, b))
+    now_a, now_b = occ[a], occ[b] = occ[b], occ[a]
+    # `record` of the two `ref`s, written out: most turns trade (a Possess, a Command)
+    epoch, role_of, seats = t.epoch, t.role_of, t.seats
+    t.step_events.append(
+        (
+            TRADED,
+            -1,
+            0,
+            NO_CREATURE,
+            (now_a, epoch[now_a], role_of[a], a if a < seats else -1),
+            (now_b, epoch[now_b], role_of[b], b if b < seats else -1),
+        )
+    )
+    t.step_mask |= 1 << TRADED
 
 
 def flip(t: Table, i: int) -> None:
@@ -422,8 +449,17 @@ def flip(t: Table, i: int) -> None:
     t.known[revealed] = t.every_seat
     if t.damage[revealed]:
         t.dirty = True
-    record(t, TURNED_FACE_DOWN, -1, 0, NO_CREATURE, ref(t, down))
-    record(t, TURNED_FACE_UP, -1, 0, NO_CREATURE, ref(t, up))
+    # `record` of both events, written out: most turns Possess, and a Possess flips
+    epoch, role_of = t.epoch, t.role_of
+    events = t.step_events
+    hidden = (c, epoch[c], role_of[down], -1)  # a Wild has no owner
+    shown = (revealed, epoch[revealed], role_of[up], -1)
+    events.append((TURNED_FACE_DOWN, -1, 0, NO_CREATURE, hidden, NO_CREATURE))
+    events.append((TURNED_FACE_UP, -1, 0, NO_CREATURE, shown, NO_CREATURE))
+    t.step_mask |= FLIPPED
+
+
+FLIPPED = 1 << TURNED_FACE_DOWN | 1 << TURNED_FACE_UP  # the step mask's bits of a flip
 
 
 def to_hand(t: Table, seat: int, c: int) -> None:
