@@ -122,7 +122,9 @@ def evaluate(t: Table, seat: int) -> float:
     my_hand = len(hands[seat])
     my_glory = len(glory[seat]) + chance[seat]
     others = their_hand = their_left = 0
-    best = (-1.0, 0, 0)  # the leading opponent by the cap's tiebreak
+    # the leading opponent by the cap's tiebreak: the highest (Glory, hand, left), compared
+    # term by term rather than as tuples (evaluate runs on every copy a search makes)
+    best_glory, best_hand, best_left = -1.0, 0, 0
     for s in range(t.seats):
         if s == seat or removed[s]:
             continue
@@ -132,22 +134,38 @@ def evaluate(t: Table, seat: int) -> float:
         hand = len(hands[s])
         their_hand += hand
         their_left += left
-        edge = (len(glory[s]) + chance[s], hand, left)
-        best = max(best, edge)
+        edge = len(glory[s]) + chance[s]
+        if edge > best_glory or (
+            edge == best_glory
+            and (hand > best_hand or (hand == best_hand and left > best_left))
+        ):
+            best_glory, best_hand, best_left = edge, hand, left
     late = 1.0 - len(t.deck) / t.deck_size if t.deck_size else 1.0
     value = (HAND + HAND_LATE * late) * (my_hand - their_hand / others) + (
         LEFT + LEFT_LATE * late
     ) * (my_left - their_left / others)
     if goal:
         # Who needs fewer: close to a race of fair coin flips (1 of 3 to go against 3: +0.67).
-        mine = max(goal - my_glory, 0.0)
-        theirs = max(goal - best[0], 0.0)
-        value += RACE * (theirs - mine) / max(mine + theirs - 1.0, mine, theirs, 0.05)
+        # max()'s arithmetic written out (the same values; no calls on every copy's value)
+        mine = goal - my_glory
+        if mine < 0.0:
+            mine = 0.0
+        theirs = goal - best_glory
+        if theirs < 0.0:
+            theirs = 0.0
+        scale = mine + theirs - 1.0  # max(mine + theirs - 1.0, mine, theirs, 0.05)
+        if mine > scale:
+            scale = mine
+        if theirs > scale:
+            scale = theirs
+        if scale < 0.05:
+            scale = 0.05
+        value += RACE * (theirs - mine) / scale
     rounds_left = spec.max_rounds - t.round
     if rounds_left < CAP_ROUNDS and spec.cap_result == "tiebreak":
         weight = 1.0 - rounds_left / CAP_ROUNDS
         value += weight * (
-            _tiebreak(my_glory - best[0], my_hand - best[1], my_left - best[2]) - value
+            _tiebreak(my_glory - best_glory, my_hand - best_hand, my_left - best_left) - value
         )
     return value if -0.97 < value < 0.97 else (0.97 if value > 0 else -0.97)
 

@@ -252,7 +252,7 @@ class Table(Logged):
         copy.kind = self.kind
         copy.known = self.known[:]
         copy.deck = self.deck[:]
-        copy.hands = [hand[:] for hand in self.hands]
+        copy.hands = list(map(list.copy, self.hands))  # no comprehension frame (3.11)
         copy.occ = self.occ[:]
         copy.face_down = self.face_down
         copy.discard = self.discard[:]
