@@ -15,6 +15,7 @@ their own. Over the last rounds before the cap its tiebreak takes over.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,7 +114,11 @@ def evaluate(t: Table, seat: int) -> float:
     if removed[seat]:
         return -1.0
     spec = t.spec
-    hands, glory, occ, damage, kind = t.hands, t.glory, t.occ, t.damage, t.kind
+    hands = t.hands
+    glory = t.glory
+    occ = t.occ
+    damage = t.damage
+    kind = t.kind
     spec_endure, mod_endure = spec.endure, t.mod_endure
     goal = spec.glory_to_win if spec.defender_escapes else 0
     chance = glory_chances(t, seat) if goal else [0.0] * t.seats
@@ -136,8 +141,7 @@ def evaluate(t: Table, seat: int) -> float:
         their_left += left
         edge = len(glory[s]) + chance[s]
         if edge > best_glory or (
-            edge == best_glory
-            and (hand > best_hand or (hand == best_hand and left > best_left))
+            edge == best_glory and (hand > best_hand or (hand == best_hand and left > best_left))
         ):
             best_glory, best_hand, best_left = edge, hand, left
     late = 1.0 - len(t.deck) / t.deck_size if t.deck_size else 1.0
@@ -146,19 +150,21 @@ def evaluate(t: Table, seat: int) -> float:
     ) * (my_left - their_left / others)
     if goal:
         # Who needs fewer: close to a race of fair coin flips (1 of 3 to go against 3: +0.67).
-        # max()'s arithmetic written out (the same values; no calls on every copy's value)
+        # max()'s arithmetic written out (the same values, without a call on every copy's
+        # value): mine = max(goal - my_glory, 0.0), likewise theirs, and the scale
+        # max(mine + theirs - 1.0, mine, theirs, 0.05)
         mine = goal - my_glory
-        if mine < 0.0:
+        if mine < 0.0:  # noqa: PLR1730 - max() is a call per value
             mine = 0.0
         theirs = goal - best_glory
-        if theirs < 0.0:
+        if theirs < 0.0:  # noqa: PLR1730 - as above
             theirs = 0.0
-        scale = mine + theirs - 1.0  # max(mine + theirs - 1.0, mine, theirs, 0.05)
-        if mine > scale:
+        scale = mine + theirs - 1.0
+        if mine > scale:  # noqa: PLR1730 - as above
             scale = mine
-        if theirs > scale:
+        if theirs > scale:  # noqa: PLR1730 - as above
             scale = theirs
-        if scale < 0.05:
+        if scale < 0.05:  # noqa: PLR1730 - as above
             scale = 0.05
         value += RACE * (theirs - mine) / scale
     rounds_left = spec.max_rounds - t.round
@@ -199,13 +205,18 @@ def glory_chances(t: Table, seat: int) -> list[float]:
     that could not be replaced (deck out, no Support, no hand card to place). Every turn ends
     with the Defender's wear (G17), which may make it escape on that turn, with no hit."""
     n = t.seats
-    removed, occ, hands, kind = t.removed, t.occ, t.hands, t.kind
+    # one name a line: a tuple of more than three is built and unpacked (evaluate's hot path)
+    removed = t.removed
+    occ = t.occ
+    hands = t.hands
+    kind = t.kind
     spec = t.spec
     spec_might, mod_might = spec.might, t.mod_might
     chance = [0.0] * n
     d = occ[t.defender]
     hurt = t.damage[d]
-    left = spec.endure[kind[d]] + t.mod_endure[d] - hurt + t.ward[d]
+    endure_d = spec.endure[kind[d]] + t.mod_endure[d]
+    left = endure_d - hurt + t.ward[d]
     heal = spec.nurture[kind[d]] + t.mod_nurture[d]
     free = bool(t.deck) or occ[t.support] >= 0  # a kill needs no hand card
     # None: every kill credits its killer (so too under most_damage before any work: ties go to
@@ -225,17 +236,18 @@ def glory_chances(t: Table, seat: int) -> list[float]:
         playing = now == "play" or now == "draw" or (len(todo) > 4 and todo[4] == PLAY_PHASE)
     else:
         acting = playing = False
+    order: Sequence[int]
     if n == 2:
-        order = [player, 1 - player] if acting else [1 - player, player]
+        order = (player, 1 - player) if acting else (1 - player, player)
     else:
-        order = [s % n for s in range(player + 1, player + n) if not removed[s % n]]
+        around = [s % n for s in range(player + 1, player + n) if not removed[s % n]]
         if acting:
-            order.insert(0, player)
+            around.insert(0, player)
         elif not removed[player]:
-            order.append(player)
+            around.append(player)
+        order = around
     last = len(order) - 1
     alive = 1.0
-    endure_d = spec.endure[kind[d]] + t.mod_endure[d]
     wear = spec.defender_wear
     if wear and not acting and len(todo) > 1 and todo[1] == TURN_END_STEP and not t.turn_cut:
         # this turn's end, and the Defender's wear in it (G17), come before the next seat acts

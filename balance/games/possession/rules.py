@@ -196,8 +196,8 @@ class Possession(Table):
     def result(self) -> Result:
         return result_of(self)
 
-    def evaluate(self, seat: int) -> float:
-        return heuristics.evaluate(self, seat)
+    # the heuristic itself, not a method calling it: a search evaluates every copy it makes
+    evaluate = heuristics.evaluate
 
     def describe(self, option: int) -> str:
         if self.asking is None:
