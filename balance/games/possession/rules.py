@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from balance.core import flow
-from balance.core.contract import FIRST_COUNTER, OPENING, PLAYED, Decision, Result
+from balance.core.contract import OPENING, PLAYED, Decision, Result
 from balance.core.errors import ConfigError
 from balance.core.eventchain import EventLog
 from balance.core.gamerng import GameRng
@@ -161,7 +161,6 @@ USE_OR_SKIP = (("use",), ("skip",))
 PASS = ("pass",)
 DECK = ("deck",)
 DECLINE = ("decline",)
-TURNS_POSSESSED = FIRST_COUNTER + K_TURNS_POSSESSED  # its card event (state.counter)
 DRAW_DO = (T_DRAW_DO,)
 DRAWS = tuple(Decision(seat, "draw", DRAW_OR_SKIP) for seat in range(MAX_SEATS))  # per seat
 PLAY_DO = (T_PLAY_DO,)
@@ -647,11 +646,10 @@ def end_turn(t: Table, task: tuple[Any, ...]) -> None:
                 mods[stat][c] -= amount
                 t.dirty = True
         t.turn_mods.clear()
-    occ, kind, removed, log, turn = t.occ, t.kind, t.removed, t.log, t.turn
+    occ, kind = t.occ, t.kind
     for seat in range(t.seats):
-        c = occ[seat]
-        if c != EMPTY and not removed[seat]:
-            log.append((turn, seat, kind[c], TURNS_POSSESSED, 1))  # `counter`, written out
+        if not t.removed[seat] and occ[seat] != EMPTY:
+            counter(t, seat, kind[occ[seat]], K_TURNS_POSSESSED)
     following = t.turn_player if t.turn_cut else next_remaining(t, t.turn_seat)
     first, n = t.first_seat, t.seats
     if (following - first) % n <= (t.turn_seat - first) % n:  # the turn passes back: a round ends
@@ -1214,7 +1212,7 @@ def step_end(t: Table, task: tuple[Any, ...]) -> None:
         scan(t, task)
     if t.queue:
         chain_next(t, task)
-    elif t.chain_n:  # chain_next's own path for an empty queue, without its two calls
+    elif t.chain_n:  # chain_next's path for an empty queue (chain_done), without its calls
         chain_done(t)
 
 
