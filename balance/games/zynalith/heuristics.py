@@ -81,6 +81,17 @@ def standings(g: Table, seat: int) -> list[float]:
     Only what `seat` may know is read: another seat's cards drawn from a pile count as average
     cards, so the value is the same on every determinization. This runs once per option of
     every greedy decision and at every search leaf."""
+    value, outcome = _standings(g, seat)
+    alive = g.alive
+    for s in range(g.seats):
+        if alive[s]:
+            value[s] += outcome[s]
+    return value
+
+
+def _standings(g: Table, seat: int) -> tuple[list[float], tuple[float, ...]]:
+    """`standings` in two parts: each seat's standing as it stands (Z, silver, printed VP and
+    hand) and what the projected combats add to it."""
     spec = g.spec
     entry = _TABLES.get(id(spec))
     if entry is None or entry[0] is not spec:
@@ -143,10 +154,55 @@ def standings(g: Table, seat: int) -> list[float]:
             gain + HP_VALUE * (h if h > 0 else 0)  # noqa: FURB136
             for gain, h in zip(gains, left)
         )
-    for s in range(seats):
-        if alive[s]:
-            value[s] += outcome[s]
-    return value
+    return value, outcome
+
+
+class OwnChanges:
+    """`evaluate(seat)` of a position once only the seat's own silver, Z and hand have changed
+    (the rules tell which options change nothing else it reads: rules.quiet_values), worked out
+    unapplied: the projection and the other seats' standings stay, and the seat's own standing
+    is summed again in `standings`' order, so the value is evaluate's to the last bit. A hint
+    for greedy, which then need not apply those options (takes, redraws, passes, Z sold)."""
+
+    __slots__ = ("bonus", "vps", "silver_value", "hand_value", "surplus", "outcome", "best")
+
+    def __init__(self, g: Table, seat: int) -> None:
+        """`g` not over, `seat` alive."""
+        value, outcome = _standings(g, seat)
+        entry = _TABLES[id(g.spec)]  # made by `_standings`
+        self.surplus = entry[2]
+        combats = g.spec.rounds - g.round + 1 if g.round else g.spec.rounds
+        self.silver_value, self.hand_value = entry[3][combats]
+        self.bonus = g.bonus_vp[seat]
+        self.vps = [c.view[5] for c in g.front[seat]]  # type: ignore[index]  # set by _standings
+        self.outcome = outcome[seat]
+        alive = g.alive
+        best = None
+        for s, v in enumerate(value):
+            if s != seat and alive[s]:
+                v += outcome[s]
+                if best is None or v > best:
+                    best = v
+        self.best = best
+
+    def value(self, silver: int, zyn: int, hand_open: list[int], hand_secret: list[int]) -> float:
+        """`evaluate(seat)` with the seat's silver, Z and hand (open, secret) these."""
+        best = self.best
+        if best is None:
+            return 1.0
+        total = float(self.bonus + zyn)
+        total += silver * self.silver_value
+        for vp in self.vps:
+            total += vp
+        surplus = self.surplus
+        hand = 0.0
+        for card in hand_open:
+            hand += surplus[card]
+        for card in hand_secret:
+            hand += surplus[card]
+        mine = total + self.hand_value * hand
+        mine += self.outcome
+        return math.tanh((mine - best) / SCALE)
 
 
 def project(
