@@ -58,19 +58,31 @@ def evaluate(g: Table, seat: int) -> float:
         return 2.0 * game_score(g, seat) - 1.0
     if not g.alive[seat]:
         return -1.0
-    value = standings(g, seat)
-    alive = g.alive
-    best = None
-    for s, v in enumerate(value):
-        if s != seat and alive[s] and (best is None or v > best):
-            best = v
+    value, outcome = standings(g, seat)
+    best = best_opponent(value, outcome, g.alive, seat)
     if best is None:
         return 1.0
-    return math.tanh((value[seat] - best) / SCALE)
+    mine = value[seat]
+    mine += outcome[seat]
+    return math.tanh((mine - best) / SCALE)
 
 
-def standings(g: Table, seat: int) -> list[float]:
-    """Each living seat's standing in VP, as `seat` sees it.
+def best_opponent(
+    value: list[float], outcome: tuple[float, ...], alive: list[bool], seat: int
+) -> float | None:
+    """The best standing among `seat`'s living opponents (`standings`' two parts), or None."""
+    best = None
+    for s, v in enumerate(value):
+        if s != seat and alive[s]:
+            v += outcome[s]
+            if best is None or v > best:
+                best = v
+    return best
+
+
+def standings(g: Table, seat: int) -> tuple[list[float], tuple[float, ...]]:
+    """Each living seat's standing in VP, as `seat` sees it, in two parts: the standing as it
+    stands and what the projected combats add to it.
 
     The fronts as they stand (positions kept, no triggers, counters or new cards) fight every
     combat still to come (`project`): Z won, creatures lost (refunded) and damage taken, each
@@ -81,17 +93,6 @@ def standings(g: Table, seat: int) -> list[float]:
     Only what `seat` may know is read: another seat's cards drawn from a pile count as average
     cards, so the value is the same on every determinization. This runs once per option of
     every greedy decision and at every search leaf."""
-    value, outcome = _standings(g, seat)
-    alive = g.alive
-    for s in range(g.seats):
-        if alive[s]:
-            value[s] += outcome[s]
-    return value
-
-
-def _standings(g: Table, seat: int) -> tuple[list[float], tuple[float, ...]]:
-    """`standings` in two parts: each seat's standing as it stands (Z, silver, printed VP and
-    hand) and what the projected combats add to it."""
     spec = g.spec
     entry = _TABLES.get(id(spec))
     if entry is None or entry[0] is not spec:
@@ -164,26 +165,19 @@ class OwnChanges:
     is summed again in `standings`' order, so the value is evaluate's to the last bit. A hint
     for greedy, which then need not apply those options (takes, redraws, passes, Z sold)."""
 
-    __slots__ = ("bonus", "vps", "silver_value", "hand_value", "surplus", "outcome", "best")
+    __slots__ = ("best", "bonus", "hand_value", "outcome", "silver_value", "surplus", "vps")
 
     def __init__(self, g: Table, seat: int) -> None:
         """`g` not over, `seat` alive."""
-        value, outcome = _standings(g, seat)
-        entry = _TABLES[id(g.spec)]  # made by `_standings`
+        value, outcome = standings(g, seat)
+        entry = _TABLES[id(g.spec)]  # made by `standings`
         self.surplus = entry[2]
         combats = g.spec.rounds - g.round + 1 if g.round else g.spec.rounds
         self.silver_value, self.hand_value = entry[3][combats]
         self.bonus = g.bonus_vp[seat]
-        self.vps = [c.view[5] for c in g.front[seat]]  # type: ignore[index]  # set by _standings
+        self.vps = [c.view[5] for c in g.front[seat]]  # type: ignore[index]  # set by standings
         self.outcome = outcome[seat]
-        alive = g.alive
-        best = None
-        for s, v in enumerate(value):
-            if s != seat and alive[s]:
-                v += outcome[s]
-                if best is None or v > best:
-                    best = v
-        self.best = best
+        self.best = best_opponent(value, outcome, g.alive, seat)
 
     def value(self, silver: int, zyn: int, hand_open: list[int], hand_secret: list[int]) -> float:
         """`evaluate(seat)` with the seat's silver, Z and hand (open, secret) these."""

@@ -704,8 +704,10 @@ def quiet_values(g: Zynalith, among: Sequence[int] | None) -> list[float | None]
                 value = change.value(silver - price, zyn, opened, [*hidden, pile[-1]])
         elif action == A_REDRAW:
             pile = piles[option[2]]
-            if drawn and len(pile) >= row_size and all(
-                cards[card].type != TYPE_EVENT for card in pile[len(pile) - row_size :]
+            if (
+                drawn
+                and len(pile) >= row_size
+                and all(cards[card].type != TYPE_EVENT for card in pile[len(pile) - row_size :])
             ):
                 card = option[1]
                 if card in opened:
