@@ -694,6 +694,8 @@ def quiet_values(g: Zynalith, among: Sequence[int] | None) -> list[float | None]
     for i in range(len(options)) if among is None else among:
         option = options[i]
         action = option[0]
+        if action not in QUIET:
+            continue  # most options: plays, toggles, banishes
         value = None
         if action == A_TAKE_MARKET:
             card = g.market[option[1]][option[2]]
@@ -723,6 +725,10 @@ def quiet_values(g: Zynalith, among: Sequence[int] | None) -> list[float | None]
             values[i] = value
             known = True
     return values if known else None
+
+
+# the actions `quiet_values` may know the value of
+QUIET = frozenset((A_SELL, A_TAKE_MARKET, A_TAKE_PILE, A_REDRAW, A_PASS))
 
 
 def _without(hand: list[int], card: int) -> list[int]:

@@ -240,7 +240,9 @@ def test_values_told_unapplied_are_evaluate_after_the_option_to_the_last_bit(
     shipped_spec, seats, seed, setup
 ):
     """option_bounds/option_value (greedy's hints): each value told is what `evaluate` gives
-    for the deciding seat once the option is applied, exactly, also on a determinization."""
+    for the deciding seat once the option is applied, exactly, also on a determinization; and
+    the action is whole then (greedy never follows a bounded option through): the next
+    decision is another seat's, or of the same kind (the next action), or none."""
     g = rules.new_game(shipped_spec, [setup] * seats, seed)
     chooser = Random(seed)
     told = 0
@@ -260,6 +262,8 @@ def test_values_told_unapplied_are_evaluate_after_the_option_to_the_last_bit(
                 copy = world.clone()
                 copy.apply(i)
                 assert copy.evaluate(d.seat) == value, d.options[i]
+                after = copy.decision()
+                assert after is None or after.seat != d.seat or after.kind == d.kind
                 told += 1
         g.apply(chooser.randrange(len(d.options)))
     assert told  # every game has takes and passes
