@@ -137,7 +137,7 @@ def standings(g: Table, seat: int) -> tuple[list[float], tuple[float, ...]]:
                 hand += surplus[card]
         else:
             hand += HIDDEN_CARD_VALUE * len(hand_secret[s])
-        value[s] = total + hand_value * hand
+        value[s] = total + hand_value * hand  # OwnChanges.value sums one seat's the same way
     # the same fronts recur in many positions (every option that buys or takes nothing): the
     # projection is remembered by everything it reads
     # (one memo per spec and weights: the rule numbers and the silver value are fixed by them)
