@@ -58,19 +58,31 @@ def evaluate(g: Table, seat: int) -> float:
         return 2.0 * game_score(g, seat) - 1.0
     if not g.alive[seat]:
         return -1.0
-    value = standings(g, seat)
-    alive = g.alive
-    best = None
-    for s, v in enumerate(value):
-        if s != seat and alive[s] and (best is None or v > best):
-            best = v
+    value, outcome = standings(g, seat)
+    best = best_opponent(value, outcome, g.alive, seat)
     if best is None:
         return 1.0
-    return math.tanh((value[seat] - best) / SCALE)
+    mine = value[seat]
+    mine += outcome[seat]
+    return math.tanh((mine - best) / SCALE)
 
 
-def standings(g: Table, seat: int) -> list[float]:
-    """Each living seat's standing in VP, as `seat` sees it.
+def best_opponent(
+    value: list[float], outcome: tuple[float, ...], alive: list[bool], seat: int
+) -> float | None:
+    """The best standing among `seat`'s living opponents (`standings`' two parts), or None."""
+    best = None
+    for s, v in enumerate(value):
+        if s != seat and alive[s]:
+            v += outcome[s]
+            if best is None or v > best:
+                best = v
+    return best
+
+
+def standings(g: Table, seat: int) -> tuple[list[float], tuple[float, ...]]:
+    """Each living seat's standing in VP, as `seat` sees it, in two parts: the standing as it
+    stands and what the projected combats add to it.
 
     The fronts as they stand (positions kept, no triggers, counters or new cards) fight every
     combat still to come (`project`): Z won, creatures lost (refunded) and damage taken, each
@@ -125,7 +137,7 @@ def standings(g: Table, seat: int) -> list[float]:
                 hand += surplus[card]
         else:
             hand += HIDDEN_CARD_VALUE * len(hand_secret[s])
-        value[s] = total + hand_value * hand
+        value[s] = total + hand_value * hand  # OwnChanges.value sums one seat's the same way
     # the same fronts recur in many positions (every option that buys or takes nothing): the
     # projection is remembered by everything it reads
     # (one memo per spec and weights: the rule numbers and the silver value are fixed by them)
@@ -143,10 +155,48 @@ def standings(g: Table, seat: int) -> list[float]:
             gain + HP_VALUE * (h if h > 0 else 0)  # noqa: FURB136
             for gain, h in zip(gains, left)
         )
-    for s in range(seats):
-        if alive[s]:
-            value[s] += outcome[s]
-    return value
+    return value, outcome
+
+
+class OwnChanges:
+    """`evaluate(seat)` of a position once only the seat's own silver, Z and hand have changed
+    (the rules tell which options change nothing else it reads: rules.quiet_values), worked out
+    unapplied: the projection and the other seats' standings stay, and the seat's own standing
+    is summed again in `standings`' order, so the value is evaluate's to the last bit. A hint
+    for greedy, which then need not apply those options (takes, redraws, passes, Z sold)."""
+
+    __slots__ = ("best", "bonus", "hand_value", "outcome", "silver_value", "surplus", "vps")
+
+    def __init__(self, g: Table, seat: int) -> None:
+        """`g` not over, `seat` alive."""
+        value, outcome = standings(g, seat)
+        entry = _TABLES[id(g.spec)]  # made by `standings`
+        self.surplus = entry[2]
+        combats = g.spec.rounds - g.round + 1 if g.round else g.spec.rounds
+        self.silver_value, self.hand_value = entry[3][combats]
+        self.bonus = g.bonus_vp[seat]
+        self.vps = [c.view[5] for c in g.front[seat]]  # type: ignore[index]  # set by standings
+        self.outcome = outcome[seat]
+        self.best = best_opponent(value, outcome, g.alive, seat)
+
+    def value(self, silver: int, zyn: int, hand_open: list[int], hand_secret: list[int]) -> float:
+        """`evaluate(seat)` with the seat's silver, Z and hand (open, secret) these."""
+        best = self.best
+        if best is None:
+            return 1.0
+        total = float(self.bonus + zyn)
+        total += silver * self.silver_value
+        for vp in self.vps:
+            total += vp
+        surplus = self.surplus
+        hand = 0.0
+        for card in hand_open:
+            hand += surplus[card]
+        for card in hand_secret:
+            hand += surplus[card]
+        mine = total + self.hand_value * hand
+        mine += self.outcome
+        return math.tanh((mine - best) / SCALE)
 
 
 def project(

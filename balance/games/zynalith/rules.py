@@ -171,7 +171,9 @@ PILE_WORDS = ("creature", "extra")
 class Zynalith(Table):
     """A game of Zynalith: the state (state.Table) with the game contract on top."""
 
-    __slots__ = ()
+    # the values `option_bounds` worked out, for `option_value` asked next of the same state
+    __slots__ = ("known",)
+    known: list[float | None] | None
 
     @property
     def turn(self) -> int:
@@ -227,6 +229,19 @@ class Zynalith(Table):
         return copy
 
     evaluate = heuristics.evaluate  # (self, seat): called once per option of a greedy decision
+
+    def option_bounds(self, among: Sequence[int] | None = None) -> list[float | None] | None:
+        """Per option of the pending decision (of those `among`, or all), `evaluate` for its
+        seat once applied where worked out unapplied (`quiet_values`: the options that change
+        only the seat's silver, Z and hand), else None. A hint for the bots (bots/greedy.py)."""
+        self.known = known = quiet_values(self, among)
+        return known
+
+    def option_value(self, option: int) -> float | None:
+        """`evaluate` for the decision's seat once the option is applied, where `option_bounds`
+        (asked first, of this state) worked it out, else None."""
+        known = self.known
+        return None if known is None else known[option]
 
     def describe(self, option: int) -> str:
         return describe(self, option)
@@ -645,6 +660,95 @@ def turn_options(g: Table, seat: int) -> tuple[Option, ...]:
     extend(redraws)
     append(PASS)
     return tuple(options)
+
+
+def quiet_values(g: Zynalith, among: Sequence[int] | None) -> list[float | None] | None:
+    """Per option of the pending turn or draft decision (of those `among`, or all), `evaluate`
+    for its seat once applied, for the options that change nothing `evaluate` reads but the
+    seat's own silver, Z and hand (heuristics.OwnChanges), else None; None where none does.
+
+    They are: selling Z; taking a market card, or a pile's top card that is no event (nothing
+    else is drawn); a redraw whose row is drawn full from the pile's top without an event; a
+    pass after which another seat's turn follows (not the combat). A draft pick is one of them
+    only where the next pick follows it (not the first round). The decision cap must not end
+    the game on the way."""
+    d = g.asking
+    if d is None or g.over or g.decisions + 1 >= g.spec.max_decisions:
+        return None
+    kind = g.cont[0]
+    if kind != KIND_TURN and (kind != KIND_DRAFT or not next_pick_follows(g, g.cont[1][0])):
+        return None
+    spec = g.spec
+    seat = d.seat
+    options = d.options
+    cards = spec.cards
+    silver, zyn = g.silver[seat], g.zyn[seat]
+    opened, hidden = g.hand_open[seat], g.hand_secret[seat]
+    price = spec.take_cost if kind == KIND_TURN else spec.draft_cost
+    drawn = g.event_chain < spec.max_event_chain  # else a draw is capped before its first card
+    row_size = spec.market_row_size
+    piles = g.piles
+    change = heuristics.OwnChanges(g, seat)
+    values: list[float | None] = [None] * len(options)
+    known = False
+    for i in range(len(options)) if among is None else among:
+        option = options[i]
+        action = option[0]
+        if action not in QUIET:
+            continue  # most options: plays, toggles, banishes
+        value = None
+        if action == A_TAKE_MARKET:
+            card = g.market[option[1]][option[2]]
+            value = change.value(silver - price, zyn, [*opened, card], hidden)
+        elif action == A_TAKE_PILE:
+            pile = piles[option[1]]
+            if drawn and pile and cards[pile[-1]].type != TYPE_EVENT:
+                value = change.value(silver - price, zyn, opened, [*hidden, pile[-1]])
+        elif action == A_REDRAW:
+            pile = piles[option[2]]
+            if (
+                drawn
+                and len(pile) >= row_size
+                and all(cards[card].type != TYPE_EVENT for card in pile[len(pile) - row_size :])
+            ):
+                card = option[1]
+                if card in opened:
+                    value = change.value(silver, zyn, _without(opened, card), hidden)
+                else:
+                    value = change.value(silver, zyn, opened, _without(hidden, card))
+        elif action == A_PASS:
+            if any(g.alive[s] and not g.passed[s] for s in range(g.seats) if s != seat):
+                value = change.value(silver, zyn, opened, hidden)
+        elif action == A_SELL:
+            value = change.value(silver + spec.zynalith_sell_price, zyn - 1, opened, hidden)
+        if value is not None:
+            values[i] = value
+            known = True
+    return values if known else None
+
+
+# the actions `quiet_values` may know the value of
+QUIET = frozenset((A_SELL, A_TAKE_MARKET, A_TAKE_PILE, A_REDRAW, A_PASS))
+
+
+def _without(hand: list[int], card: int) -> list[int]:
+    """`hand` less the first copy of `card` (as `list.remove`)."""
+    rest = hand[:]
+    rest.remove(card)
+    return rest
+
+
+def next_pick_follows(g: Table, k: int) -> bool:
+    """Whether draft pick `k + 1` surely follows pick `k`, whatever pick `k` takes: its seat can
+    pay and, with at least two market cards now, will have one to take."""
+    if k + 1 >= g.spec.draft_picks * g.seats:
+        return False
+    seat = (g.first_player + k + 1) % g.seats
+    return (
+        g.alive[seat]
+        and g.silver[seat] >= g.spec.draft_cost
+        and len(g.market[CREATURE_PILE]) + len(g.market[EXTRA_PILE]) >= 2
+    )
 
 
 def creature_plays(card: int, same: int) -> tuple[Option, ...]:

@@ -232,3 +232,38 @@ def test_evaluate_stays_in_bounds_and_ignores_what_the_seat_cannot_see(shipped_s
         g.apply(chooser.randrange(len(d.options)))
         step += 1
     assert g.evaluate(0) == 2.0 * (g.result().scores[0]) - 1.0
+
+
+@PROPERTY
+@given(seats=st.integers(2, 5), seed=st.integers(0, 2**32 - 1), setup=st.sampled_from(SETUPS))
+def test_values_told_unapplied_are_evaluate_after_the_option_to_the_last_bit(
+    shipped_spec, seats, seed, setup
+):
+    """option_bounds/option_value (greedy's hints): each value told is what `evaluate` gives
+    for the deciding seat once the option is applied, exactly, also on a determinization; and
+    the action is whole then (greedy never follows a bounded option through): the next
+    decision is another seat's, or of the same kind (the next action), or none."""
+    g = rules.new_game(shipped_spec, [setup] * seats, seed)
+    chooser = Random(seed)
+    told = 0
+    while (d := g.decision()) is not None:
+        for world in (g, g.determinize(d.seat, Random(told))):
+            values = world.option_bounds(None)
+            if values is None:
+                continue
+            assert len(values) == len(d.options)
+            assert [world.option_value(i) for i in range(len(values))] == values
+            among = sorted(chooser.sample(range(len(d.options)), (len(d.options) + 1) // 2))
+            some = world.option_bounds(among)  # those of a sample only (greedy's max_options)
+            for i, value in enumerate(values):
+                assert some is None or some[i] == (value if i in among else None)
+                if value is None:
+                    continue
+                copy = world.clone()
+                copy.apply(i)
+                assert copy.evaluate(d.seat) == value, d.options[i]
+                after = copy.decision()
+                assert after is None or after.seat != d.seat or after.kind == d.kind
+                told += 1
+        g.apply(chooser.randrange(len(d.options)))
+    assert told  # every game has takes and passes
