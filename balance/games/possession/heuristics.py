@@ -190,7 +190,7 @@ def _tiebreak(glory: float, hand: int, left: int) -> float:
     return value
 
 
-def glory_chances(t: Table, seat: int) -> list[float]:
+def glory_chances(t: Table, seat: int, best: int | None = None) -> list[float]:
     """Per seat, the Glory it may count on from the current Defender: the chance that the
     Defender escapes in the coming round with the Glory credited to it, plus, under `most_damage`
     (G16), its share of the damage dealt so far times the chance that nobody makes the Defender
@@ -203,7 +203,10 @@ def glory_chances(t: Table, seat: int) -> list[float]:
     `credit_for` the killer. A seat that cannot kill Soothes (the Defender heals its Nurture)
     when the next seat could kill and that kill would not credit it, and nobody kills a Defender
     that could not be replaced (deck out, no Support, no hand card to place). Every turn ends
-    with the Defender's wear (G17), which may make it escape on that turn, with no hit."""
+    with the Defender's wear (G17), which may make it escape on that turn, with no hit.
+
+    `best`: a Might taken as the best in `seat`'s hand instead of reading its cards (the hand
+    itself still says whether it holds any): `best_might_counts` compares two."""
     n = t.seats
     # one name a line: a tuple of more than three is built and unpacked (evaluate's hot path)
     removed = t.removed
@@ -270,10 +273,13 @@ def glory_chances(t: Table, seat: int) -> list[float]:
             if hand and left < top and (k or playing or not acting):
                 if s == seat:
                     reaches = False
-                    for h in hand:
-                        if spec_might[kind[h]] >= left:
-                            reaches = True
-                            break
+                    if best is not None:
+                        reaches = best >= left
+                    else:
+                        for h in hand:
+                            if spec_might[kind[h]] >= left:
+                                reaches = True
+                                break
                     if reaches:
                         chance[s if work is None else credit_for(t, work, s, left)] += alive
                         alive = 0.0
@@ -310,6 +316,14 @@ def glory_chances(t: Table, seat: int) -> list[float]:
                 if work[s] and not removed[s]:
                     chance[s] += work[s] * per_point
     return chance
+
+
+def best_might_counts(t: Table, seat: int, high: int, low: int) -> bool:
+    """Whether `evaluate(seat)` may differ between `seat`'s hand holding a best Might of `high`
+    and of `low` (its size the same): `glory_chances` reads the hand's cards only for whether
+    one reaches the Defender, on the seat's own turn in the coming round, and only where nobody
+    surely makes it escape before. Exact: the chances differ, or they are the same list."""
+    return glory_chances(t, seat, high) != glory_chances(t, seat, low)
 
 
 def credit_for(t: Table, work: tuple[int, ...] | None, killer: int, hit: int) -> int:

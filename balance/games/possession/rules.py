@@ -783,8 +783,15 @@ def discard_twins(t: Table) -> list[int] | None:
     G15) and no creature in the scan order has an effect on the events met (`AFTER_DISCARD`),
     so that no effect runs: the tables then differ only in the hand kept and the discard pile, and
     `evaluate` reads of the hand its size and, for its own seat, whether a card in it reaches
-    the Defender (heuristics.glory_chances): the highest Might kept decides. None elsewhere,
-    and where no two discards are twins."""
+    the Defender (heuristics.glory_chances): the highest Might kept decides.
+
+    Nor does that highest Might where the seat's Glory chances come out the same with either
+    (heuristics.best_might_counts), read on this table: its look at the coming round is the
+    one the table after the discard takes (the same seats in the same order, the next one to
+    act first, from the same Defender's Endure left once worn), as long as nothing else of
+    this turn's end changes what it reads: no `turn` modifier expires, and no ward on the
+    Defender takes part of the wear (the damage it counts). Then every discard is the first's
+    twin. None elsewhere, and where no two discards are twins."""
     asking = t.asking
     if asking is None or asking.kind != "swap":
         return None
@@ -803,9 +810,17 @@ def discard_twins(t: Table) -> list[int] | None:
         if c >= 0 and wakes[pos][kind[c]] & AFTER_DISCARD_MASK:
             return None
     might = spec.might
-    mights = sorted((might[kind[c]] for c in t.hands[asking.seat]), reverse=True)
+    seat = asking.seat
+    mights = sorted((might[kind[c]] for c in t.hands[seat]), reverse=True)
     top = mights[0]
     after_top = mights[1]  # two discards: two cards in hand at least
+    if (
+        after_top < top
+        and not t.turn_mods
+        and not t.ward[d]
+        and not heuristics.best_might_counts(t, seat, top, after_top)
+    ):
+        after_top = top  # either best kept reads the same: every discard is the first's twin
     first: dict[int, int] = {}  # the highest Might kept -> the first discard keeping it
     twins = list(range(len(options)))
     discards = 0

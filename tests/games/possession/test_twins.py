@@ -1,7 +1,9 @@
 """possession's option_twins (rules.soothe_twins, rules.discard_twins): an action's Soothe, or a
 Swap's discard, said to be another's twin has, for greedy, that option's value, checked by
-applying both on positions of seeded greedy games; where a creature watches Soothes, or an
-effect could run before the next seat decides, none are told (and such positions are met)."""
+applying both on positions of seeded greedy games (discards keeping different best Mights
+among them, where the seat's Glory chances read the same of either); where a creature watches
+Soothes, or an effect could run before the next seat decides, none are told (and such
+positions are met)."""
 
 from __future__ import annotations
 
@@ -57,9 +59,19 @@ def test_twins_have_their_twins_value_and_none_are_told_where_soothes_are_watche
     assert watched >= 5, watched
 
 
+def best_kept(g: rules.Possession, card: int) -> int:
+    """The highest Might left in the deciding seat's hand once a copy of `card` is discarded."""
+    decision = g.decision()
+    assert decision is not None
+    kept = [g.kind[c] for c in g.hands[decision.seat]]
+    kept.remove(card)
+    return max(SPEC.might[k] for k in kept)
+
+
 def test_discard_twins_have_their_twins_value_and_none_are_told_where_effects_could_run() -> None:
     bot = GreedyBot(share_width=1)
     twins_checked = declined = 0
+    best_differs = 0  # twins keeping different best Mights (heuristics.best_might_counts)
     for seed in range(30):
         g = rules.new_game(SPEC, LINEUPS[seed % len(LINEUPS)], seed)
         chooser = Random(seed)
@@ -76,9 +88,13 @@ def test_discard_twins_have_their_twins_value_and_none_are_told_where_effects_co
                             mine = greedy_value(g, option, bot, Random(1))
                             assert mine == greedy_value(g, twin, bot, Random(1))
                             twins_checked += 1
+                            options = decision.options
+                            if best_kept(g, options[option][1]) != best_kept(g, options[twin][1]):
+                                best_differs += 1
                 elif len(discards) > 1:
                     declined += 1
             option = 0 if len(decision.options) == 1 else bot.choose(g, decision, chooser)
             g.apply(option)
     assert twins_checked >= 30, twins_checked
+    assert best_differs >= 30, best_differs
     assert declined >= 30, declined
