@@ -6,7 +6,8 @@ stream) and scores the result with `evaluate(seat)`. Where a game splits one act
 decisions of the same seat (choose a card, then its target, then a discard to pay), the copy is
 played on through those follow-ups, each chosen greedily one step at a time, so the action is
 scored whole. A follow-up chain ends when another seat decides, a kind of decision already seen
-in the chain comes round again (the next action), or after `follow` steps.
+in the chain comes round again (the next action), a decision of the kind each action begins
+with (`action`, where the game has one), or after `follow` steps.
 
 Where a decision and its first follow-up are both wide (`follow_wide` options or more:
 possession's turn, a play among ~19, then one of 9 actions, then a swap), following every chain
@@ -89,6 +90,10 @@ class GreedyBot:
     # a chain's first decision this wide or wider, in a wide decision: tried whole by the first
     # chain that meets it, by the others one of each group of its options that came out equal
     share_width: Annotated[int, Field(gt=0)] = 9
+    # the kind of decision each of a seat's actions begins with, where the game has one (beings:
+    # `main`, its turn's choice of action): a chain that meets it ends there, the seat's next
+    # action (a turn passed to the seat within its chain: a defend step ending the other's turn)
+    action: str = ""
 
     def choose(self, state: State, decision: Decision, rng: Random) -> int:
         seat = decision.seat
@@ -121,7 +126,13 @@ class GreedyBot:
             copy = world.clone() if option != last else world
             copy.apply(option)
             after = copy.decision()
-            if after is None or after.seat != seat or after.kind == kind or not self.follow:
+            if (
+                after is None
+                or after.seat != seat
+                or after.kind == kind
+                or after.kind == self.action
+                or not self.follow
+            ):
                 value = whole[option] = copy.evaluate(seat)  # the action is whole (most are)
                 if twins is not None:  # its twins take it, also where their first is unsampled
                     whole.setdefault(twins[option], value)
@@ -209,7 +220,12 @@ class GreedyBot:
         last_step = False  # a wide first follow-up of a wide decision: the chain stops after it
         for step in range(steps):
             decision = state.decision()
-            if decision is None or decision.seat != seat or decision.kind in kinds:
+            if (
+                decision is None
+                or decision.seat != seat
+                or decision.kind in kinds
+                or decision.kind == self.action
+            ):
                 break
             if last_step:
                 value = state.evaluate(seat) if value is None else value
@@ -227,7 +243,7 @@ class GreedyBot:
                 candidates = among = rng.sample(range(len(decision.options)), self.max_options)
             elif alike is None or step or len(decision.options) < self.share_width:
                 # all are tried, unshared: the game's best option alone may tell their best
-                alone = _best_alone(state, seat, kinds, steps - step - 1)
+                alone = _best_alone(state, seat, kinds, steps - step - 1, self.action)
                 if alone is not None:
                     best_value, after = alone
                     if after is None:
@@ -299,12 +315,12 @@ class GreedyBot:
 
 
 def _best_alone(
-    state: State, seat: int, kinds: tuple[str, ...], steps: int
+    state: State, seat: int, kinds: tuple[str, ...], steps: int, action: str
 ) -> tuple[float, State | None] | None:
     """The best value of the pending follow-up, from the game's `option_best()` alone, where
     that follow-up is the chain's last step (`kinds` includes its own; `steps` left after it):
     with the state it leads to (the option applied on a copy), or with None where the game
-    told the value unapplied; else None: try them all."""
+    told the value unapplied; else None: try them all. `action`: the bot's (a chain ends there)."""
     best_of = getattr(state, "option_best", None)
     found = best_of() if best_of is not None else None
     if found is None:
@@ -315,7 +331,13 @@ def _best_alone(
     copy = state.clone()
     copy.apply(best)
     after = copy.decision()
-    if steps and after is not None and after.seat == seat and after.kind not in kinds:
+    if (
+        steps
+        and after is not None
+        and after.seat == seat
+        and after.kind not in kinds
+        and after.kind != action
+    ):
         return None  # the chain goes on from the option taken: the first best listed
     return copy.evaluate(seat), copy
 

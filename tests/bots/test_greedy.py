@@ -64,6 +64,15 @@ def test_a_narrow_decision_or_a_narrow_follow_up_is_followed_to_the_end() -> Non
     assert reached_third((9, 2, 3)) == 9 * 3
 
 
+def test_a_chain_ends_where_an_action_begins() -> None:
+    # `action`: the kind of decision each action begins with (beings: main); a chain meeting
+    # it ends there, scored as it stands, whether it meets it first or later
+    assert reached_third((2, 2, 3)) == 2 * 3
+    assert reached_third((2, 2, 3), "greedy:action=third") == 0
+    assert reached_third((2, 2, 3), "greedy:action=second") == 0
+    assert reached_third((2, 2, 3), "greedy:action=other") == 2 * 3  # another seat's: as before
+
+
 class Hinted:
     """One decision of `values` options, then the other seat's: each option's value is given.
     `bounds` and `twins` are its option_bounds and option_twins hooks (None: without them),

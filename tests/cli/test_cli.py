@@ -172,8 +172,9 @@ def test_help_shows_the_defaults_written_in_brackets() -> None:
 def test_sweep_and_tune_measure_with_the_gates_bots_unless_told(tmp_path: Path) -> None:
     from balance.cli.options import measuring_bots
 
-    assert measuring_bots("beings", None, None) == ["greedy"]  # configs/beings/balance.yaml
-    assert measuring_bots("beings", None, "random,greedy") == ["random", "greedy"]
+    # configs/beings/balance.yaml, with beings' own greedy defaults written in
+    assert measuring_bots("beings", None, None) == ["greedy:action=main"]
+    assert measuring_bots("beings", None, "random,greedy") == ["random", "greedy:action=main"]
     assert measuring_bots("beings", tmp_path, None) == ["random"]  # no balance.yaml there
 
 

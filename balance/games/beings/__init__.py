@@ -13,7 +13,10 @@ GAME = GamePackage(
         max_seats=2,
         rules_version="1",
         # mcts: the rest of the turn, widening to the best-scored options
-        bot_defaults={"mcts": "iterations=150,widening=2"},
+        # greedy: an action begins with a main decision; a defend step (a block, a skill's
+        # choice) that ends the other's turn is scored where the seat's own turn begins, not
+        # through its first action, which is another action (greedy.py)
+        bot_defaults={"mcts": "iterations=150,widening=2", "greedy": "action=main"},
     ),
     "balance.games.beings",
     SHIPPED_CONFIGS / "beings",
