@@ -113,6 +113,9 @@ def _sides(m: Match, seat: int) -> Sides:
         )
         own_turn = m.active == side
         haste = not life and spec.zero_life_haste
+        rested = exposed[side]
+        threat = threats[side]
+        active = 0
         loc = -1
         for being in m.field[side]:
             loc += 1
@@ -125,17 +128,19 @@ def _sides(m: Match, seat: int) -> Sides:
                     being.terms = terms
             total += terms[0]
             if being.rested:
-                exposed[side].append((loc, terms))
-            else:
-                blockers[side] += 1
+                rested.append((loc, terms))
+                if not own_turn:
+                    threat.append((loc, terms))
+                continue
+            active += 1
             # It threatens if it may attack before the other side refreshes: on the other
             # side's turn every Being (all refresh first), on its own those still able now.
             if not own_turn or (
-                not being.rested
-                and being.attacked != turn
+                being.attacked != turn
                 and (haste or (being.entered != turn and being.evolved != turn))
             ):
-                threats[side].append((loc, terms))
+                threat.append((loc, terms))
+        blockers[side] = active
         value[side] = total
     return value, exposed, threats, blockers, defence
 
@@ -195,8 +200,27 @@ def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
 
 def _exposure(spec: BeingsSpec, mine: list[Placed], theirs: list[Placed], held: float) -> float:
     """What my rested Beings stand to lose to the threatening opposing Beings that reach them
-    (pp): each is saved by discards if the hand can and that costs less than the Being."""
-    return _losses(_needs(spec, mine, theirs), held)
+    (pp): each is saved by discards if the hand can and that costs less than the Being: the
+    sum `_losses` gives of `_needs`, in the same order, worked out without listing the needs
+    (`evaluate` asks it of most positions)."""
+    reach = spec.reach
+    ratio = spec.ratio
+    margin = spec.defense_margin
+    total = 0.0
+    for loc, (_, own, _, _, kind) in mine:
+        worst = 0
+        for at, (_, _, base, mods, attacker_kind) in theirs:
+            if loc in reach[at]:
+                typed = ratio[attacker_kind][kind]  # R16, as state.attack_power
+                if typed is not None:
+                    base = -(-base * typed[0] // typed[1])
+                need = base + mods + margin - own
+                if need > worst:  # noqa: PLR1730 - max() is a call per pair, in the hot loop
+                    worst = need
+        if worst > 0:
+            worth = BEING_PP * own + SLOT_PP
+            total += min(worth, HAND_PP * worst) if held >= worst else worth
+    return total
 
 
 # A rested Being in reach of a threat: (location, power, the most defence an attack on it needs)
