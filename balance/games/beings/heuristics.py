@@ -289,6 +289,8 @@ def _unblocked(spec: BeingsSpec, theirs: list[Placed], blockers: int) -> int:
         return 0
     margin = spec.defense_margin
     need = [terms[1] + margin for _, terms in theirs]
+    if blockers == 1:  # (most often: the sum less the largest, in whole numbers, without a sort)
+        return sum(need) - max(need)
     if blockers:
         need.sort()
         del need[-blockers:]
