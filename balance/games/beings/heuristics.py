@@ -129,7 +129,7 @@ def _sides(m: Match, seat: int) -> Sides:
             total += terms[0]
             if being.rested:
                 rested.append((loc, terms))
-                if not own_turn:
+                if not own_turn:  # it refreshes before it may attack (below)
                     threat.append((loc, terms))
                 continue
             active += 1
@@ -200,27 +200,8 @@ def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
 
 def _exposure(spec: BeingsSpec, mine: list[Placed], theirs: list[Placed], held: float) -> float:
     """What my rested Beings stand to lose to the threatening opposing Beings that reach them
-    (pp): each is saved by discards if the hand can and that costs less than the Being: the
-    sum `_losses` gives of `_needs`, in the same order, worked out without listing the needs
-    (`evaluate` asks it of most positions)."""
-    reach = spec.reach
-    ratio = spec.ratio
-    margin = spec.defense_margin
-    total = 0.0
-    for loc, (_, own, _, _, kind) in mine:
-        worst = 0
-        for at, (_, _, base, mods, attacker_kind) in theirs:
-            if loc in reach[at]:
-                typed = ratio[attacker_kind][kind]  # R16, as state.attack_power
-                if typed is not None:
-                    base = -(-base * typed[0] // typed[1])
-                need = base + mods + margin - own
-                if need > worst:  # noqa: PLR1730 - max() is a call per pair, in the hot loop
-                    worst = need
-        if worst > 0:
-            worth = BEING_PP * own + SLOT_PP
-            total += min(worth, HAND_PP * worst) if held >= worst else worth
-    return total
+    (pp): each is saved by discards if the hand can and that costs less than the Being."""
+    return _losses(_needs(spec, mine, theirs), held)
 
 
 # A rested Being in reach of a threat: (location, power, the most defence an attack on it needs)
