@@ -65,6 +65,7 @@ from pydantic import Field
 from pydantic.dataclasses import dataclass as checked
 
 from balance.core.contract import Decision, State
+from balance.core.gamerng import sample_indices
 
 DROPPED = -3.0  # the value of an option left out: below every value `evaluate` gives
 BOUND_MARGIN = 1e-9  # a bound this far below the best value: far outside the ties (1e-12)
@@ -100,7 +101,7 @@ class GreedyBot:
         world = state.determinize(seat, rng)
         options: Sequence[int] = range(len(decision.options))
         if len(decision.options) > self.max_options:
-            options = sorted(rng.sample(range(len(decision.options)), self.max_options))
+            options = sorted(sample_indices(len(decision.options), self.max_options, rng))
         kind = decision.kind
         kinds = (kind,)
         wide = len(decision.options) >= self.follow_wide
@@ -240,7 +241,7 @@ class GreedyBot:
             candidates: Sequence[int] = range(len(decision.options))
             among = None
             if len(decision.options) > self.max_options:
-                candidates = among = rng.sample(range(len(decision.options)), self.max_options)
+                candidates = among = sample_indices(len(decision.options), self.max_options, rng)
             elif alike is None or step or len(decision.options) < self.share_width:
                 # all are tried, unshared: the game's best option alone may tell their best
                 alone = _best_alone(state, seat, kinds, steps - step - 1, self.action)

@@ -8,7 +8,14 @@ from random import Random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from balance.core.gamerng import GameRng, below, exact_shuffle, fast_deal, fast_shuffle
+from balance.core.gamerng import (
+    GameRng,
+    below,
+    exact_shuffle,
+    fast_deal,
+    fast_shuffle,
+    sample_indices,
+)
 
 
 @given(seed=st.integers(0, 2**64 - 1), size=st.integers(0, 80))
@@ -26,6 +33,14 @@ def test_below_is_randrange_to_the_last_draw(seed: int, sizes: list[int]) -> Non
     ours, theirs = Random(seed), Random(seed)
     assert [below(n, ours) for n in sizes] == [theirs.randrange(n) for n in sizes]
     assert ours.getstate() == theirs.getstate()
+
+
+@given(st.integers(0, 2**32), st.integers(1, 400), st.integers(1, 40))
+def test_sample_indices_is_random_sample_to_the_last_draw(seed: int, n: int, k: int) -> None:
+    k = min(k, n)  # both its pool method (n up to Random.sample's set size) and its set method
+    ours, theirs = Random(seed), Random(seed)
+    assert sample_indices(n, k, ours) == theirs.sample(range(n), k)
+    assert ours.random() == theirs.random()
 
 
 def test_the_fast_shuffle_deals_every_order_alike() -> None:

@@ -113,6 +113,9 @@ def _sides(m: Match, seat: int) -> Sides:
         )
         own_turn = m.active == side
         haste = not life and spec.zero_life_haste
+        rested = exposed[side]
+        threat = threats[side]
+        active = 0
         loc = -1
         for being in m.field[side]:
             loc += 1
@@ -125,17 +128,19 @@ def _sides(m: Match, seat: int) -> Sides:
                     being.terms = terms
             total += terms[0]
             if being.rested:
-                exposed[side].append((loc, terms))
-            else:
-                blockers[side] += 1
+                rested.append((loc, terms))
+                if not own_turn:  # it refreshes before it may attack (below)
+                    threat.append((loc, terms))
+                continue
+            active += 1
             # It threatens if it may attack before the other side refreshes: on the other
             # side's turn every Being (all refresh first), on its own those still able now.
             if not own_turn or (
-                not being.rested
-                and being.attacked != turn
+                being.attacked != turn
                 and (haste or (being.entered != turn and being.evolved != turn))
             ):
-                threats[side].append((loc, terms))
+                threat.append((loc, terms))
+        blockers[side] = active
         value[side] = total
     return value, exposed, threats, blockers, defence
 
@@ -265,6 +270,8 @@ def _unblocked(spec: BeingsSpec, theirs: list[Placed], blockers: int) -> int:
         return 0
     margin = spec.defense_margin
     need = [terms[1] + margin for _, terms in theirs]
+    if blockers == 1:  # (most often: the sum less the largest, in whole numbers, without a sort)
+        return sum(need) - max(need)
     if blockers:
         need.sort()
         del need[-blockers:]
