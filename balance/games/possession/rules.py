@@ -399,9 +399,9 @@ _LAYOUTS: dict[tuple[int, str, int], tuple[PossessionSpec, Layout]] = {}
 def layout(spec: PossessionSpec, deck: str, seats: int) -> Layout:
     """The deck's card ids in copy order (copy -> card id, before the shuffle), the positions'
     roles, per position and card id its effect there (or None) and the bit of that effect's
-    trigger (or 0), per effect role the triggers it
-    wakes on (effects.role_wakes), per Might x the share of the deck's cards below x
-    (Table.weaker), and its number for the memo of scan orders its games share (Table.shape)."""
+    trigger (or 0), per effect role the triggers it wakes on (effects.role_wakes), per Might x
+    the share of the deck's cards below x (Table.weaker), and its number for the memo of scan
+    orders its games share (Table.shape)."""
     key = (id(spec), deck, seats)
     known = _LAYOUTS.get(key)
     if known is not None and known[0] is spec:
