@@ -12,25 +12,32 @@ from typing import TYPE_CHECKING, Any
 
 from balance.games.beings.effects import (
     ATTACK,
+    C_HAND,
+    C_STACK,
     C_VIA,
+    DEFENDER,
+    DRAW,
     GAIN_GEMS,
     ME,
     PLAY,
+    PLAYER_OPS,
     POWER,
+    REVIVE,
     SELF,
     TURN_END,
     TURN_START,
     UNTIL_ATTACK,
     UNTIL_NEXT,
     UNTIL_TURN,
-    VIA_EVOLVE,
+    VIA_SUMMON,
+    card_matches,
 )
 from balance.games.beings.state import LIFE, Attack, Being, attack_power, base_power, power
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from balance.games.beings.spec import BeingsSpec
+    from balance.games.beings.spec import BeingsSpec, Skill
     from balance.games.beings.state import Match
 
 # The evaluation counts each side's assets in power points (pp, the unit of attack and defence)
@@ -204,6 +211,9 @@ def _exposure(spec: BeingsSpec, mine: list[Placed], theirs: list[Placed], held: 
     return _losses(_needs(spec, mine, theirs), held)
 
 
+# What `_Bounds.attacking` knows of a Being's attack, whatever its target
+Attacking = tuple[Being | None, float, bool, int, bool]
+
 # A rested Being in reach of a threat: (location, power, the most defence an attack on it needs)
 Need = tuple[int, int, int]
 
@@ -354,10 +364,9 @@ class _Bounds:
         self.cheapest: list[tuple[int, int]] | None = None
         self.attackers: list[int] = []
         self.cards: dict[int, tuple[float, float, int, bool]] = {}  # per card played, see `card`
+        self.drawn: dict[int, int] = {}  # per card played whose skill draws: the card it draws
         self.places: dict[int, tuple[float, list[Need], int, float]] = {}  # see `place`
-        self.attackers_known: dict[
-            int, tuple[Being | None, float, bool, int]
-        ] = {}  # see `attacker_at`
+        self.attackers_known: dict[int, Attacking] = {}  # see `attacker_at`
         self.without: dict[int, tuple[list[Placed], dict[int, int], list[Placed]]] = {}
         self.hasty_known: dict[tuple[int, int, int], float] = {}  # see `hasty_of`
         self.exact: list[float | None] = []  # `all`'s exact differences, `tight` adds to them
@@ -549,7 +558,11 @@ class _Bounds:
                 continue
             name = option[2]
             if not known[3] and not self.more_to_do(known[2], option[1], loc_index[name], True):
-                continue  # the turn would end at once (`play` gives None)
+                # the turn may end at once: bounded by `play` now, not the value (not pending)
+                pp = self.play(option[1], loc_index[name])
+                if pp is not None:
+                    bounds[index] = tanh((pp + SLACK) / SCALE)
+                continue
             term = at_loc.get(name)
             if term is None:
                 term = at_loc[name] = self.location_term(loc_index[name], most, floor)
@@ -716,8 +729,18 @@ class _Bounds:
         return mine - self.mine(needs, blockers[seat], held) - theirs
 
     def end_turn(self) -> float | None:
-        """End the turn: exact where no skill triggers. The opponent draws, gains gems and
-        refreshes (equipped gems back to the zone), the mods that last the turn expire, and
+        """End the turn (`turn_passes` from this position)."""
+        value, _, _, blockers, defence = self.sides
+        seat = self.seat
+        return self.turn_passes(value[seat], defence[seat], blockers[seat])
+
+    def turn_passes(
+        self, mine_value: float, held: float, blockers: int, loc: int = -1, card: int = -1
+    ) -> float | None:
+        """The turn passes, from my value `mine_value` (pp), my hand's defence `held` and my
+        active Beings `blockers`, as they are after a play of `card` at `loc` that put a new
+        Being there (-1: no play): exact where no skill triggers. The opponent draws, gains gems
+        and refreshes (equipped gems back to the zone), the mods that last the turn expire, and
         those theirs last to their next turn, and it is their turn: all my Beings threaten, all
         theirs block and threaten, none of theirs is exposed."""
         m = self.m
@@ -727,19 +750,25 @@ class _Bounds:
         if m.turn + 1 > spec.turn_limit:
             return None  # the game ends
         triggers = spec.triggers
-        for side, trigger in ((seat, TURN_END), (other, TURN_START)):
-            for being in m.field[side]:
-                if being is not None and triggers[being.stack[-1]][trigger]:
-                    return None
+        if card >= 0 and triggers[card][TURN_END]:
+            return None
+        at = -1
+        for being in m.field[seat]:
+            at += 1
+            if being is not None and triggers[being.stack[-1]][TURN_END] and at != loc:
+                return None
+        for being in m.field[other]:
+            if being is not None and triggers[being.stack[-1]][TURN_START]:
+                return None
         deck = m.decks[other]
         drawn = min(len(deck), spec.draw_per_turn)
         gained = min(m.gem_decks[other], spec.gems_per_turn)
         gems = m.gems_active[other] + m.gems_rested[other] + gained
         theirs_threats: list[Placed] = []
         worths = 0.0
-        loc = -1
+        at = -1
         for being in m.field[other]:
-            loc += 1
+            at += 1
             if being is not None:
                 gems += being.equipped
                 mods = _mods_kept(being, other) if being.mods else 0
@@ -747,19 +776,24 @@ class _Bounds:
                 worth = BEING_PP * p + SLOT_PP
                 worths += worth
                 theirs_threats.append(
-                    (loc, (worth, p, being.printed, mods, spec.type_of[being.stack[-1]]))
+                    (at, (worth, p, being.printed, mods, spec.type_of[being.stack[-1]]))
                 )
         if (len(deck) - drawn < 1 or gems < spec.gem_draw_cost) and not theirs_threats:
             # their turn might end at once: no bound (a Being of theirs may attack: an option)
             return None
-        value, exposed, _, blockers, defence = self.sides
-        mine_value = value[seat]
+        _, exposed, _, _, _ = self.sides
         mine_exposed = exposed[seat]
         mine_threats: list[Placed] = []
-        loc = -1
-        for being in m.field[seat]:
-            loc += 1
-            if being is not None:
+        field = m.field[seat]
+        at = -1
+        for being in field:
+            at += 1
+            if at == loc:  # the new Being: printed power, no mods, not rested
+                p = max(0, spec.power[card])
+                terms = (BEING_PP * p + SLOT_PP, p, spec.power[card], 0, spec.type_of[card])
+                if being is not None and being.rested:
+                    mine_exposed = []  # the Being replaced was exposed: listed again below
+            elif being is not None:
                 terms = being.terms or being_terms(spec, being)
                 if being.mods and (mods := _mods_kept(being, other)) != terms[3]:
                     p = max(0, terms[2] + mods)
@@ -767,17 +801,26 @@ class _Bounds:
                     mine_value += worth - terms[0]
                     terms = (worth, p, terms[2], mods, terms[4])
                     mine_exposed = []  # listed again below, with the terms after
-                mine_threats.append((loc, terms))
+            else:
+                continue
+            mine_threats.append((at, terms))
         if mine_exposed is not exposed[seat]:
-            field = m.field[seat]
-            mine_exposed = [placed for placed in mine_threats if field[placed[0]].rested]  # type: ignore[union-attr]
+            mine_exposed = [
+                placed
+                for placed in mine_threats
+                if placed[0] != loc and field[placed[0]].rested  # type: ignore[union-attr]
+            ]
         lives = m.lives
         unseen = len(deck) + len(lives[other]) + len(m.hands[other])
-        held = (len(m.hands[other]) + drawn) * m.hidden_defence[other] / unseen if unseen else 0.0
-        theirs = HAND_PP * held + LIFE_PP * len(lives[other]) + GEM_PP * gems + worths
-        theirs -= _penalty(spec, [], mine_threats, len(theirs_threats), held, not lives[other])
+        their_held = (
+            (len(m.hands[other]) + drawn) * m.hidden_defence[other] / unseen if unseen else 0.0
+        )
+        theirs = HAND_PP * their_held + LIFE_PP * len(lives[other]) + GEM_PP * gems + worths
+        theirs -= _penalty(
+            spec, [], mine_threats, len(theirs_threats), their_held, not lives[other]
+        )
         mine = mine_value - _penalty(
-            spec, mine_exposed, theirs_threats, blockers[seat], defence[seat], not lives[seat]
+            spec, mine_exposed, theirs_threats, blockers, held, not lives[seat]
         )
         return mine - theirs
 
@@ -835,8 +878,6 @@ class _Bounds:
         if known is FALLS_THROUGH:
             return None
         held, mine, gems, more = known
-        if not more and not self.more_to_do(gems, card, loc, True):
-            return None  # the turn would end at once
         place = self.places.get(loc)
         if place is None:
             place = self.places[loc] = self.place(loc)
@@ -845,14 +886,23 @@ class _Bounds:
         if self.haste:  # the new Being may attack at once: one more threat
             theirs = self.hasty_of(loc, spec.power[card], spec.type_of[card])
         # the defence after the play: `card` counted it at its most (`loose` reads that)
-        best = self.evolution_after(gems, card, loc, card, -1)
+        drawn = self.drawn.get(card, -1)
+        best = self.evolution_after(gems, card, loc, card, drawn)
         exact = self.m.hand_defence[self.seat] - spec.discard_gain[card] + EVOLVE_PP * best
+        if drawn >= 0:
+            exact += spec.discard_gain[drawn]
         mine += HAND_PP * (exact - held)
         held = exact
         total = EXPOSED * _losses(needs, held) if needs else 0.0
         if self.at_zero:
             total += _shortfall(self.unblocked(blockers), held)
-        return mine + adjust - total - theirs
+        value = mine + adjust - total - theirs
+        if more or self.more_to_do(gems, card, loc, True):
+            return value
+        # the turn may end at once (its lone option is taken: ask_main), or not: the more of
+        # the two values is a bound, not the value (`loose` bounds such plays so)
+        passed = self.turn_passes(mine + adjust, held, blockers, loc, card)
+        return None if passed is None else max(value, passed)
 
     def hasty(self, printed: int, kind: int, loc: int) -> float:
         """The opponent's value once a card of power `printed` and type `kind` played at `loc`
@@ -899,25 +949,28 @@ class _Bounds:
         """A play of `card` anywhere: the most defence the hand may hold after it, my assets with
         the new Being (pp), the gems left, and whether more surely follows wherever it goes
         (`more_to_do`); FALLS_THROUGH if no bound holds for it. Of play skills, one that gains
-        me gems (no condition, no choice) is counted: its gems join the zone."""
+        me gems (no condition, no choice) is counted: its gems join the zone; and one that draws
+        me a card (no choice; a condition on the hand's size read here): the deck's top joins
+        the hand (`drawn`), its defence counted and, at most, its power as an evolution."""
         m = self.m
         spec = m.spec
         seat = self.seat
         if m.actions + 1 >= spec.max_actions_per_turn:
             return FALLS_THROUGH  # the turn ends at once
-        gain = None
+        gain = draw = None
         for skill in spec.triggers[card][PLAY]:
-            if (C_VIA, VIA_EVOLVE) in skill.conditions:
-                continue  # those of evolutions only do not resolve
-            if (
-                gain is not None
-                or skill.op != GAIN_GEMS
-                or skill.target != ME
-                or skill.conditions
-                or skill.optional
-            ):
+            if _not_on_play(skill) or (skill.op == REVIVE and self.revives_nothing(skill)):
+                continue  # it does not resolve, or changes nothing
+            if gain is not None or draw is not None or skill.target != ME or skill.optional:
                 return FALLS_THROUGH  # a skill may resolve that the terms do not follow
-            gain = skill
+            if skill.op == GAIN_GEMS and not skill.conditions:
+                gain = skill
+            elif skill.op == DRAW and skill.n == 1 and _on_hand_size(skill):
+                # the condition is read as the skill resolves: the card played has left the hand
+                if _hand_allows(skill, len(m.hands[seat]) - 1):
+                    draw = skill
+            else:
+                return FALLS_THROUGH
         value, _, _, _, defence = self.sides
         gems = m.gems_active[seat] - spec.cost[card]
         gained = 0
@@ -929,9 +982,37 @@ class _Bounds:
                     return FALLS_THROUGH  # evolutions in play may become affordable
         # no evolution of a Being already in play gets cheaper or closer; the new one's may come
         held = self.held_without(card, gems)
+        if draw is not None:
+            deck = m.decks[seat]
+            if len(deck) < 2:
+                return FALLS_THROUGH  # the deck runs out: no more gem draws
+            drawn = self.drawn[card] = deck[-1]
+            held += spec.discard_gain[drawn] + EVOLVE_PP * max(0, spec.power[drawn])
         worth = BEING_PP * max(0, spec.power[card]) + SLOT_PP + GEM_PP * gained
         mine = value[seat] + HAND_PP * (held - defence[seat]) + worth
         return held, mine, gems, self.more_to_do(gems, card, None, True)
+
+    def revives_nothing(self, skill: Skill) -> bool:
+        """A play's revive skill (no condition) surely finds no card to revive or nowhere to put
+        it, wherever the card is played (effects: REVIVE): no location would be left empty, or
+        neither my Abyss nor a stack a play may replace holds a card of its filter."""
+        if skill.conditions:
+            return False
+        m = self.m
+        field = m.field[self.seat]
+        if None not in field:
+            return True
+        spec = m.spec
+        flt = skill.filter
+        for card in m.abysses[self.seat]:
+            if card_matches(spec, flt, card):
+                return False
+        for being in field:
+            if being is not None:
+                for card in being.stack:
+                    if card_matches(spec, flt, card):
+                        return False
+        return True
 
     def place(self, loc: int) -> tuple[float, list[Need], int, float]:
         """A play at `loc`: what my assets lose with the Being replaced there (pp), my exposed
@@ -949,33 +1030,35 @@ class _Bounds:
                 known = (adjust, self.needs, blockers - 1, self.theirs_once(loc))
         return known
 
-    def attacker_at(self, loc: int) -> tuple[Being | None, float, bool, int]:
+    def attacker_at(self, loc: int) -> Attacking:
         """`attacking(loc)`, worked out once per location for all its targets."""
         known = self.attackers_known.get(loc)
         if known is None:
             known = self.attackers_known[loc] = self.attacking(loc)
         return known
 
-    def attacking(self, loc: int) -> tuple[Being | None, float, bool, int]:
+    def attacking(self, loc: int) -> Attacking:
         """The Being at `loc` attacks, whatever its target: the Being (None if an attack skill
         may resolve that the terms do not follow: no bound), my value once it rests (pp),
-        whether the opponent has a Being to block it, and the power its attack skills may add
-        to it until the attack ends (their conditions taken as met: a bound)."""
+        whether the opponent has a Being to block it, the power its attack skills may add to it
+        until the attack ends (their conditions taken as met: a bound), and whether it has a
+        skill that acts on the defending Being (then only an attack on life is bounded: there
+        is none as its skills resolve, declare_attack)."""
         m = self.m
         spec = m.spec
         seat = self.seat
         attacker = m.field[seat][loc]
         assert attacker is not None  # main_options offers only occupied locations
         bonus = 0
+        at_defender = False
         for skill in spec.triggers[attacker.stack[-1]][ATTACK]:
-            if (
-                skill.op != POWER
-                or skill.target != SELF
-                or skill.until != UNTIL_ATTACK
-                or skill.optional
-                or skill.cost
-            ):
-                return None, 0.0, False, 0
+            if skill.optional or skill.cost:
+                return None, 0.0, False, 0, False
+            if skill.target == DEFENDER and skill.op not in PLAYER_OPS and skill.op != REVIVE:
+                at_defender = True  # (effects._chosen_targets: no defending Being, no target)
+                continue
+            if skill.op != POWER or skill.target != SELF or skill.until != UNTIL_ATTACK:
+                return None, 0.0, False, 0, False
             bonus += max(0, skill.n)  # less power: a lower value (a bound still)
         terms = attacker.terms or being_terms(spec, attacker)
         value, _, _, blockers, defence = self.sides
@@ -995,14 +1078,14 @@ class _Bounds:
             being = side[at]
             if being is not None and not being.rested:
                 block = True
-        return attacker, mine, block, bonus
+        return attacker, mine, block, bonus, at_defender
 
     def attack_loosely(self, index: int, loc: int, target: int) -> float | None:
         """`attack`'s bound, or one above it where the attack is scored under way at a Being
         (option `index`, then tightened by `tight`): the defender loses at most that Being."""
         m = self.m
-        attacker, mine, block, bonus = self.attacker_at(loc)
-        if attacker is None:
+        attacker, mine, block, bonus, at_defender = self.attacker_at(loc)
+        if attacker is None or (at_defender and target != LIFE):
             return None  # an attack skill resolves
         if bonus:
             self.skilled.add(index)  # a bound, not the value
@@ -1019,8 +1102,8 @@ class _Bounds:
         scores it under way, at the opponent's block or defend step; a life attack that neither
         can meet takes the life card at once and the turn goes on."""
         m = self.m
-        attacker, mine, block, bonus = self.attacker_at(loc)
-        if attacker is None:
+        attacker, mine, block, bonus, at_defender = self.attacker_at(loc)
+        if attacker is None or (at_defender and target != LIFE):
             return None  # an attack skill resolves
         spec = m.spec
         seat = self.seat
@@ -1054,6 +1137,26 @@ class _Bounds:
             spec, exposed[other], my_threats, blockers[other], held, len(lives[other]) == 1
         )
         return mine - theirs
+
+
+def _on_hand_size(skill: Skill) -> bool:
+    """The skill's conditions, if any, read only the size of its controller's hand."""
+    return all(code == C_HAND for code, _ in skill.conditions)
+
+
+def _hand_allows(skill: Skill, size: int) -> bool:
+    """Those conditions hold for a hand of `size` cards (effects.conditions_hold)."""
+    return all(size <= value for _, value in skill.conditions)
+
+
+def _not_on_play(skill: Skill) -> bool:
+    """A play skill whose conditions cannot hold when its card is played (not evolved): one of
+    evolutions only, or of a stack of two cards or more (a new Being's holds one; nothing
+    evolves it before its play skills resolve)."""
+    for code, value in skill.conditions:
+        if (code == C_VIA and value != VIA_SUMMON) or (code == C_STACK and value > 1):
+            return True
+    return False
 
 
 def _mods_kept(being: Being, starting: int) -> int:

@@ -16,7 +16,7 @@ from beings_kit import P1, P2, being, play, table, words
 
 from balance.bots.greedy import GreedyBot
 from balance.core.contract import Decision
-from balance.games.beings.effects import GAIN_GEMS, PLAY
+from balance.games.beings.effects import ATTACK, DEFENDER, DRAW, GAIN_GEMS, PLAY, POWER, REVIVE
 from balance.games.beings.rules import BeingsMatch
 
 
@@ -119,7 +119,9 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
     option_value) is true: along seeded games (random players, and greedy ones, who reach 0 life
     and its haste often), every bound is at least the value the option leads to, twins lead to
     the same value, and a value known unapplied is that value (to rounding), among them ending
-    a defend step that loses the game; plays whose skill gains gems are bounded too. A bounded
+    a defend step that loses the game; plays whose skill gains gems or draws a card, revives
+    nothing or cannot resolve on a play, plays after which the turn may end at once and attacks
+    on life by a Being whose skill acts on the defending one are bounded too. A bounded
     option is a whole action (its seat decides no more in it), and a defend step's best option
     told unapplied (option_best) has the best value, given to rounding."""
     from balance.bots import make_bot
@@ -142,6 +144,10 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
     assert seen["bounded"] > 2000 and seen["pruned"] > seen["bounded"] // 2
     assert seen["twins"] > 100 and seen["known"] > seen["bounded"] // 3
     assert seen["lost"] > 10 and seen["skilled"] > 10 and seen["best"] > 80
+    # plays after which the turn may end at once, plays whose skill draws a card, revives
+    # nothing or cannot resolve, attacks on life whose skill acts on a defending Being
+    assert seen["passing"] > 80 and seen["drawing"] > 50 and seen["reviving"] > 60
+    assert seen["unresolved"] > 10 and seen["at_defender"] > 15
 
 
 def test_bounds_hold_and_change_no_choice_on_changed_configs(
@@ -211,12 +217,14 @@ def _hints_hold(m: BeingsMatch, decision: Decision, world: BeingsMatch) -> Count
     values = []
     whole = []  # per option: the seat decides no more in the same action (the next decision is
     # another seat's, of the same kind, or none), as greedy scores a bounded option
+    after_own = []  # per option: the seat decides next (a play that ends the turn: not)
     for option in range(len(decision.options)):
         copy = world.clone()
         copy.apply(option)
         values.append(copy.evaluate(decision.seat))
         after = copy.decision()
         whole.append(after is None or after.seat != decision.seat or after.kind == decision.kind)
+        after_own.append(after is not None and after.seat == decision.seat)
     for option, bound in enumerate(bounds or ()):
         if bound is not None:
             assert bound >= values[option], m.describe(option)
@@ -227,6 +235,19 @@ def _hints_hold(m: BeingsMatch, decision: Decision, world: BeingsMatch) -> Count
             seen["skilled"] += what[0] == "play" and any(
                 skill.op == GAIN_GEMS for skill in m.spec.triggers[what[1]][PLAY]
             )
+            seen["passing"] += what[0] == "play" and not after_own[option]
+            if what[0] == "play":
+                ops = {skill.op for skill in m.spec.triggers[what[1]][PLAY]}
+                seen["drawing"] += DRAW in ops
+                seen["reviving"] += REVIVE in ops
+                seen["unresolved"] += POWER in ops  # (the starter set's: only on an evolution)
+            if what[0] == "attack" and what[2] == "life":
+                attacker = world.field[decision.seat][m.spec.loc_index[what[1]]]
+                assert attacker is not None
+                seen["at_defender"] += any(
+                    skill.target == DEFENDER
+                    for skill in m.spec.triggers[attacker.stack[-1]][ATTACK]
+                )
             value = world.option_value(option)
             if value is not None:
                 assert abs(value - values[option]) < 1e-12, m.describe(option)
