@@ -274,7 +274,12 @@ class BeingsMatch(Match):
 
     def option_twins(self) -> list[int] | None:
         """Per option of the pending decision, the first option that `evaluate` scores the same
-        for its seat once applied (heuristics.option_twins: the defend step's discards)."""
+        for its seat once applied (heuristics.option_twins: the defend step's discards). In the
+        mulligan, keeping or returning a card that is not the hand's last are twins: the marks
+        are the step's own until the hand settles after its last card (`mulligan`)."""
+        if self.phase == MULLIGAN:
+            index = self.cont[2]
+            return [0, 0] if index + 1 < len(self.hands[self.decider]) else None
         if self.phase != DEFEND:
             return None
         return heuristics.option_twins(self, self.decider)

@@ -148,6 +148,7 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
     # nothing or cannot resolve, attacks on life whose skill acts on a defending Being
     assert seen["passing"] > 80 and seen["drawing"] > 50 and seen["reviving"] > 60
     assert seen["unresolved"] > 10 and seen["at_defender"] > 15
+    assert seen["mulligan"] > 20  # a card kept or returned before the hand's last: twins
 
 
 def test_bounds_hold_and_change_no_choice_on_changed_configs(
@@ -265,4 +266,5 @@ def _hints_hold(m: BeingsMatch, decision: Decision, world: BeingsMatch) -> Count
         if twin != option:
             assert values[twin] == values[option], m.describe(option)
             seen["twins"] += 1
+            seen["mulligan"] += decision.kind == "mulligan"
     return seen
