@@ -11,7 +11,9 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from balance.games.beings.effects import (
+    ALL_OWN,
     ATTACK,
+    C_DECK_EMPTY,
     C_HAND,
     C_STACK,
     C_VIA,
@@ -22,6 +24,7 @@ from balance.games.beings.effects import (
     PLAY,
     PLAYER_OPS,
     POWER,
+    READY_GEMS,
     REVIVE,
     SELF,
     TURN_END,
@@ -749,19 +752,20 @@ class _Bounds:
         other = 1 - seat
         if m.turn + 1 > spec.turn_limit:
             return None  # the game ends
-        triggers = spec.triggers
-        if card >= 0 and triggers[card][TURN_END]:
-            return None
-        at = -1
-        for being in m.field[seat]:
-            at += 1
-            if being is not None and triggers[being.stack[-1]][TURN_END] and at != loc:
-                return None
-        for being in m.field[other]:
-            if being is not None and triggers[being.stack[-1]][TURN_START]:
-                return None
         deck = m.decks[other]
         drawn = min(len(deck), spec.draw_per_turn)
+        skills = self.turn_skills(loc, card, len(deck) == drawn)
+        if skills is None:
+            return None
+        readied, mine_mods, their_mods = skills
+        if readied:  # my hand's defence with the gems readied, where no play changed it
+            if loc >= 0:
+                return None
+            k = min(readied, m.gems_rested[seat])
+            best = self.evolution_after(m.gems_active[seat] + k, -1, -1, -1, -1)
+            readied_held = m.hand_defence[seat] + EVOLVE_PP * best
+            mine_value += HAND_PP * (readied_held - held)
+            held = readied_held
         gained = min(m.gem_decks[other], spec.gems_per_turn)
         gems = m.gems_active[other] + m.gems_rested[other] + gained
         theirs_threats: list[Placed] = []
@@ -772,6 +776,8 @@ class _Bounds:
             if being is not None:
                 gems += being.equipped
                 mods = _mods_kept(being, other) if being.mods else 0
+                if their_mods:
+                    mods += their_mods.get(at, 0)
                 p = max(0, being.printed + mods)
                 worth = BEING_PP * p + SLOT_PP
                 worths += worth
@@ -803,6 +809,13 @@ class _Bounds:
                     mine_exposed = []  # listed again below, with the terms after
             else:
                 continue
+            if mine_mods and (more := mine_mods.get(at, 0)):
+                equipped = being.equipped if at != loc else 0  # type: ignore[union-attr]
+                p = max(0, terms[2] + terms[3] + more)
+                worth = BEING_PP * p + SLOT_PP + GEM_PP * equipped
+                mine_value += worth - terms[0]
+                terms = (worth, p, terms[2], terms[3] + more, terms[4])
+                mine_exposed = []
             mine_threats.append((at, terms))
         if mine_exposed is not exposed[seat]:
             mine_exposed = [
@@ -823,6 +836,69 @@ class _Bounds:
             spec, mine_exposed, theirs_threats, blockers, held, not lives[seat]
         )
         return mine - theirs
+
+    def turn_skills(
+        self, loc: int, card: int, deck_out: bool
+    ) -> tuple[int, dict[int, int], dict[int, int]] | None:
+        """What the skills change as the turn passes (`turn_passes`; a play of `card` at `loc`,
+        or none: -1), where the terms follow them, else None: my `turn/end` skills that ready
+        my gems or add power to their Being until my next turn, and the opponent's `turn/start`
+        skills that add power to their Being or all theirs (a condition on their deck's being
+        empty read: `deck_out` after their draw). Returns the gems readied and the power added
+        per location, mine and theirs."""
+        m = self.m
+        spec = m.spec
+        triggers = spec.triggers
+        readied = 0
+        mine: dict[int, int] = {}
+        theirs: dict[int, int] = {}
+        sources = 0
+        at = -1
+        for being in m.field[self.seat]:
+            at += 1
+            top = card if at == loc else -1 if being is None else being.stack[-1]
+            if top < 0 or not triggers[top][TURN_END]:
+                continue
+            sources += 1
+            for skill in triggers[top][TURN_END]:
+                if skill.optional or skill.cost or skill.conditions or skill.filter:
+                    return None
+                if skill.op == READY_GEMS and skill.target == ME:
+                    readied += skill.n
+                elif skill.op == POWER and skill.target == SELF and skill.until == UNTIL_NEXT:
+                    mine[at] = mine.get(at, 0) + skill.n  # (kept: `_mods_kept`)
+                else:
+                    return None
+        if sources > 1 and spec.trigger_order == "choose":
+            return None  # I order them: a decision of mine (effects.push_simultaneous)
+        sources = 0
+        side = m.field[1 - self.seat]
+        at = -1
+        for being in side:
+            at += 1
+            if being is None or not triggers[being.stack[-1]][TURN_START]:
+                continue
+            sources += 1
+            for skill in triggers[being.stack[-1]][TURN_START]:
+                if skill.optional or skill.cost or skill.filter or skill.op != POWER:
+                    return None
+                for code, value in skill.conditions:
+                    if code != C_DECK_EMPTY:
+                        return None
+                    if deck_out != value:
+                        break
+                else:  # (no condition, or all hold)
+                    if skill.target == SELF:
+                        theirs[at] = theirs.get(at, 0) + skill.n
+                    elif skill.target == ALL_OWN:
+                        for mate, other in enumerate(side):
+                            if other is not None:
+                                theirs[mate] = theirs.get(mate, 0) + skill.n
+                    else:
+                        return None
+        if sources > 1 and spec.trigger_order == "choose":
+            return None
+        return readied, mine, theirs
 
     def gem_draw(self) -> float | None:
         """Draw the deck's top card for gems: the hand gains its defence, and the best evolution

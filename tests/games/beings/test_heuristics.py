@@ -16,7 +16,17 @@ from beings_kit import P1, P2, being, play, table, words
 
 from balance.bots.greedy import GreedyBot
 from balance.core.contract import Decision
-from balance.games.beings.effects import ATTACK, DEFENDER, DRAW, GAIN_GEMS, PLAY, POWER, REVIVE
+from balance.games.beings.effects import (
+    ATTACK,
+    DEFENDER,
+    DRAW,
+    GAIN_GEMS,
+    PLAY,
+    POWER,
+    REVIVE,
+    TURN_END,
+    TURN_START,
+)
 from balance.games.beings.rules import BeingsMatch
 
 
@@ -120,8 +130,9 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
     and its haste often), every bound is at least the value the option leads to, twins lead to
     the same value, and a value known unapplied is that value (to rounding), among them ending
     a defend step that loses the game; plays whose skill gains gems or draws a card, revives
-    nothing or cannot resolve on a play, plays after which the turn may end at once and attacks
-    on life by a Being whose skill acts on the defending one are bounded too. A bounded
+    nothing or cannot resolve on a play, plays after which the turn may end at once, attacks
+    on life by a Being whose skill acts on the defending one and ends of turns whose skills
+    ready gems or add power are bounded too. A bounded
     option is a whole action (its seat decides no more in it), and a defend step's best option
     told unapplied (option_best) has the best value, given to rounding."""
     from balance.bots import make_bot
@@ -149,6 +160,7 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
     assert seen["passing"] > 80 and seen["drawing"] > 50 and seen["reviving"] > 60
     assert seen["unresolved"] > 10 and seen["at_defender"] > 15
     assert seen["mulligan"] > 20  # a card kept or returned before the hand's last: twins
+    assert seen["turn_skills"] > 20  # the end of a turn with `turn/end` or `turn/start` skills
 
 
 def test_bounds_hold_and_change_no_choice_on_changed_configs(
@@ -242,6 +254,16 @@ def _hints_hold(m: BeingsMatch, decision: Decision, world: BeingsMatch) -> Count
                 seen["drawing"] += DRAW in ops
                 seen["reviving"] += REVIVE in ops
                 seen["unresolved"] += POWER in ops  # (the starter set's: only on an evolution)
+            if what[0] == "end_turn":
+                triggers = m.spec.triggers
+                seen["turn_skills"] += any(
+                    being is not None and triggers[being.stack[-1]][trigger]
+                    for side, trigger in (
+                        (decision.seat, TURN_END),
+                        (1 - decision.seat, TURN_START),
+                    )
+                    for being in world.field[side]
+                )
             if what[0] == "attack" and what[2] == "life":
                 attacker = world.field[decision.seat][m.spec.loc_index[what[1]]]
                 assert attacker is not None
