@@ -39,7 +39,8 @@ and possession do), by optional methods that change no choice, only its cost:
   `among`: the options sampled (`max_options`), else None (all); the others' bounds are unread,
   and the game may leave them None.
 - `option_twins()`: per option, an earlier option whose value it surely has (else itself), e.g.
-  two discards of the same worth: it takes that value unapplied.
+  two discards of the same worth: it takes that value unapplied. Where all are twins of the
+  first (beings' mulligan of a card before the hand's last), none is applied: they all tie.
 - `option_value(option)`: asked after `option_bounds(among)` of the same state, for a bounded option
   that must be scored: its value once applied where the bounds' work told it exactly, else None.
 - `option_bound(option)`: asked after `option_bounds(among)` of the same state, of a bounded option
@@ -106,6 +107,8 @@ class GreedyBot:
         kinds = (kind,)
         wide = len(decision.options) >= self.follow_wide
         bounds, twins = _hints(world, options if isinstance(options, list) else None)
+        if bounds is None and twins is not None and all(twins[o] == options[0] for o in options):
+            return rng.choice(list(options))  # all score alike: all tie, none need be applied
         # the world is this call's own: the last option is tried on it, not on a copy (unless
         # bounded options wait to be tried after it)
         last = options[-1] if bounds is None else -1

@@ -167,6 +167,18 @@ def test_a_twin_takes_its_twins_value_unapplied() -> None:
         assert choice == plain and applied == 2
 
 
+def test_where_all_options_are_twins_none_is_applied_and_they_tie() -> None:
+    values = [0.3, 0.3, 0.3, 0.3]
+    twins = [0, 0, 0, 0]  # (beings' mulligan: keep or return a card before the hand's last)
+    choices = set()
+    for seed in range(20):
+        plain, _ = hinted_choice(values, None, None, seed)
+        choice, applied = hinted_choice(values, None, twins, seed)
+        assert choice == plain and applied == 0
+        choices.add(choice)
+    assert len(choices) > 1  # a tie broken by the bot's stream
+
+
 class Tightened(Hinted):
     """`Hinted` whose option_bound hook tightens its bounds to `tight`; `asked` lists the asks."""
 
