@@ -8,7 +8,7 @@ that `seat` cannot see (their decklist minus what is visible), which determinize
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from balance.games.beings.effects import (
     ALL_OWN,
@@ -214,8 +214,20 @@ def _exposure(spec: BeingsSpec, mine: list[Placed], theirs: list[Placed], held: 
     return _losses(_needs(spec, mine, theirs), held)
 
 
-# What `_Bounds.attacking` knows of a Being's attack, whatever its target
-Attacking = tuple[Being | None, float, bool, int, bool]
+class Attacking(NamedTuple):
+    """What `_Bounds.attacking` knows of a Being's attack, whatever its target."""
+
+    attacker: Being | None  # None: an attack skill may resolve that the terms do not follow
+    mine: float  # my value once it rests (pp)
+    block: bool  # whether the opponent has a Being to block it
+    bonus: int  # the power its attack skills may add to it until the attack ends
+    # its skills that act on the defending Being (there is none in an attack on life): the
+    # power they add to it until the attack ends, None if one does more; 0 if it has none
+    weaken: int | None
+    at_defender: bool  # whether it has such skills
+    terms: Terms  # its terms with the bonus
+    assets: float  # my value once it rests, but for the exposure and danger terms
+
 
 # A rested Being in reach of a threat: (location, power, the most defence an attack on it needs)
 Need = tuple[int, int, int]
@@ -1126,46 +1138,56 @@ class _Bounds:
         attacker = m.field[seat][loc]
         assert attacker is not None  # main_options offers only occupied locations
         bonus = 0
+        weaken: int | None = 0
         at_defender = False
         for skill in spec.triggers[attacker.stack[-1]][ATTACK]:
             if skill.optional or skill.cost:
-                return None, 0.0, False, 0, False
+                return NO_BOUND
             if skill.target == DEFENDER and skill.op not in PLAYER_OPS and skill.op != REVIVE:
                 at_defender = True  # (effects._chosen_targets: no defending Being, no target)
+                if (
+                    weaken is not None
+                    and skill.op == POWER
+                    and skill.until == UNTIL_ATTACK
+                    and not skill.conditions
+                ):
+                    weaken += skill.n
+                else:
+                    weaken = None
                 continue
             if skill.op != POWER or skill.target != SELF or skill.until != UNTIL_ATTACK:
-                return None, 0.0, False, 0, False
+                return NO_BOUND
             bonus += max(0, skill.n)  # less power: a lower value (a bound still)
         terms = attacker.terms or being_terms(spec, attacker)
         value, _, _, blockers, defence = self.sides
-        mine = value[seat]
+        assets = value[seat]
         if bonus:  # more power: more worth, less exposure, more lost by the defender
             p = max(0, terms[2] + terms[3] + bonus)
             worth = BEING_PP * p + SLOT_PP + GEM_PP * attacker.equipped
-            mine += worth - terms[0]
+            assets += worth - terms[0]
             terms = (worth, p, terms[2], terms[3] + bonus, terms[4])
         needs = self.needs
         if self.against:
             needs = needs + _needs(spec, [(loc, terms)], self.against)
-        mine -= self.mine(needs, blockers[seat] - 1, defence[seat])
+        mine = assets - self.mine(needs, blockers[seat] - 1, defence[seat])
         side = m.field[1 - seat]
         block = False
         for at in spec.blockers[loc]:
             being = side[at]
             if being is not None and not being.rested:
                 block = True
-        return attacker, mine, block, bonus, at_defender
+        return Attacking(attacker, mine, block, bonus, weaken, at_defender, terms, assets)
 
     def attack_loosely(self, index: int, loc: int, target: int) -> float | None:
         """`attack`'s bound, or one above it where the attack is scored under way at a Being
         (option `index`, then tightened by `tight`): the defender loses at most that Being."""
         m = self.m
-        attacker, mine, block, bonus, at_defender = self.attacker_at(loc)
-        if attacker is None or (at_defender and target != LIFE):
+        attacker, mine, block, bonus, _, at_defender, _, _ = self.attacker_at(loc)
+        if attacker is None:
             return None  # an attack skill resolves
-        if bonus:
+        if bonus or (at_defender and target != LIFE):
             self.skilled.add(index)  # a bound, not the value
-        if target == LIFE or not (block or m.hands[1 - self.seat]):
+        if target == LIFE or at_defender or not (block or m.hands[1 - self.seat]):
             return self.attack(loc, target)
         aimed = m.field[1 - self.seat][target]
         assert aimed is not None  # main_options offers only occupied targets
@@ -1178,8 +1200,9 @@ class _Bounds:
         scores it under way, at the opponent's block or defend step; a life attack that neither
         can meet takes the life card at once and the turn goes on."""
         m = self.m
-        attacker, mine, block, bonus, at_defender = self.attacker_at(loc)
-        if attacker is None or (at_defender and target != LIFE):
+        known = self.attacker_at(loc)
+        attacker, mine, block, bonus, weaken, at_defender, _, _ = known
+        if attacker is None or (at_defender and target != LIFE and weaken is None):
             return None  # an attack skill resolves
         spec = m.spec
         seat = self.seat
@@ -1190,6 +1213,8 @@ class _Bounds:
         if block or target != LIFE or not lives[other]:  # scored at the block or defend step
             if not block and not m.hands[other]:  # a defend step with nothing to defend with
                 return math.inf if target == LIFE else None  # it resolves at once: won
+            if at_defender and target != LIFE:
+                return self.weakened(loc, target, known)
             aimed = side[target] if target != LIFE else None
             attack = Attack(
                 seat, loc, attacker.uid, attacker.stack[-1], target,
@@ -1213,6 +1238,48 @@ class _Bounds:
             spec, exposed[other], my_threats, blockers[other], held, len(lives[other]) == 1
         )
         return mine - theirs
+
+    def weakened(self, loc: int, target: int, known: Attacking) -> float:
+        """`attack` at the Being at `target`, whose attack skills add `known.weaken` power to
+        it until the attack ends: its terms change as the opponent's Being, their threat on
+        mine and their exposure to mine, and as the attack's defender. A bound (the sums run
+        in another order than `evaluate`'s), not the value."""
+        m = self.m
+        spec = m.spec
+        seat = self.seat
+        other = 1 - seat
+        value, exposed, threats, blockers, defence = self.sides
+        aimed = m.field[other][target]
+        assert aimed is not None  # main_options offers only occupied targets
+        old: Terms = aimed.terms or being_terms(spec, aimed)
+        mods = old[3] + known.weaken  # type: ignore[operator]
+        p = max(0, old[2] + mods)
+        new = (BEING_PP * p + SLOT_PP + GEM_PP * aimed.equipped, p, old[2], mods, old[4])
+        against = [(at, new if at == target else terms) for at, terms in threats[other]]
+        needs = _needs(spec, [*exposed[seat], (loc, known.terms)], against)
+        mine = known.assets - (EXPOSED * _losses(needs, defence[seat]) if needs else 0.0)
+        if self.at_zero:
+            mine -= _shortfall(_unblocked(spec, against, blockers[seat] - 1), defence[seat])
+        theirs = value[other] + new[0] - old[0]
+        theirs -= _penalty(
+            spec,
+            [(at, new if at == target else terms) for at, terms in exposed[other]],
+            [placed for placed in threats[seat] if placed[0] != loc],
+            blockers[other],
+            defence[other],
+            not m.lives[other],
+        )
+        attacker = known.attacker
+        assert attacker is not None  # (`attack` asks only of a bounded one)
+        # as _attack_outcome scores it: the defender's power is `p` now, the attacker's at most
+        need = attack_power(spec, attacker, aimed) + spec.defense_margin - p + known.bonus
+        if need > 0:
+            worth = BEING_PP * p + SLOT_PP
+            theirs -= min(worth, HAND_PP * need) if defence[other] >= need else worth
+        return mine - theirs
+
+
+NO_BOUND = Attacking(None, 0.0, False, 0, 0, False, (0.0, 0, 0, 0, 0), 0.0)
 
 
 def _on_hand_size(skill: Skill) -> bool:

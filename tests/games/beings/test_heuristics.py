@@ -131,8 +131,8 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
     the same value, and a value known unapplied is that value (to rounding), among them ending
     a defend step that loses the game; plays whose skill gains gems or draws a card, revives
     nothing or cannot resolve on a play, plays after which the turn may end at once, attacks
-    on life by a Being whose skill acts on the defending one and ends of turns whose skills
-    ready gems or add power are bounded too. A bounded
+    by a Being whose skill acts on the defending one (on life: none; on a Being: a power
+    mod) and ends of turns whose skills ready gems or add power are bounded too. A bounded
     option is a whole action (its seat decides no more in it), and a defend step's best option
     told unapplied (option_best) has the best value, given to rounding."""
     from balance.bots import make_bot
@@ -156,9 +156,10 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
     assert seen["twins"] > 100 and seen["known"] > seen["bounded"] // 3
     assert seen["lost"] > 10 and seen["skilled"] > 10 and seen["best"] > 80
     # plays after which the turn may end at once, plays whose skill draws a card, revives
-    # nothing or cannot resolve, attacks on life whose skill acts on a defending Being
+    # nothing or cannot resolve, attacks on life whose skill acts on a defending Being (there
+    # is none), attacks on a Being whose skill weakens it
     assert seen["passing"] > 80 and seen["drawing"] > 50 and seen["reviving"] > 60
-    assert seen["unresolved"] > 10 and seen["at_defender"] > 15
+    assert seen["unresolved"] > 10 and seen["at_defender"] > 15 and seen["weakened"] > 12
     assert seen["mulligan"] > 20  # a card kept or returned before the hand's last: twins
     assert seen["turn_skills"] > 20  # the end of a turn with `turn/end` or `turn/start` skills
 
@@ -264,13 +265,14 @@ def _hints_hold(m: BeingsMatch, decision: Decision, world: BeingsMatch) -> Count
                     )
                     for being in world.field[side]
                 )
-            if what[0] == "attack" and what[2] == "life":
+            if what[0] == "attack":
                 attacker = world.field[decision.seat][m.spec.loc_index[what[1]]]
                 assert attacker is not None
-                seen["at_defender"] += any(
+                at_defender = any(
                     skill.target == DEFENDER
                     for skill in m.spec.triggers[attacker.stack[-1]][ATTACK]
                 )
+                seen["at_defender" if what[2] == "life" else "weakened"] += at_defender
             value = world.option_value(option)
             if value is not None:
                 assert abs(value - values[option]) < 1e-12, m.describe(option)
