@@ -107,7 +107,12 @@ class GreedyBot:
         kinds = (kind,)
         wide = len(decision.options) >= self.follow_wide
         bounds, twins = _hints(world, options if isinstance(options, list) else None)
-        if bounds is None and twins is not None and all(twins[o] == options[0] for o in options):
+        if (
+            bounds is None
+            and twins is not None
+            and twins[options[-1]] == options[0]  # (most lists fail here: at once)
+            and all(twins[option] == options[0] for option in options)
+        ):
             return rng.choice(list(options))  # all score alike: all tie, none need be applied
         # the world is this call's own: the last option is tried on it, not on a copy (unless
         # bounded options wait to be tried after it)
