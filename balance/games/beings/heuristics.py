@@ -388,6 +388,8 @@ class _Bounds:
         self.pending: dict[int, bool] = {}  # the options `loose` bounded, until `tight` asked
         self.equipped_held = -1.0  # the hand's defence after an equip (-1: not known yet)
         self.skilled: set[int] = set()  # attacks whose skills' power is counted at its most
+        self.passing: tuple[list[Placed], float, float] | None = None  # see `their_turn`
+        self.passing_known = False
 
     def evolution_now(self) -> int:
         """`_best_evolution` of the position, worked out at the first call."""
@@ -754,22 +756,21 @@ class _Bounds:
     ) -> float | None:
         """The turn passes, from my value `mine_value` (pp), my hand's defence `held` and my
         active Beings `blockers`, as they are after a play of `card` at `loc` that put a new
-        Being there (-1: no play): exact where no skill triggers. The opponent draws, gains gems
-        and refreshes (equipped gems back to the zone), the mods that last the turn expire, and
-        those theirs last to their next turn, and it is their turn: all my Beings threaten, all
-        theirs block and threaten, none of theirs is exposed."""
+        Being there (-1: no play): exact where no skill triggers but those `my_turn_end` and
+        `their_turn` follow. The mods that last the turn expire, and those theirs last to their
+        next turn, and it is their turn (`their_turn`): all my Beings threaten."""
+        theirs_known = self.their_turn()
+        if theirs_known is None:
+            return None
+        theirs_threats, their_held, theirs = theirs_known
+        mine_known = self.my_turn_end(loc, card)
+        if mine_known is None:
+            return None
+        readied, mine_mods = mine_known
         m = self.m
         spec = m.spec
         seat = self.seat
         other = 1 - seat
-        if m.turn + 1 > spec.turn_limit:
-            return None  # the game ends
-        deck = m.decks[other]
-        drawn = min(len(deck), spec.draw_per_turn)
-        skills = self.turn_skills(loc, card, len(deck) == drawn)
-        if skills is None:
-            return None
-        readied, mine_mods, their_mods = skills
         if readied:  # my hand's defence with the gems readied, where no play changed it
             if loc >= 0:
                 return None
@@ -778,27 +779,6 @@ class _Bounds:
             readied_held = m.hand_defence[seat] + EVOLVE_PP * best
             mine_value += HAND_PP * (readied_held - held)
             held = readied_held
-        gained = min(m.gem_decks[other], spec.gems_per_turn)
-        gems = m.gems_active[other] + m.gems_rested[other] + gained
-        theirs_threats: list[Placed] = []
-        worths = 0.0
-        at = -1
-        for being in m.field[other]:
-            at += 1
-            if being is not None:
-                gems += being.equipped
-                mods = _mods_kept(being, other) if being.mods else 0
-                if their_mods:
-                    mods += their_mods.get(at, 0)
-                p = max(0, being.printed + mods)
-                worth = BEING_PP * p + SLOT_PP
-                worths += worth
-                theirs_threats.append(
-                    (at, (worth, p, being.printed, mods, spec.type_of[being.stack[-1]]))
-                )
-        if (len(deck) - drawn < 1 or gems < spec.gem_draw_cost) and not theirs_threats:
-            # their turn might end at once: no bound (a Being of theirs may attack: an option)
-            return None
         _, exposed, _, _, _ = self.sides
         mine_exposed = exposed[seat]
         mine_threats: list[Placed] = []
@@ -836,11 +816,6 @@ class _Bounds:
                 if placed[0] != loc and field[placed[0]].rested  # type: ignore[union-attr]
             ]
         lives = m.lives
-        unseen = len(deck) + len(lives[other]) + len(m.hands[other])
-        their_held = (
-            (len(m.hands[other]) + drawn) * m.hidden_defence[other] / unseen if unseen else 0.0
-        )
-        theirs = HAND_PP * their_held + LIFE_PP * len(lives[other]) + GEM_PP * gems + worths
         theirs -= _penalty(
             spec, [], mine_threats, len(theirs_threats), their_held, not lives[other]
         )
@@ -849,21 +824,63 @@ class _Bounds:
         )
         return mine - theirs
 
-    def turn_skills(
-        self, loc: int, card: int, deck_out: bool
-    ) -> tuple[int, dict[int, int], dict[int, int]] | None:
-        """What the skills change as the turn passes (`turn_passes`; a play of `card` at `loc`,
-        or none: -1), where the terms follow them, else None: my `turn/end` skills that ready
-        my gems or add power to their Being until my next turn, and the opponent's `turn/start`
-        skills that add power to their Being or all theirs (a condition on their deck's being
-        empty read: `deck_out` after their draw). Returns the gems readied and the power added
-        per location, mine and theirs."""
+    def their_turn(self) -> tuple[list[Placed], float, float] | None:
+        """The opponent's side once the turn has passed to them, whatever I did before (worked
+        out once), where the terms follow it, else None: they draw, gain gems and refresh
+        (equipped gems back to the zone), their `turn/start` skills that add power resolve (a
+        condition on their deck's being empty read after the draw), and all theirs block and
+        threaten, none is exposed. Returns their threats, their hand's defence and their value
+        but for the danger my Beings put them in."""
+        if self.passing_known:
+            return self.passing
+        self.passing_known = True
+        m = self.m
+        spec = m.spec
+        other = 1 - self.seat
+        if m.turn + 1 > spec.turn_limit:
+            return None  # the game ends
+        deck = m.decks[other]
+        drawn = min(len(deck), spec.draw_per_turn)
+        their_mods = self.their_turn_start(len(deck) == drawn)
+        if their_mods is None:
+            return None
+        gained = min(m.gem_decks[other], spec.gems_per_turn)
+        gems = m.gems_active[other] + m.gems_rested[other] + gained
+        theirs_threats: list[Placed] = []
+        worths = 0.0
+        at = -1
+        for being in m.field[other]:
+            at += 1
+            if being is not None:
+                gems += being.equipped
+                mods = _mods_kept(being, other) if being.mods else 0
+                if their_mods:
+                    mods += their_mods.get(at, 0)
+                p = max(0, being.printed + mods)
+                worth = BEING_PP * p + SLOT_PP
+                worths += worth
+                theirs_threats.append(
+                    (at, (worth, p, being.printed, mods, spec.type_of[being.stack[-1]]))
+                )
+        if (len(deck) - drawn < 1 or gems < spec.gem_draw_cost) and not theirs_threats:
+            # their turn might end at once: no bound (a Being of theirs may attack: an option)
+            return None
+        lives = m.lives
+        unseen = len(deck) + len(lives[other]) + len(m.hands[other])
+        held = (len(m.hands[other]) + drawn) * m.hidden_defence[other] / unseen if unseen else 0.0
+        theirs = HAND_PP * held + LIFE_PP * len(lives[other]) + GEM_PP * gems + worths
+        self.passing = (theirs_threats, held, theirs)
+        return self.passing
+
+    def my_turn_end(self, loc: int, card: int) -> tuple[int, dict[int, int]] | None:
+        """What my `turn/end` skills change as the turn passes (after a play of `card` at
+        `loc`, or none: -1), where the terms follow them, else None: the gems they ready and
+        the power they add to their Being until my next turn (per location)."""
         m = self.m
         spec = m.spec
         triggers = spec.triggers
         readied = 0
         mine: dict[int, int] = {}
-        theirs: dict[int, int] = {}
         sources = 0
         at = -1
         for being in m.field[self.seat]:
@@ -883,8 +900,17 @@ class _Bounds:
                     return None
         if sources > 1 and spec.trigger_order == "choose":
             return None  # I order them: a decision of mine (effects.push_simultaneous)
+        return readied, mine
+
+    def their_turn_start(self, deck_out: bool) -> dict[int, int] | None:
+        """The power the opponent's `turn/start` skills add, per location of theirs, where the
+        terms follow them (power to their Being or all theirs; a condition on their deck's
+        being empty read: `deck_out` after their draw), else None."""
+        spec = self.m.spec
+        triggers = spec.triggers
+        theirs: dict[int, int] = {}
         sources = 0
-        side = m.field[1 - self.seat]
+        side = self.m.field[1 - self.seat]
         at = -1
         for being in side:
             at += 1
@@ -909,8 +935,8 @@ class _Bounds:
                     else:
                         return None
         if sources > 1 and spec.trigger_order == "choose":
-            return None
-        return readied, mine, theirs
+            return None  # they order them: a decision of theirs before their first action
+        return theirs
 
     def gem_draw(self) -> float | None:
         """Draw the deck's top card for gems: the hand gains its defence, and the best evolution
