@@ -57,7 +57,7 @@ and possession do), by optional methods that change no choice, only its cost:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from heapq import heapify, heappop, heappush
 from random import Random
 from typing import Annotated, Any
@@ -117,20 +117,26 @@ class GreedyBot:
         # the world is this call's own: the last option is tried on it, not on a copy (unless
         # bounded options wait to be tried after it)
         last = options[-1] if bounds is None else -1
-        values: list[float] = []  # per option tried, in order
+        values = [DROPPED] * len(options)  # per option (in `options`' order), once tried
         cut: list[tuple[int, Chain]] = []  # (index in `values`, where its chain stopped)
         whole: dict[int, float] = {}  # option -> its value, where no chain was cut
         waiting: list[tuple[float, int, int]] = []  # bounded: (bound, index in `values`, option)
+        tried: Iterable[tuple[int, int]] = enumerate(options)  # (index, option): now, in order
+        if bounds is not None:
+            waiting = [
+                (bound, index, option)
+                for index, option in enumerate(options)
+                if (bound := bounds[option]) is not None
+            ]
+            tried = [
+                (index, option) for index, option in enumerate(options) if bounds[option] is None
+            ]
         # a chain's first decision (its kind and options) -> its options worth trying: one per
         # value seen when it was first tried whole (`share_width`)
         alike: Alike | None = {} if wide else None
-        for option in options:
-            if bounds is not None and (bound := bounds[option]) is not None:
-                waiting.append((bound, len(values), option))
-                values.append(DROPPED)
-                continue
+        for index, option in tried:
             if twins is not None and (twin := twins[option]) != option and twin in whole:
-                values.append(whole[twin])
+                values[index] = whole[twin]
                 continue
             copy = world.clone() if option != last else world
             copy.apply(option)
@@ -145,14 +151,14 @@ class GreedyBot:
                 value = whole[option] = copy.evaluate(seat)  # the action is whole (most are)
                 if twins is not None:  # its twins take it, also where their first is unsampled
                     whole.setdefault(twins[option], value)
-                values.append(value)
+                values[index] = value
                 continue
             value, rest = self._follow_through(copy, seat, kinds, self.follow, wide, rng, alike)
             if rest is not None:
-                cut.append((len(values), rest))
+                cut.append((index, rest))
             else:
                 whole[option] = value
-            values.append(value)
+            values[index] = value
         if cut:
             # ranked by the value where their chains stopped, the best few go on to the end and
             # are chosen between by that value; the others drop out
