@@ -194,10 +194,7 @@ def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
             return 0.0
         own = power(spec, being)
         need = attack_power(spec, attacker, being) + spec.defense_margin - own - a.counter
-        if need <= 0:
-            return 0.0
-        worth = BEING_PP * own + SLOT_PP
-        return min(worth, HAND_PP * need) if held >= need else worth
+        return _being_loss(need, own, held)
     if a.target != LIFE:
         return 0.0
     if m.lives[defender]:
@@ -206,6 +203,16 @@ def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
     if need <= 0:
         return 0.0
     return HAND_PP * need if held >= need else WIN
+
+
+def _being_loss(need: int, own: int, held: float) -> float:
+    """What a defending Being of power `own` will likely cost its side where the attack needs
+    `need` more defence and the hand holds `held` (pp): the Being, or the discards that save it
+    where the hand can and they cost less."""
+    if need <= 0:
+        return 0.0
+    worth = BEING_PP * own + SLOT_PP
+    return min(worth, HAND_PP * need) if held >= need else worth
 
 
 def _exposure(spec: BeingsSpec, mine: list[Placed], theirs: list[Placed], held: float) -> float:
@@ -1299,10 +1306,7 @@ class _Bounds:
         assert attacker is not None  # (`attack` asks only of a bounded one)
         # as _attack_outcome scores it: the defender's power is `p` now, the attacker's at most
         need = attack_power(spec, attacker, aimed) + spec.defense_margin - p + known.bonus
-        if need > 0:
-            worth = BEING_PP * p + SLOT_PP
-            theirs -= min(worth, HAND_PP * need) if defence[other] >= need else worth
-        return mine - theirs
+        return mine - (theirs - _being_loss(need, p, defence[other]))
 
 
 NO_BOUND = Attacking(None, 0.0, False, 0, 0, False, (0.0, 0, 0, 0, 0), 0.0)
@@ -1369,8 +1373,8 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
     theirs = value[other] - _penalty(
         spec, exposed[other], threats[seat], blockers[other], defence[other], not lives[other]
     )
-    best = _best_evolution(m, seat)
-    kept = m.hand_defence[seat] + EVOLVE_PP * best
+    kept = defence[seat]  # the hand's defence with its best evolution (`_sides`)
+    evolves = kept != m.hand_defence[seat]  # it has an affordable one
     gain = spec.discard_gain
     # my exposure and danger (`_penalty`) change with the hand's defence alone: what they read
     # of the Beings is worked out once
@@ -1379,6 +1383,8 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
     at_zero = bool(against) and not lives[seat]
     unblocked = _unblocked(spec, against, blockers[seat]) if at_zero else 0
     attack = a.copy()  # its counter raised by each discard in turn
+    # a Being defending: the need before the counter and its power, as _attack_outcome reads them
+    stakes = _defending(m, a)
     by_gain: dict[int, tuple[float, float]] = {}  # defence discarded -> (bound, difference)
     for index, option in enumerate(options):
         if option[0] != "discard":
@@ -1387,10 +1393,13 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
         known = by_gain.get(g)
         if known is None:
             held = kept - g
-            attack.counter = a.counter + g
-            lost = _attack_outcome(
-                m, attack, [held, defence[other]] if seat == 0 else [defence[other], held]
-            )
+            if stakes is not None:
+                lost = _being_loss(stakes[0] - a.counter - g, stakes[1], held)
+            else:
+                attack.counter = a.counter + g
+                lost = _attack_outcome(
+                    m, attack, [held, defence[other]] if seat == 0 else [defence[other], held]
+                )
             if lost >= WIN:
                 pp = -math.inf  # the game is lost whichever card goes
             else:
@@ -1402,9 +1411,23 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
                 pp = mine - theirs
             known = by_gain[g] = (math.tanh((pp + SLACK) / SCALE), pp)
         bounds[index] = known[0]
-        if not best:
+        if not evolves:
             exact[index] = known[1]
     return bounds, exact
+
+
+def _defending(m: Match, a: Attack) -> tuple[int, int] | None:
+    """The attack under way at a Being, both still in play: the defence it needs before the
+    counter, and the Being's power (`_attack_outcome`); else None."""
+    if a.defending < 0:
+        return None
+    attacker = m.field[a.seat][a.loc]
+    being = m.field[1 - a.seat][a.defending]
+    if attacker is None or attacker.uid != a.uid or being is None or being.uid != a.defending_uid:
+        return None
+    spec = m.spec
+    own = power(spec, being)
+    return attack_power(spec, attacker, being) + spec.defense_margin - own, own
 
 
 def defend_best(
