@@ -11,6 +11,7 @@ import math
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from balance.games.beings.effects import (
+    ACROSS,
     ALL_OWN,
     ATTACK,
     C_DECK_EMPTY,
@@ -25,6 +26,7 @@ from balance.games.beings.effects import (
     PLAYER_OPS,
     POWER,
     READY_GEMS,
+    REST,
     REVIVE,
     SELF,
     TURN_END,
@@ -234,6 +236,7 @@ class Attacking(NamedTuple):
     at_defender: bool  # whether it has such skills
     terms: Terms  # its terms with the bonus
     assets: float  # my value once it rests, but for the exposure and danger terms
+    rests: int  # the location of their active Being across that its skill rests (-1: none)
 
 
 # A rested Being in reach of a threat: (location, power, the most defence an attack on it needs)
@@ -1173,10 +1176,25 @@ class _Bounds:
         bonus = 0
         weaken: int | None = 0
         at_defender = False
+        rests = -1
+        side = m.field[1 - seat]
         for skill in spec.triggers[attacker.stack[-1]][ATTACK]:
             if skill.optional or skill.cost:
                 return NO_BOUND
+            if (
+                skill.op == REST
+                and skill.target == ACROSS
+                and not skill.conditions
+                and not skill.filter
+                and not at_defender
+            ):
+                across = side[loc]  # (effects._chosen_targets)
+                if across is not None and not across.rested:
+                    rests = loc
+                continue
             if skill.target == DEFENDER and skill.op not in PLAYER_OPS and skill.op != REVIVE:
+                if rests >= 0:
+                    return NO_BOUND  # (no card has both: not worked out together)
                 at_defender = True  # (effects._chosen_targets: no defending Being, no target)
                 if (
                     weaken is not None
@@ -1203,19 +1221,18 @@ class _Bounds:
         if self.against:
             needs = needs + _needs(spec, [(loc, terms)], self.against)
         mine = assets - self.mine(needs, blockers[seat] - 1, defence[seat])
-        side = m.field[1 - seat]
         block = False
         for at in spec.blockers[loc]:
             being = side[at]
-            if being is not None and not being.rested:
+            if being is not None and not being.rested and at != rests:
                 block = True
-        return Attacking(attacker, mine, block, bonus, weaken, at_defender, terms, assets)
+        return Attacking(attacker, mine, block, bonus, weaken, at_defender, terms, assets, rests)
 
     def attack_loosely(self, index: int, loc: int, target: int) -> float | None:
         """`attack`'s bound, or one above it where the attack is scored under way at a Being
         (option `index`, then tightened by `tight`): the defender loses at most that Being."""
         m = self.m
-        attacker, mine, block, bonus, _, at_defender, _, _ = self.attacker_at(loc)
+        attacker, mine, block, bonus, _, at_defender, _, _, rests = self.attacker_at(loc)
         if attacker is None:
             return None  # an attack skill resolves
         if bonus or (at_defender and target != LIFE):
@@ -1225,7 +1242,8 @@ class _Bounds:
         aimed = m.field[1 - self.seat][target]
         assert aimed is not None  # main_options offers only occupied targets
         self.pending[index] = True
-        return mine - self.theirs_once(loc) + BEING_PP * power(m.spec, aimed) + SLOT_PP
+        theirs = self.theirs_once(loc) if rests < 0 else self.theirs_attacked(loc, rests)
+        return mine - theirs + BEING_PP * power(m.spec, aimed) + SLOT_PP
 
     def attack(self, loc: int, target: int) -> float | None:
         """The Being at `loc` attacks `target` (a location or LIFE; no attack skill): exact. It
@@ -1234,12 +1252,12 @@ class _Bounds:
         can meet takes the life card at once and the turn goes on."""
         m = self.m
         known = self.attacker_at(loc)
-        attacker, mine, block, bonus, weaken, at_defender, _, _ = known
+        attacker, mine, block, bonus, weaken, at_defender, _, _, rests = known
         if attacker is None or (at_defender and target != LIFE and weaken is None):
             return None  # an attack skill resolves
         spec = m.spec
         seat = self.seat
-        value, exposed, threats, blockers, defence = self.sides
+        value, _, threats, _, defence = self.sides
         other = 1 - seat
         lives = m.lives
         side = m.field[other]
@@ -1257,7 +1275,8 @@ class _Bounds:
             lost = _attack_outcome(m, attack, defence)
             if lost >= WIN:
                 return math.inf
-            return mine - (self.theirs_once(loc) - lost)
+            theirs = self.theirs_once(loc) if rests < 0 else self.theirs_attacked(loc, rests)
+            return mine - (theirs - lost)
         # the life card joins the opponent's hand at once; the turn goes on
         if m.actions + 1 >= spec.max_actions_per_turn or not self.more_to_do(
             m.gems_active[seat], -1, loc, False
@@ -1267,10 +1286,38 @@ class _Bounds:
         held = (len(m.hands[other]) + 1) * m.hidden_defence[other] / unseen
         theirs = value[other] + HAND_PP * (held - defence[other]) - LIFE_PP
         my_threats = [placed for placed in threats[seat] if placed[0] != loc]
-        theirs -= _penalty(
-            spec, exposed[other], my_threats, blockers[other], held, len(lives[other]) == 1
-        )
+        exposed_theirs, blocking = self.their_field(rests)
+        theirs -= _penalty(spec, exposed_theirs, my_threats, blocking, held, len(lives[other]) == 1)
         return mine - theirs
+
+    def their_field(self, rests: int) -> tuple[list[Placed], int]:
+        """The opponent's exposed Beings and blockers once their active Being at `rests` (-1:
+        none) rests: it joins the exposed, in location order as `_sides` lists them."""
+        _, exposed, _, blockers, _ = self.sides
+        other = 1 - self.seat
+        if rests < 0:
+            return exposed[other], blockers[other]
+        being = self.m.field[other][rests]
+        assert being is not None  # (`attacking` names an active Being)
+        terms = being.terms or being_terms(self.m.spec, being)
+        placed = exposed[other][:]
+        at = 0
+        while at < len(placed) and placed[at][0] < rests:
+            at += 1
+        placed.insert(at, (rests, terms))
+        return placed, blockers[other] - 1
+
+    def theirs_attacked(self, loc: int, rests: int) -> float:
+        """The opponent's value once my Being at `loc` has attacked (it threatens no more) and
+        its skill rested their active Being at `rests`."""
+        m = self.m
+        value, _, threats, _, defence = self.sides
+        other = 1 - self.seat
+        exposed_theirs, blocking = self.their_field(rests)
+        return value[other] - _penalty(
+            m.spec, exposed_theirs, [placed for placed in threats[self.seat] if placed[0] != loc],
+            blocking, defence[other], not m.lives[other],
+        )  # fmt: skip
 
     def weakened(self, loc: int, target: int, known: Attacking) -> float:
         """`attack` at the Being at `target`, whose attack skills add `known.weaken` power to
@@ -1309,7 +1356,7 @@ class _Bounds:
         return mine - (theirs - _being_loss(need, p, defence[other]))
 
 
-NO_BOUND = Attacking(None, 0.0, False, 0, 0, False, (0.0, 0, 0, 0, 0), 0.0)
+NO_BOUND = Attacking(None, 0.0, False, 0, 0, False, (0.0, 0, 0, 0, 0), 0.0, -1)
 
 
 def _on_hand_size(skill: Skill) -> bool:

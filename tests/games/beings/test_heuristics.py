@@ -91,6 +91,29 @@ def test_greedy_defends_with_the_cheapest_card_that_holds() -> None:
     assert m.describe(choice) == "discard grave_moth_2 (+1)", words(m)
 
 
+def test_an_attack_whose_skill_rests_the_being_across_is_bounded_above_its_value() -> None:
+    """Roc of the High Winds rests the opposing Being across as it attacks (one fewer blocker,
+    one more exposed): each of its attacks is bounded, and each bound holds."""
+    m = table(
+        p1={"field": {"C": being("sky_roc_1", "sky_roc_2", "sky_roc_3")}},
+        p2={
+            "hand": ["ember_fox_1", "frost_hare_1"],
+            "field": {"C": being("stone_warden_1"), "L": being("iron_golem_1", rested=True)},
+        },
+    )
+    world = m.determinize(P1, Random(0))
+    bounds = world.option_bounds()
+    assert bounds is not None
+    attacks = [index for index, option in enumerate(world.options) if option[0] == "attack"]
+    assert len(attacks) >= 2
+    for index in attacks:
+        bound = bounds[index]
+        assert bound is not None, world.describe(index)
+        copy = world.clone()
+        copy.apply(index)
+        assert bound >= copy.evaluate(P1), world.describe(index)
+
+
 def test_a_shared_beings_kept_terms_are_never_stale() -> None:
     """`Being.terms` keeps what evaluate read of a Being that no match will change again. Along
     random games, with copies taken (and searched) at every step as a bot would, every value
