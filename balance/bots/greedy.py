@@ -52,7 +52,8 @@ and possession do), by optional methods that change no choice, only its cost:
   another seat's or of the same kind (else None). In a follow-up, the best value is then that
   option's alone, where it is the chain's last step (the next decision is another seat's, or
   a kind already seen, or no steps are left); where the chain goes on, the options are tried
-  as before, since which of equally valued options is taken (the first listed) then matters.
+  as before, since which of equally valued options is taken (the first listed) then matters,
+  unless the best is the first listed (beings: `yes` to an optional recover into the hand).
 """
 
 from __future__ import annotations
@@ -333,9 +334,10 @@ def _best_alone(
     state: State, seat: int, kinds: tuple[str, ...], steps: int, action: str
 ) -> tuple[float, State | None] | None:
     """The best value of the pending follow-up, from the game's `option_best()` alone, where
-    that follow-up is the chain's last step (`kinds` includes its own; `steps` left after it):
-    with the state it leads to (the option applied on a copy), or with None where the game
-    told the value unapplied; else None: try them all. `action`: the bot's (a chain ends there)."""
+    that follow-up is the chain's last step (`kinds` includes its own; `steps` left after it)
+    or its best option is the first listed: with the state it leads to (the option applied on
+    a copy), or with None where the game told the value unapplied; else None: try them all.
+    `action`: the bot's (a chain ends there)."""
     best_of = getattr(state, "option_best", None)
     found = best_of() if best_of is not None else None
     if found is None:
@@ -347,13 +349,16 @@ def _best_alone(
     copy.apply(best)
     after = copy.decision()
     if (
-        steps
+        best
+        and steps
         and after is not None
         and after.seat == seat
         and after.kind not in kinds
         and after.kind != action
     ):
-        return None  # the chain goes on from the option taken: the first best listed
+        # the chain goes on from the option taken: the first best listed, which is `best`
+        # only where it is the first (of equal values, trying them all takes the first)
+        return None
     return copy.evaluate(seat), copy
 
 

@@ -73,6 +73,51 @@ def test_a_chain_ends_where_an_action_begins() -> None:
     assert reached_third((2, 2, 3), "greedy:action=other") == 2 * 3  # another seat's: as before
 
 
+class FirstBest(Scripted):
+    """`Scripted` whose second decision's first option is its best (each step there costs its
+    option's number twice), as its option_best hook tells without the value; `tried` counts
+    the second decision's options applied."""
+
+    def __init__(
+        self, widths: tuple[int, int, int], reached: list[int], tried: list[int], told: bool
+    ) -> None:
+        super().__init__(widths, reached)
+        self.tried = tried
+        self.told = told
+
+    def clone(self) -> FirstBest:
+        copy = FirstBest(self.widths, self.reached, self.tried, self.told)
+        copy.taken = self.taken[:]
+        return copy
+
+    def option_best(self) -> tuple[int, float | None] | None:
+        return (0, None) if self.told and len(self.taken) == 1 else None
+
+    def apply(self, option: int) -> None:
+        if len(self.taken) == 1:
+            self.tried[0] += 1
+        super().apply(option)
+
+    def evaluate(self, seat: int) -> float:
+        second = self.taken[1] if len(self.taken) > 1 else 0
+        return (sum(self.taken) - 2 * second) / 100
+
+
+def test_a_follow_up_whose_first_option_is_told_best_goes_on_from_it_alone() -> None:
+    # where the chain goes on after it, the best told is taken unapplied by the others only if
+    # it is the first listed: trying them all would take the first of the best value anyway
+    choices, tried = [], []
+    for told in (False, True):
+        counter = [0]
+        state = FirstBest((2, 3, 3), [0], counter, told)
+        decision = state.decision()
+        assert decision is not None
+        choices.append(make_bot("greedy").choose(state, decision, Random(1)))  # type: ignore[arg-type]
+        tried.append(counter[0])
+    assert choices[0] == choices[1] == 1
+    assert tried == [2 * 3, 2 * 1]
+
+
 class Hinted:
     """One decision of `values` options, then the other seat's: each option's value is given.
     `bounds` and `twins` are its option_bounds and option_twins hooks (None: without them),

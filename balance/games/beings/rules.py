@@ -25,6 +25,7 @@ from balance.games.beings.effects import (
     ATTACK,
     BLOCK,
     DISCARD,
+    ME,
     PLAY,
     RECOVER,
     REVIVE,
@@ -45,9 +46,11 @@ from balance.games.beings.state import (
     A_DEFEND,
     A_MAIN,
     A_MULLIGAN,
+    A_OPTIONAL,
     ABYSSES,
     DECKS,
     DEFEND,
+    EFFECT,
     G_ATTACKS,
     G_BLOCKS,
     G_EVOLUTIONS,
@@ -249,7 +252,10 @@ class BeingsMatch(Match):
         """An option of the pending decision surely best for its seat, with its value once
         applied, where the bounds tell both (heuristics.defend_best: the defend step), else
         None. Where they tell all but `done` (the attack resolves), `done` is applied to a
-        copy to know its value, if the seat then decides no other kind of decision."""
+        copy to know its value, if the seat then decides no other kind of decision. In the
+        main phase, `yes` to an optional recover into the seat's own hand (its value unknown)."""
+        if self.phase == EFFECT and self.cont[0] == A_OPTIONAL:
+            return (0, None) if recover_beats_none(self) else None
         if self.phase != DEFEND:
             return None
         seat = self.decider
@@ -623,6 +629,20 @@ def main_options(m: Match) -> tuple[Any, ...]:
         options += activations
     options.append(END_TURN)
     return tuple(options)
+
+
+def recover_beats_none(m: Match) -> bool:
+    """At an optional skill's yes or no (`yes` first): is `yes` surely worth at least `no` to
+    `evaluate`? So it is for a recover into the seat's own hand in the main phase, when the
+    main phase surely goes on after it: `no` leaves the position as it is, `yes` leaves it so
+    or adds a card to the hand (its defence, maybe an evolution), and neither ends the turn."""
+    _, skill, seat, _ = m.cont
+    return (
+        skill.op == RECOVER
+        and skill.target == ME
+        and m.todo[-1:] == [MAIN_STEP]  # no other skill pending: the main phase next
+        and offers_more(m, seat)
+    )
 
 
 def offers_more(m: Match, seat: int) -> bool:

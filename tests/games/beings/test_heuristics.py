@@ -114,6 +114,32 @@ def test_an_attack_whose_skill_rests_the_being_across_is_bounded_above_its_value
         assert bound >= copy.evaluate(P1), world.describe(index)
 
 
+def test_yes_to_an_optional_recover_is_told_best_while_the_main_phase_goes_on() -> None:
+    """Morning Herald may recover a level-1 card from the Abyss: where the main phase surely
+    goes on after it (a gem draw is left), `yes` is told best unapplied, and it is worth at
+    least `no`; with nothing left to do after it, `no` would end the turn: nothing is told."""
+    for gems, told in ((5, True), (3, False)):
+        m = table(
+            p1={
+                "hand": ["dawn_seraph_2"],
+                "gems": gems,  # (the Herald costs 3; a gem draw 1)
+                "abyss": ["ember_fox_1", "frost_hare_1"],
+            },
+        )
+        play(m, "play dawn_seraph_2 at C")
+        decision = m.decision()
+        assert decision is not None and decision.kind == "optional"
+        world = m.determinize(P1, Random(0))
+        assert (world.option_best() == (0, None)) is told
+        values = []
+        for option in range(2):
+            copy = world.clone()
+            copy.apply(option)
+            values.append(copy.evaluate(P1))
+        if told:
+            assert values[0] >= values[1]
+
+
 def test_a_shared_beings_kept_terms_are_never_stale() -> None:
     """`Being.terms` keeps what evaluate read of a Being that no match will change again. Along
     random games, with copies taken (and searched) at every step as a bot would, every value
@@ -306,9 +332,14 @@ def _hints_hold(m: BeingsMatch, decision: Decision, world: BeingsMatch) -> Count
     found = world.option_best()  # the defend step's best option, told unapplied
     if found is not None:
         best, value = found
-        assert value is not None and abs(value - max(values)) < 1e-12, m.describe(best)
-        assert abs(values[best] - max(values)) < 1e-12 and whole[best], m.describe(best)
-        seen["best"] += 1
+        if value is None:  # `yes` to an optional recover: best, its value not told
+            assert decision.kind == "optional" and best == 0, m.describe(best)
+            assert values[best] >= max(values), m.describe(best)
+            seen["recover"] += 1
+        else:
+            assert abs(value - max(values)) < 1e-12, m.describe(best)
+            assert abs(values[best] - max(values)) < 1e-12 and whole[best], m.describe(best)
+            seen["best"] += 1
     for option, twin in enumerate(twins or ()):
         if twin != option:
             assert values[twin] == values[option], m.describe(option)
