@@ -1407,9 +1407,9 @@ def defend_bounds(m: Match, seat: int) -> tuple[list[float | None], list[float |
         if _lost_when_done(m, a, seat):
             bounds[-1] = -1.0
             exact[-1] = -math.inf
-        elif _holds_when_done(m, a, seat):
-            exact[-1] = pp = difference(m, seat)
-            bounds[-1] = math.tanh((pp + SLACK) / SCALE)
+        elif (done := _done(m, a, seat)) is not None:
+            exact[-1] = done
+            bounds[-1] = math.tanh((done + SLACK) / SCALE)
     hand = m.hands[seat]
     if len(hand) < 2:
         return bounds, exact
@@ -1505,12 +1505,15 @@ def defend_best(
     return best, value
 
 
-def _holds_when_done(m: Match, a: Attack, seat: int) -> bool:
-    """Does ending `seat`'s defend step now leave `evaluate` as it is (R28-R31)? So it does where
-    the defence holds (or the attack fizzles), no mod lasts only the attack, and the attacker's
-    main phase then surely offers more than ending the turn: a gem draw, an equip or a play."""
+def _done(m: Match, a: Attack, seat: int) -> float | None:
+    """The difference `evaluate` squashes once `seat` ends its defend step now (R28-R31), where
+    the attacker's main phase then surely goes on and no mod lasts only the attack (else None):
+    as it is where the defence holds (or the attack fizzles); where it fails, the defending
+    Being defeated (its stack to the Abyss, its gems to the zone rested: worked out on a copy
+    without it and without the attack)."""
     spec = m.spec
     attacker = m.field[a.seat][a.loc]
+    defeated = None
     if attacker is not None and attacker.uid == a.uid:
         if a.defending >= 0:
             being = m.field[seat][a.defending]
@@ -1519,11 +1522,28 @@ def _holds_when_done(m: Match, a: Attack, seat: int) -> bool:
                     attack_power(spec, attacker, being) + spec.defense_margin - power(spec, being)
                 )
                 if need - a.counter > 0:
-                    return False
+                    defeated = being
         elif a.target != LIFE or m.lives[seat]:
-            return False  # not a defend step the flow offers: no bound
+            return None  # not a defend step the flow offers: no bound
         elif attack_power(spec, attacker, None) + spec.defense_margin - a.counter > 0:
-            return False
+            return None  # the game is lost (`_lost_when_done`)
+    if not _goes_on(m, a):
+        return None
+    if defeated is None:
+        return difference(m, seat)
+    after = m.clone()
+    after.field[seat][a.defending] = None
+    after.gems_rested[seat] += defeated.equipped
+    after.attack = None
+    return difference(after, seat)
+
+
+def _goes_on(m: Match, a: Attack) -> bool:
+    """Once the attack ends, does `evaluate` read the position as it stands but for the attack's
+    outcome, at the attacker's next decision? So it does where no mod lasts only the attack and
+    the attacker's main phase surely offers more than ending the turn: a gem draw, an equip or
+    a play."""
+    spec = m.spec
     for side in m.field:
         for being in side:
             if being is not None:

@@ -211,6 +211,7 @@ def test_bounds_are_never_below_the_value_and_twins_score_alike() -> None:
     assert seen["unresolved"] > 10 and seen["at_defender"] > 15 and seen["weakened"] > 12
     assert seen["mulligan"] > 20  # a card kept or returned before the hand's last: twins
     assert seen["turn_skills"] > 20  # the end of a turn with `turn/end` or `turn/start` skills
+    assert seen["defeated"] > 15  # a defend step ended where the defence fails, told unapplied
 
 
 def test_bounds_hold_and_change_no_choice_on_changed_configs(
@@ -327,6 +328,10 @@ def _hints_hold(m: BeingsMatch, decision: Decision, world: BeingsMatch) -> Count
                 assert abs(value - values[option]) < 1e-12, m.describe(option)
                 seen["known"] += 1
                 seen["lost"] += value == -1.0 and what[0] == "done"
+                # ending the step where the defence fails: the Being defeated, worked out
+                seen["defeated"] += what[0] == "done" and -1.0 < value < world.evaluate(
+                    decision.seat
+                )
         else:
             assert world.option_value(option) is None
     found = world.option_best()  # the defend step's best option, told unapplied
