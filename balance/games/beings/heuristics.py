@@ -1266,15 +1266,18 @@ class _Bounds:
                 return math.inf if target == LIFE else None  # it resolves at once: won
             if at_defender and target != LIFE:
                 return self.weakened(loc, target, known)
-            aimed = side[target] if target != LIFE else None
-            attack = Attack(
-                seat, loc, attacker.uid, attacker.stack[-1], target,
-                -1 if aimed is None else aimed.uid,
-            )  # fmt: skip
-            attack.counter = -bonus  # the need at its most with the skills' power
-            lost = _attack_outcome(m, attack, defence)
-            if lost >= WIN:
-                return math.inf
+            if target != LIFE:  # as _attack_outcome scores it, the skills' power at its most
+                aimed = side[target]
+                assert aimed is not None  # main_options offers only occupied targets
+                own = power(spec, aimed)
+                need = attack_power(spec, attacker, aimed) + spec.defense_margin - own + bonus
+                lost = _being_loss(need, own, defence[other])
+            else:
+                attack = Attack(seat, loc, attacker.uid, attacker.stack[-1], LIFE, -1)
+                attack.counter = -bonus  # the need at its most with the skills' power
+                lost = _attack_outcome(m, attack, defence)
+                if lost >= WIN:
+                    return math.inf
             theirs = self.theirs_once(loc) if rests < 0 else self.theirs_attacked(loc, rests)
             return mine - (theirs - lost)
         # the life card joins the opponent's hand at once; the turn goes on
