@@ -8,6 +8,8 @@ that `seat` cannot see (their decklist minus what is visible), which determinize
 from __future__ import annotations
 
 import math
+from bisect import insort
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from balance.games.beings.effects import (
@@ -194,9 +196,8 @@ def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
         being = m.field[defender][a.defending]
         if being is None or being.uid != a.defending_uid:
             return 0.0
-        own = power(spec, being)
-        need = attack_power(spec, attacker, being) + spec.defense_margin - own - a.counter
-        return _being_loss(need, own, held)
+        need, own = _stakes(spec, attacker, being)
+        return _being_loss(need - a.counter, own, held)
     if a.target != LIFE:
         return 0.0
     if m.lives[defender]:
@@ -205,6 +206,13 @@ def _attack_outcome(m: Match, a: Attack, defence: list[float]) -> float:
     if need <= 0:
         return 0.0
     return HAND_PP * need if held >= need else WIN
+
+
+def _stakes(spec: BeingsSpec, attacker: Being, being: Being) -> tuple[int, int]:
+    """An attack by `attacker` on `being`: the defence it needs before counters (G7, R16) and
+    the Being's power."""
+    own = power(spec, being)
+    return attack_power(spec, attacker, being) + spec.defense_margin - own, own
 
 
 def _being_loss(need: int, own: int, held: float) -> float:
@@ -974,8 +982,18 @@ class _Bounds:
             total += _shortfall(self.unblocked(blockers), held)
         return total
 
-    def theirs_once(self, loc: int) -> float:
-        """The opponent's value once my Being at `loc` threatens no more."""
+    def theirs_once(self, loc: int, rests: int = -1) -> float:
+        """The opponent's value once my Being at `loc` threatens no more (and, once it has
+        attacked, its skill rested their active Being at `rests`; -1: none)."""
+        if rests >= 0:
+            m = self.m
+            value, _, threats, _, defence = self.sides
+            other = 1 - self.seat
+            exposed_theirs, blocking = self.their_field(rests)
+            return value[other] - _penalty(
+                m.spec, exposed_theirs, [placed for placed in threats[self.seat] if placed[0] != loc],
+                blocking, defence[other], not m.lives[other],
+            )  # fmt: skip
         theirs = self.theirs_without.get(loc)
         if theirs is None:
             value, exposed, threats, blockers, defence = self.sides
@@ -1242,7 +1260,7 @@ class _Bounds:
         aimed = m.field[1 - self.seat][target]
         assert aimed is not None  # main_options offers only occupied targets
         self.pending[index] = True
-        theirs = self.theirs_once(loc) if rests < 0 else self.theirs_attacked(loc, rests)
+        theirs = self.theirs_once(loc, rests)
         return mine - theirs + BEING_PP * power(m.spec, aimed) + SLOT_PP
 
     def attack(self, loc: int, target: int) -> float | None:
@@ -1269,16 +1287,15 @@ class _Bounds:
             if target != LIFE:  # as _attack_outcome scores it, the skills' power at its most
                 aimed = side[target]
                 assert aimed is not None  # main_options offers only occupied targets
-                own = power(spec, aimed)
-                need = attack_power(spec, attacker, aimed) + spec.defense_margin - own + bonus
-                lost = _being_loss(need, own, defence[other])
+                need, own = _stakes(spec, attacker, aimed)
+                lost = _being_loss(need + bonus, own, defence[other])
             else:
                 attack = Attack(seat, loc, attacker.uid, attacker.stack[-1], LIFE, -1)
                 attack.counter = -bonus  # the need at its most with the skills' power
                 lost = _attack_outcome(m, attack, defence)
                 if lost >= WIN:
                     return math.inf
-            theirs = self.theirs_once(loc) if rests < 0 else self.theirs_attacked(loc, rests)
+            theirs = self.theirs_once(loc, rests)
             return mine - (theirs - lost)
         # the life card joins the opponent's hand at once; the turn goes on
         if m.actions + 1 >= spec.max_actions_per_turn or not self.more_to_do(
@@ -1304,23 +1321,8 @@ class _Bounds:
         assert being is not None  # (`attacking` names an active Being)
         terms = being.terms or being_terms(self.m.spec, being)
         placed = exposed[other][:]
-        at = 0
-        while at < len(placed) and placed[at][0] < rests:
-            at += 1
-        placed.insert(at, (rests, terms))
+        insort(placed, (rests, terms), key=itemgetter(0))
         return placed, blockers[other] - 1
-
-    def theirs_attacked(self, loc: int, rests: int) -> float:
-        """The opponent's value once my Being at `loc` has attacked (it threatens no more) and
-        its skill rested their active Being at `rests`."""
-        m = self.m
-        value, _, threats, _, defence = self.sides
-        other = 1 - self.seat
-        exposed_theirs, blocking = self.their_field(rests)
-        return value[other] - _penalty(
-            m.spec, exposed_theirs, [placed for placed in threats[self.seat] if placed[0] != loc],
-            blocking, defence[other], not m.lives[other],
-        )  # fmt: skip
 
     def weakened(self, loc: int, target: int, known: Attacking) -> float:
         """`attack` at the Being at `target`, whose attack skills add `known.weaken` power to
@@ -1475,9 +1477,7 @@ def _defending(m: Match, a: Attack) -> tuple[int, int] | None:
     being = m.field[1 - a.seat][a.defending]
     if attacker is None or attacker.uid != a.uid or being is None or being.uid != a.defending_uid:
         return None
-    spec = m.spec
-    own = power(spec, being)
-    return attack_power(spec, attacker, being) + spec.defense_margin - own, own
+    return _stakes(m.spec, attacker, being)
 
 
 def defend_best(
@@ -1520,12 +1520,12 @@ def _done(m: Match, a: Attack, seat: int) -> float | None:
     if attacker is not None and attacker.uid == a.uid:
         if a.defending >= 0:
             being = m.field[seat][a.defending]
-            if being is not None and being.uid == a.defending_uid:
-                need = (
-                    attack_power(spec, attacker, being) + spec.defense_margin - power(spec, being)
-                )
-                if need - a.counter > 0:
-                    defeated = being
+            if (
+                being is not None
+                and being.uid == a.defending_uid
+                and _stakes(spec, attacker, being)[0] - a.counter > 0
+            ):
+                defeated = being
         elif a.target != LIFE or m.lives[seat]:
             return None  # not a defend step the flow offers: no bound
         elif attack_power(spec, attacker, None) + spec.defense_margin - a.counter > 0:
